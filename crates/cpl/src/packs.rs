@@ -1,0 +1,71 @@
+//! Built-in packs, compiled into the binary so `warrant` works from any directory.
+
+use std::sync::OnceLock;
+
+use crate::parse::LoadError;
+use crate::policy::{Pack, load_pack};
+
+/// A built-in pack: its id and JSON source.
+pub struct BuiltinPack {
+    /// Pack id.
+    pub id: &'static str,
+    /// The pack document.
+    pub json: &'static str,
+}
+
+/// Every built-in pack, sorted by id.
+pub const BUILTIN_PACKS: &[BuiltinPack] = &[
+    BuiltinPack { id: "core.citation-grounding.v1", json: include_str!("../../../packs/core.citation-grounding.v1.json") },
+    BuiltinPack { id: "core.safe-code.v1", json: include_str!("../../../packs/core.safe-code.v1.json") },
+    BuiltinPack { id: "core.tool-use.v1", json: include_str!("../../../packs/core.tool-use.v1.json") },
+    BuiltinPack { id: "example.customer-support.v1", json: include_str!("../../../packs/example.customer-support.v1.json") },
+];
+
+/// The ids of the built-in packs, sorted.
+pub fn builtin_ids() -> impl Iterator<Item = &'static str> {
+    BUILTIN_PACKS.iter().map(|p| p.id)
+}
+
+/// Loads a built-in pack by id (parsed once per process). `None` for an unknown id.
+pub fn builtin(id: &str) -> Option<Result<&'static Pack, LoadError>> {
+    static CACHE: OnceLock<Vec<Result<Pack, LoadError>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| {
+        BUILTIN_PACKS
+            .iter()
+            .map(|b| serde_json::from_str(b.json).map_err(|e| LoadError::new("", format!("invalid JSON: {e}"))).and_then(|v| load_pack(&v)))
+            .collect()
+    });
+    let i = BUILTIN_PACKS.iter().position(|b| b.id == id)?;
+    Some(cache[i].as_ref().map_err(Clone::clone))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_pack_loads_with_its_own_id_and_no_warnings() {
+        for b in BUILTIN_PACKS {
+            let p = builtin(b.id).unwrap().unwrap_or_else(|e| panic!("{}: {e}", b.id));
+            assert_eq!(p.pack_id, b.id);
+            assert!(p.warnings.is_empty(), "{}: {:?}", b.id, p.warnings);
+        }
+        assert!(builtin("nope.pack.v1").is_none());
+        let ids: Vec<_> = builtin_ids().collect();
+        let mut sorted = ids.clone();
+        sorted.sort();
+        assert_eq!(ids, sorted);
+    }
+
+    #[test]
+    fn builtin_packs_have_the_upstream_shape() {
+        let count = |id: &str| {
+            let p = builtin(id).unwrap().unwrap();
+            (p.policies.len(), p.policies.iter().map(|x| x.rules.len()).sum::<usize>())
+        };
+        assert_eq!(count("core.tool-use.v1"), (2, 4));
+        assert_eq!(count("core.citation-grounding.v1"), (2, 3));
+        assert_eq!(count("core.safe-code.v1"), (3, 4));
+        assert_eq!(count("example.customer-support.v1"), (4, 4));
+    }
+}

@@ -1,0 +1,17 @@
+//! PredicateGraph 1.0.0: the typed decomposition of a model's output that policies run on.
+//!
+//! - [`model`]: the node types, with serde names exactly as the schema has them.
+//! - [`schema`]: compiled JSON Schemas and best-match error reporting, shared by every artefact
+//!   kind Warrant validates.
+//! - [`load`]: text → validated graph: schema, `schema_version` handling (D11), duplicate ids,
+//!   and the semantic lints (spans, dangling references, cycles) as warnings.
+//! - [`index`]: id → node lookups built once per graph, for cross-reference predicates.
+
+pub mod index;
+pub mod load;
+pub mod model;
+pub mod schema;
+
+pub use index::GraphIndex;
+pub use load::{Diagnostic, GraphReport, Severity, check_graph, parse_graph};
+pub use model::*;

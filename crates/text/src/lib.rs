@@ -1,0 +1,12 @@
+//! Text primitives shared by every Warrant crate.
+//!
+//! - [`span`]: Unicode scalar-value (char) spans and their conversion to byte offsets. Every
+//!   span Warrant emits or reads is a char span; strings are only ever sliced through here.
+//! - [`number`]: exact decimal numbers (arbitrary-precision rationals parsed from source text),
+//!   rounding, and formatting.
+
+pub mod number;
+pub mod span;
+
+pub use number::{Decimal, ParseDecimalError};
+pub use span::{CharSpan, OffsetMap, char_len, char_to_byte, clamp_slice};

@@ -1,0 +1,291 @@
+//! Exact decimal numbers.
+//!
+//! Arithmetic checks must never go through `f64`: `0.1 + 0.2` is `0.3`, and a literal keeps
+//! the number of decimals it was written with, which decides how a stated result may be
+//! rounded. [`Decimal`] parses a number's source text into an exact rational.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use num_integer::Integer;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+
+// Re-exported so callers share one big-number vocabulary without depending on num-* directly.
+pub use num_bigint::{BigInt, Sign};
+pub use num_rational::BigRational;
+
+/// Largest decimal exponent accepted in a literal (`1e400` is fine, `1e100000` is refused):
+/// it bounds the size of the integers an untrusted input can make us build.
+pub const MAX_EXPONENT: i64 = 4096;
+
+/// An exact number parsed from decimal source text, with the number of fractional digits its
+/// value really has as written (`15.00` → 2, `1.5e1` → 0, `2.5e-1` → 2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decimal {
+    value: BigRational,
+    frac_digits: u32,
+}
+
+/// Why a string is not a decimal number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseDecimalError {
+    /// The text is not `[+-]digits[.digits][e[+-]digits]`.
+    Syntax,
+    /// The exponent is beyond [`MAX_EXPONENT`].
+    ExponentOutOfRange,
+}
+
+impl fmt::Display for ParseDecimalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Syntax => f.write_str("not a decimal number"),
+            Self::ExponentOutOfRange => {
+                write!(f, "exponent out of range (at most {MAX_EXPONENT} in magnitude)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseDecimalError {}
+
+impl Decimal {
+    /// Parses JSON-number-like text: optional sign, digits, optional `.digits`, optional
+    /// exponent. Leading `+` and leading zeros are accepted; surrounding whitespace is not.
+    pub fn parse(s: &str) -> Result<Self, ParseDecimalError> {
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        let negative = match bytes.first() {
+            Some(b'-') => {
+                i += 1;
+                true
+            }
+            Some(b'+') => {
+                i += 1;
+                false
+            }
+            _ => false,
+        };
+        let int_start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        let int_digits = &s[int_start..i];
+        let mut frac_digits_str = "";
+        if i < bytes.len() && bytes[i] == b'.' {
+            let f0 = i + 1;
+            i = f0;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            frac_digits_str = &s[f0..i];
+            if frac_digits_str.is_empty() {
+                return Err(ParseDecimalError::Syntax);
+            }
+        }
+        if int_digits.is_empty() && frac_digits_str.is_empty() {
+            return Err(ParseDecimalError::Syntax);
+        }
+        if int_digits.is_empty() {
+            // ".5" is not a JSON number and not what people write in results.
+            return Err(ParseDecimalError::Syntax);
+        }
+        let mut exponent: i64 = 0;
+        if i < bytes.len() && (bytes[i] == b'e' || bytes[i] == b'E') {
+            i += 1;
+            let exp_neg = match bytes.get(i) {
+                Some(b'-') => {
+                    i += 1;
+                    true
+                }
+                Some(b'+') => {
+                    i += 1;
+                    false
+                }
+                _ => false,
+            };
+            let e0 = i;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            let digits = &s[e0..i];
+            if digits.is_empty() {
+                return Err(ParseDecimalError::Syntax);
+            }
+            let trimmed = digits.trim_start_matches('0');
+            if trimmed.len() > 6 {
+                return Err(ParseDecimalError::ExponentOutOfRange);
+            }
+            let mag: i64 = if trimmed.is_empty() { 0 } else { trimmed.parse().map_err(|_| ParseDecimalError::Syntax)? };
+            if mag > MAX_EXPONENT {
+                return Err(ParseDecimalError::ExponentOutOfRange);
+            }
+            exponent = if exp_neg { -mag } else { mag };
+        }
+        if i != bytes.len() {
+            return Err(ParseDecimalError::Syntax);
+        }
+        let mut digits = String::with_capacity(int_digits.len() + frac_digits_str.len());
+        digits.push_str(int_digits);
+        digits.push_str(frac_digits_str);
+        let mantissa: BigInt = digits.parse().map_err(|_| ParseDecimalError::Syntax)?;
+        let mantissa = if negative { -mantissa } else { mantissa };
+        // value = mantissa * 10^(exponent - frac_len)
+        let scale = exponent - frac_digits_str.len() as i64;
+        let value = if scale >= 0 {
+            BigRational::from_integer(mantissa * pow10(scale as u32))
+        } else {
+            BigRational::new(mantissa, pow10((-scale) as u32))
+        };
+        // Digits after the point once the exponent is applied, trailing zeros included.
+        let frac_digits = if scale >= 0 { 0 } else { (-scale) as u32 };
+        Ok(Self { value, frac_digits })
+    }
+
+    /// Wraps an exact rational (e.g. a computed value); its fractional digit count is the
+    /// number it needs to be written exactly, or 0 for a non-terminating decimal.
+    pub fn from_rational(value: BigRational) -> Self {
+        Self { value, frac_digits: 0 }
+    }
+
+    /// The exact value.
+    pub fn value(&self) -> &BigRational {
+        &self.value
+    }
+
+    /// Consumes the decimal and returns its exact value.
+    pub fn into_value(self) -> BigRational {
+        self.value
+    }
+
+    /// Fractional digits the literal carries (trailing zeros of the written fraction count:
+    /// `15.00` has 2; an exponent moves them: `1.25e1` has 1).
+    pub fn frac_digits(&self) -> u32 {
+        self.frac_digits
+    }
+}
+
+/// `10^n` as a big integer.
+pub fn pow10(n: u32) -> BigInt {
+    num_traits::pow(BigInt::from(10u8), n as usize)
+}
+
+/// Rounds to `d` decimal places, ties to even.
+pub fn round_half_even(v: &BigRational, d: u32) -> BigRational {
+    let scale = pow10(d);
+    let scaled = v * BigRational::from_integer(scale.clone());
+    let floor = scaled.floor();
+    let diff = &scaled - &floor;
+    let half = BigRational::new(BigInt::one(), BigInt::from(2u8));
+    let mut n = floor.to_integer();
+    match diff.cmp(&half) {
+        Ordering::Greater => n += 1,
+        Ordering::Equal => {
+            if n.is_odd() {
+                n += 1;
+            }
+        }
+        Ordering::Less => {}
+    }
+    BigRational::new(n, scale)
+}
+
+/// Writes an exact rational as a decimal string: exactly when it terminates within
+/// `max_frac` digits, otherwise rounded half-even to `max_frac` digits and marked with `…`.
+pub fn format_rational(v: &BigRational, max_frac: u32) -> String {
+    // A rational terminates iff its reduced denominator has only factors 2 and 5.
+    let mut den = v.denom().clone();
+    let two = BigInt::from(2u8);
+    let five = BigInt::from(5u8);
+    let mut twos = 0u32;
+    let mut fives = 0u32;
+    while (&den % &two).is_zero() {
+        den /= &two;
+        twos += 1;
+    }
+    while (&den % &five).is_zero() {
+        den /= &five;
+        fives += 1;
+    }
+    let (digits, exact) = if den.is_one() && twos.max(fives) <= max_frac {
+        (twos.max(fives), true)
+    } else {
+        (max_frac, false)
+    };
+    let rounded = round_half_even(v, digits);
+    let scaled = (rounded * BigRational::from_integer(pow10(digits))).to_integer();
+    let negative = scaled.is_negative();
+    let mut s = scaled.abs().to_string();
+    if digits > 0 {
+        let d = digits as usize;
+        if s.len() <= d {
+            s = format!("{}{}", "0".repeat(d + 1 - s.len()), s);
+        }
+        s.insert(s.len() - d, '.');
+    }
+    if negative {
+        s.insert(0, '-');
+    }
+    if !exact {
+        s.push('…');
+    }
+    s
+}
+
+/// Best-effort `f64` view of an exact value, for display and heuristics only.
+pub fn to_f64(v: &BigRational) -> f64 {
+    v.to_f64().unwrap_or(f64::NAN)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> Decimal {
+        Decimal::parse(s).unwrap()
+    }
+    fn r(n: i64, m: i64) -> BigRational {
+        BigRational::new(BigInt::from(n), BigInt::from(m))
+    }
+
+    #[test]
+    fn parses_exactly() {
+        assert_eq!(d("19.99").value(), &r(1999, 100));
+        assert_eq!(d("-0.5").value(), &r(-1, 2));
+        assert_eq!(d("15.00").frac_digits(), 2);
+        assert_eq!(d("15").frac_digits(), 0);
+        assert_eq!(d("1.25e1").value(), &r(125, 10));
+        assert_eq!(d("1.25e1").frac_digits(), 1);
+        assert_eq!(d("2.5E-1").value(), &r(1, 4));
+        assert_eq!(d("2.5E-1").frac_digits(), 2);
+        assert_eq!(d("1e3").value(), &r(1000, 1));
+        assert_eq!(d("+7").value(), &r(7, 1));
+        assert_eq!(d("16.830000000000002").frac_digits(), 15);
+    }
+
+    #[test]
+    fn rejects_bad_syntax_and_huge_exponents() {
+        for bad in ["", "-", "1.", ".5", "1e", "1e+", "abc", "1 ", " 1", "1.2.3", "0x10", "--1"] {
+            assert_eq!(Decimal::parse(bad), Err(ParseDecimalError::Syntax), "{bad:?}");
+        }
+        assert_eq!(Decimal::parse("1e99999"), Err(ParseDecimalError::ExponentOutOfRange));
+        assert_eq!(Decimal::parse("1e-9999999999"), Err(ParseDecimalError::ExponentOutOfRange));
+    }
+
+    #[test]
+    fn rounds_half_even() {
+        assert_eq!(round_half_even(&r(100, 3), 2), r(3333, 100));
+        assert_eq!(round_half_even(&r(25, 10), 0), r(2, 1));
+        assert_eq!(round_half_even(&r(35, 10), 0), r(4, 1));
+        assert_eq!(round_half_even(&r(-25, 10), 0), r(-2, 1));
+        assert_eq!(round_half_even(&r(-26, 10), 0), r(-3, 1));
+        assert_eq!(round_half_even(&r(1683, 100), 2), r(1683, 100));
+    }
+
+    #[test]
+    fn formats_terminating_and_repeating() {
+        assert_eq!(format_rational(&r(1683, 100), 10), "16.83");
+        assert_eq!(format_rational(&r(-1, 4), 10), "-0.25");
+        assert_eq!(format_rational(&r(12, 1), 10), "12");
+        assert_eq!(format_rational(&r(100, 3), 4), "33.3333…");
+    }
+}
