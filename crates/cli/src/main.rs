@@ -1,1 +1,25 @@
-fn main(){}
+//! `warrant`: check what AI models say.
+//!
+//! A thin layer over the library crates: argument parsing, reading inputs, printing
+//! reports, exit codes. Exit codes: 0 success, 1 the check failed (invalid artefact, failed
+//! pack), 2 bad usage or bad input.
+
+mod cli;
+mod commands;
+mod error;
+mod io;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let args = cli::Cli::parse();
+    match commands::run(args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}

@@ -29,15 +29,8 @@ pub enum Collection {
 
 impl Collection {
     /// Every collection, in graph order.
-    pub const ALL: [Self; 7] = [
-        Self::Entities,
-        Self::Claims,
-        Self::Operations,
-        Self::ToolCalls,
-        Self::Citations,
-        Self::CodeBlocks,
-        Self::DiscourseActs,
-    ];
+    pub const ALL: [Self; 7] =
+        [Self::Entities, Self::Claims, Self::Operations, Self::ToolCalls, Self::Citations, Self::CodeBlocks, Self::DiscourseActs];
 
     /// The collection's key in a PredicateGraph.
     pub const fn name(self) -> &'static str {

@@ -43,7 +43,12 @@ pub struct Engine {
 
 impl Default for Engine {
     fn default() -> Self {
-        Self { strict: false, tools: ToolRegistry::new(), config: PredicateConfig::default(), verifiers: Box::new(RubricsWithoutJudge::default()) }
+        Self {
+            strict: false,
+            tools: ToolRegistry::new(),
+            config: PredicateConfig::default(),
+            verifiers: Box::new(RubricsWithoutJudge::default()),
+        }
     }
 }
 
@@ -54,8 +59,10 @@ impl Engine {
         let mut notes = Vec::new();
         let tools = ToolView::new(graph.context.as_ref(), &self.tools, &mut notes).map_err(EvalError::ToolSchemas)?;
         let cx = PredicateContext::new(graph, tools, &self.config);
-        let mut diagnostics: Vec<RunDiagnostic> =
-            notes.into_iter().map(|m| RunDiagnostic { severity: Severity::Info, source: "tools".into(), path: String::new(), message: m }).collect();
+        let mut diagnostics: Vec<RunDiagnostic> = notes
+            .into_iter()
+            .map(|m| RunDiagnostic { severity: Severity::Info, source: "tools".into(), path: String::new(), message: m })
+            .collect();
         let mut results = Vec::with_capacity(order.len());
         let mut scores: BTreeMap<&str, Result<f64, String>> = BTreeMap::new();
         for &i in &order {
@@ -90,7 +97,8 @@ impl Engine {
                 let mut m = Machine { cx, pack, policy, stack: Vec::with_capacity(8), base: 0, scores };
                 m.run_rule(rule, &mut violations);
             }
-            let passed = !violations.iter().any(|v| v.severity == Severity::Error || (self.strict && v.severity == Severity::Warning));
+            let passed =
+                !violations.iter().any(|v| v.severity == Severity::Error || (self.strict && v.severity == Severity::Warning));
             policy_results.push(PolicyResult { policy_id: policy.policy_id.clone(), passed, violations, skipped_rules });
         }
         PackResult { pack_id: pack.pack_id.clone(), passed: policy_results.iter().all(|p| p.passed), policy_results }
@@ -139,12 +147,19 @@ impl<'a, 'c> Machine<'a, 'c> {
 
     fn run_rule(&mut self, rule: &'a Rule, out: &mut Vec<Violation>) {
         let violation = |node: Option<&str>, e: Explanation| {
-            let mut message = format!("{}/{} failed on {}: {}", self.policy.policy_id, rule.rule_id, node.unwrap_or("graph"), e.text);
+            let mut message =
+                format!("{}/{} failed on {}: {}", self.policy.policy_id, rule.rule_id, node.unwrap_or("graph"), e.text);
             for d in &e.diagnostics {
                 message.push_str("; ");
                 message.push_str(d);
             }
-            Violation { rule_id: rule.rule_id.clone(), node_id: node.map(str::to_string), message, severity: rule.severity, diagnostics: e.diagnostics }
+            Violation {
+                rule_id: rule.rule_id.clone(),
+                node_id: node.map(str::to_string),
+                message,
+                severity: rule.severity,
+                diagnostics: e.diagnostics,
+            }
         };
         if let Expr::Forall(q) = &rule.expr {
             let g = self.graph();
@@ -284,7 +299,9 @@ impl<'a, 'c> Machine<'a, 'c> {
         match o {
             Operand::Lit(v) => v.to_string(),
             Operand::Field { path, slot, segments } => match self.stack.get(self.base + slot) {
-                Some(Val::Node(n)) => std::iter::once(n.id()).chain(segments.iter().map(String::as_str)).collect::<Vec<_>>().join("."),
+                Some(Val::Node(n)) => {
+                    std::iter::once(n.id()).chain(segments.iter().map(String::as_str)).collect::<Vec<_>>().join(".")
+                }
                 _ => path.clone(),
             },
         }
@@ -297,8 +314,12 @@ impl<'a, 'c> Machine<'a, 'c> {
             Expr::And(xs) | Expr::Or(xs) => xs.first().map(|x| self.render_atom(x)).unwrap_or_default(),
             Expr::Not(x) => self.render_atom(x),
             Expr::Implies(a, _) => self.render_atom(a),
-            Expr::Call { name, args, .. } => format!("{name}({})", args.iter().map(|a| self.render_arg(a)).collect::<Vec<_>>().join(", ")),
-            Expr::Compare { left, op, right } => format!("{} {} {}", self.render_operand(left), op.as_str(), self.render_operand(right)),
+            Expr::Call { name, args, .. } => {
+                format!("{name}({})", args.iter().map(|a| self.render_arg(a)).collect::<Vec<_>>().join(", "))
+            }
+            Expr::Compare { left, op, right } => {
+                format!("{} {} {}", self.render_operand(left), op.as_str(), self.render_operand(right))
+            }
             Expr::Verifier { id, threshold } => match self.scores.get(id.as_str()) {
                 Some(Ok(s)) => format!("verifier {id} score {s} >= {threshold}"),
                 _ => format!("verifier {id} >= {threshold}"),
@@ -400,7 +421,9 @@ pub fn json_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => num_cmp(x, y) == Some(Ordering::Equal),
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_eq(p, q)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w))),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+        }
         _ => a == b,
     }
 }

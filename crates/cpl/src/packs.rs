@@ -32,7 +32,11 @@ pub fn builtin(id: &str) -> Option<Result<&'static Pack, LoadError>> {
     let cache = CACHE.get_or_init(|| {
         BUILTIN_PACKS
             .iter()
-            .map(|b| serde_json::from_str(b.json).map_err(|e| LoadError::new("", format!("invalid JSON: {e}"))).and_then(|v| load_pack(&v)))
+            .map(|b| {
+                serde_json::from_str(b.json)
+                    .map_err(|e| LoadError::new("", format!("invalid JSON: {e}")))
+                    .and_then(|v| load_pack(&v))
+            })
             .collect()
     });
     let i = BUILTIN_PACKS.iter().position(|b| b.id == id)?;

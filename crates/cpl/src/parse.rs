@@ -98,7 +98,10 @@ impl<'t> Parser<'t> {
         if have.within(need) {
             Ok(())
         } else {
-            Err(LoadError::new(ptr, format!("{} must be a {}, but '{name}' ranges over {}", what(), need.describe(), plural(have))))
+            Err(LoadError::new(
+                ptr,
+                format!("{} must be a {}, but '{name}' ranges over {}", what(), need.describe(), plural(have)),
+            ))
         }
     }
 
@@ -114,7 +117,10 @@ impl<'t> Parser<'t> {
             let keys: Vec<&str> = obj.keys().map(String::as_str).collect();
             return Err(LoadError::new(
                 ptr,
-                format!("an expression has exactly one of {FORMS}; found {}", if keys.is_empty() { "none".into() } else { keys.join(", ") }),
+                format!(
+                    "an expression has exactly one of {FORMS}; found {}",
+                    if keys.is_empty() { "none".into() } else { keys.join(", ") }
+                ),
             ));
         }
         let Some((key, body)) = obj.iter().next() else {
@@ -131,7 +137,8 @@ impl<'t> Parser<'t> {
                 if items.len() < 2 {
                     return Err(LoadError::new(&bptr, format!("`{key}` takes at least 2 expressions, got {}", items.len())));
                 }
-                let parts = items.iter().enumerate().map(|(i, e)| self.expr(e, &format!("{bptr}/{i}"))).collect::<Result<Vec<_>, _>>()?;
+                let parts =
+                    items.iter().enumerate().map(|(i, e)| self.expr(e, &format!("{bptr}/{i}"))).collect::<Result<Vec<_>, _>>()?;
                 Ok(if key == "and" { Expr::And(parts) } else { Expr::Or(parts) })
             }
             "not" => Ok(Expr::Not(Box::new(self.expr(body, &bptr)?))),
@@ -147,9 +154,10 @@ impl<'t> Parser<'t> {
                 let Some(id) = o["id"].as_str() else {
                     return Err(LoadError::new(push_pointer(&bptr, "id"), "expected the verifier id as a string"));
                 };
-                let threshold = o["threshold"].as_f64().filter(|t| (0.0..=1.0).contains(t)).ok_or_else(|| {
-                    LoadError::new(push_pointer(&bptr, "threshold"), "expected a number between 0 and 1")
-                })?;
+                let threshold = o["threshold"]
+                    .as_f64()
+                    .filter(|t| (0.0..=1.0).contains(t))
+                    .ok_or_else(|| LoadError::new(push_pointer(&bptr, "threshold"), "expected a number between 0 and 1"))?;
                 if !self.verifiers.iter().any(|v| v == id) {
                     self.verifiers.push(id.to_string());
                 }
@@ -194,7 +202,10 @@ impl<'t> Parser<'t> {
         let mut args = Vec::with_capacity(raw_args.len());
         for (i, a) in raw_args.iter().enumerate() {
             let Some(s) = a.as_str() else {
-                return Err(LoadError::new(format!("{aptr}/{i}"), format!("predicate arguments are strings, got {}", json_kind(a))));
+                return Err(LoadError::new(
+                    format!("{aptr}/{i}"),
+                    format!("predicate arguments are strings, got {}", json_kind(a)),
+                ));
             };
             args.push(match self.lookup_var(s) {
                 Some(slot) => Arg::Var { name: s.to_string(), slot },
@@ -230,14 +241,21 @@ impl<'t> Parser<'t> {
                     if !Kinds::LITERAL.within(*need) {
                         return Err(LoadError::new(
                             &iptr,
-                            format!("{} must be a {}, but \"{s}\" is a string literal (no variable of that name is in scope)", what(), need.describe()),
+                            format!(
+                                "{} must be a {}, but \"{s}\" is a string literal (no variable of that name is in scope)",
+                                what(),
+                                need.describe()
+                            ),
                         ));
                     }
                     if callee == Callee::Builtin(Builtin::HasDiscourseType) && DiscourseType::parse(s).is_none() {
                         let all: Vec<&str> = DiscourseType::ALL.iter().map(|t| t.as_str()).collect();
                         self.warnings.push(LoadWarning {
                             pointer: iptr.clone(),
-                            message: format!("\"{s}\" is not a discourse act type ({}); the predicate can never be true", all.join(", ")),
+                            message: format!(
+                                "\"{s}\" is not a discourse act type ({}); the predicate can never be true",
+                                all.join(", ")
+                            ),
                         });
                     }
                 }
@@ -249,7 +267,10 @@ impl<'t> Parser<'t> {
     fn compare(&mut self, body: &Value, ptr: &str) -> Result<Expr, LoadError> {
         let o = object_with(body, ptr, &["left", "op", "right"], &[])?;
         let op_ptr = push_pointer(ptr, "op");
-        let op = o["op"].as_str().and_then(CmpOp::parse).ok_or_else(|| LoadError::new(&op_ptr, "expected one of ==, !=, <, <=, >, >="))?;
+        let op = o["op"]
+            .as_str()
+            .and_then(CmpOp::parse)
+            .ok_or_else(|| LoadError::new(&op_ptr, "expected one of ==, !=, <, <=, >, >="))?;
         let left = self.operand(&o["left"], &push_pointer(ptr, "left"))?;
         let right = self.operand(&o["right"], &push_pointer(ptr, "right"))?;
         Ok(Expr::Compare { left, op, right })
@@ -292,7 +313,12 @@ fn json_kind(v: &Value) -> &'static str {
 }
 
 /// Checks an object has exactly the required keys (plus optional ones).
-pub(crate) fn object_with<'v>(v: &'v Value, ptr: &str, required: &[&str], optional: &[&str]) -> Result<&'v Map<String, Value>, LoadError> {
+pub(crate) fn object_with<'v>(
+    v: &'v Value,
+    ptr: &str,
+    required: &[&str],
+    optional: &[&str],
+) -> Result<&'v Map<String, Value>, LoadError> {
     let Some(o) = v.as_object() else {
         return Err(LoadError::new(ptr, format!("expected an object with {}, got {}", required.join(", "), json_kind(v))));
     };
@@ -309,7 +335,10 @@ pub(crate) fn check_keys(o: &Map<String, Value>, ptr: &str, required: &[&str], o
     }
     for k in o.keys() {
         if !required.contains(&k.as_str()) && !optional.contains(&k.as_str()) {
-            return Err(LoadError::new(push_pointer(ptr, k), format!("unexpected key `{k}` (allowed: {})", [required, optional].concat().join(", "))));
+            return Err(LoadError::new(
+                push_pointer(ptr, k),
+                format!("unexpected key `{k}` (allowed: {})", [required, optional].concat().join(", ")),
+            ));
         }
     }
     Ok(())
@@ -346,7 +375,10 @@ pub(crate) fn custom_predicates(
                 return Err(LoadError::new(format!("{}/{i}", push_pointer(&dptr, "params")), "expected a parameter name string"));
             };
             if names.iter().any(|n| n == p) {
-                return Err(LoadError::new(format!("{}/{i}", push_pointer(&dptr, "params")), format!("duplicate parameter '{p}'")));
+                return Err(LoadError::new(
+                    format!("{}/{i}", push_pointer(&dptr, "params")),
+                    format!("duplicate parameter '{p}'"),
+                ));
             }
             names.push(p.to_string());
         }
@@ -369,7 +401,10 @@ pub(crate) fn custom_predicates(
     for name in order {
         let (body, params, bptr) = &bodies[name];
         let (expr, kinds, verifiers, w) = {
-            let visible = Visible { pack: if outer.is_empty() { &done } else { outer }, policy: if outer.is_empty() { &[] } else { &done } };
+            let visible = Visible {
+                pack: if outer.is_empty() { &done } else { outer },
+                policy: if outer.is_empty() { &[] } else { &done },
+            };
             let mut p = Parser::new(visible, verifier_map);
             p.vars = params.iter().map(|n| (n.clone(), Kinds::ANY)).collect();
             p.params = params.len();

@@ -32,9 +32,9 @@ pub fn is_tiered_dialect(v: &Value) -> bool {
     if o.contains_key("policy_id") || o.contains_key("rules") {
         return false;
     }
-    o.get("policies").and_then(Value::as_array).is_some_and(|ps| {
-        ps.iter().any(|p| p.get("tier").is_some() || p.get("assert").is_some() || p.get("where").is_some())
-    })
+    o.get("policies")
+        .and_then(Value::as_array)
+        .is_some_and(|ps| ps.iter().any(|p| p.get("tier").is_some() || p.get("assert").is_some() || p.get("where").is_some()))
 }
 
 /// A rule after parsing.
@@ -104,7 +104,8 @@ pub struct Pack {
 impl Pack {
     /// Every verifier id used by any rule.
     pub fn verifier_ids(&self) -> Vec<&str> {
-        let mut ids: Vec<&str> = self.policies.iter().flat_map(|p| p.rules.iter()).flat_map(|r| r.verifiers.iter().map(String::as_str)).collect();
+        let mut ids: Vec<&str> =
+            self.policies.iter().flat_map(|p| p.rules.iter()).flat_map(|r| r.verifiers.iter().map(String::as_str)).collect();
         ids.sort_unstable();
         ids.dedup();
         ids
@@ -142,7 +143,10 @@ fn parse_policy(
         if pack_preds.iter().any(|q| q.name == p.name) {
             warnings.push(LoadWarning {
                 pointer: push_pointer(&cp_ptr, &p.name),
-                message: format!("info: custom predicate '{}' shadows the pack-level predicate of the same name in this policy", p.name),
+                message: format!(
+                    "info: custom predicate '{}' shadows the pack-level predicate of the same name in this policy",
+                    p.name
+                ),
             });
         }
     }
@@ -153,12 +157,21 @@ fn parse_policy(
         let rptr = format!("{rules_ptr}/{i}");
         let rule_id = string(r, "rule_id");
         if !seen.insert(rule_id.clone()) {
-            return Err(LoadError::new(push_pointer(&rptr, "rule_id"), format!("duplicate rule_id '{rule_id}' in policy '{}'", string(v, "policy_id"))));
+            return Err(LoadError::new(
+                push_pointer(&rptr, "rule_id"),
+                format!("duplicate rule_id '{rule_id}' in policy '{}'", string(v, "policy_id")),
+            ));
         }
         let mut p = Parser::new(Visible { pack: pack_preds, policy: &predicates }, &verifier_map);
         let expr = p.expr(r.get("expression").unwrap_or(&Value::Null), &push_pointer(&rptr, "expression"))?;
         warnings.append(&mut p.warnings);
-        rules.push(Rule { rule_id, description: string(r, "description"), severity: severity(r.get("severity")), expr, verifiers: p.verifiers });
+        rules.push(Rule {
+            rule_id,
+            description: string(r, "description"),
+            severity: severity(r.get("severity")),
+            expr,
+            verifiers: p.verifiers,
+        });
     }
     Ok(Policy {
         policy_id: string(v, "policy_id"),
@@ -201,14 +214,18 @@ pub fn load_pack(v: &Value) -> Result<Pack, LoadError> {
     }
     let mut warnings = Vec::new();
     let mut verifier_map = HashMap::new();
-    let predicates = parse::custom_predicates(v.get("custom_predicates"), "/custom_predicates", &[], &mut verifier_map, &mut warnings)?;
+    let predicates =
+        parse::custom_predicates(v.get("custom_predicates"), "/custom_predicates", &[], &mut verifier_map, &mut warnings)?;
     let mut policies = Vec::new();
     let mut ids = HashSet::new();
     for (i, p) in v.get("policies").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let ptr = format!("/policies/{i}");
         let policy = parse_policy(p, &ptr, &predicates, &verifier_map, &mut warnings)?;
         if !ids.insert(policy.policy_id.clone()) {
-            return Err(LoadError::new(push_pointer(&ptr, "policy_id"), format!("duplicate policy_id '{}' in pack", policy.policy_id)));
+            return Err(LoadError::new(
+                push_pointer(&ptr, "policy_id"),
+                format!("duplicate policy_id '{}' in pack", policy.policy_id),
+            ));
         }
         policies.push(policy);
     }
@@ -273,10 +290,18 @@ impl VersionReq {
         let bad = || format!("invalid version constraint \"{s}\" (expected e.g. 1.0.0, >=1.0.0 <2.0.0, ^1.2.3 or ~1.2.3)");
         let mut out = Vec::new();
         for part in s.split_whitespace() {
-            let (cmp, rest) = [(">=", Cmp::Ge), ("<=", Cmp::Le), (">", Cmp::Gt), ("<", Cmp::Lt), ("=", Cmp::Eq), ("^", Cmp::Eq), ("~", Cmp::Eq)]
-                .iter()
-                .find_map(|(p, c)| part.strip_prefix(p).map(|r| (*c, (r, *p))))
-                .unwrap_or((Cmp::Eq, (part, "")));
+            let (cmp, rest) = [
+                (">=", Cmp::Ge),
+                ("<=", Cmp::Le),
+                (">", Cmp::Gt),
+                ("<", Cmp::Lt),
+                ("=", Cmp::Eq),
+                ("^", Cmp::Eq),
+                ("~", Cmp::Eq),
+            ]
+            .iter()
+            .find_map(|(p, c)| part.strip_prefix(p).map(|r| (*c, (r, *p))))
+            .unwrap_or((Cmp::Eq, (part, "")));
             let (text, prefix) = rest;
             let v = warrant_graph::load::parse_semver(text).ok_or_else(bad)?;
             match prefix {

@@ -85,7 +85,9 @@ impl RunResult {
     /// Every violation as `(pack, policy, violation)`, in order.
     pub fn violations(&self) -> impl Iterator<Item = (&str, &str, &Violation)> {
         self.packs.iter().flat_map(|p| {
-            p.policy_results.iter().flat_map(move |r| r.violations.iter().map(move |v| (p.pack_id.as_str(), r.policy_id.as_str(), v)))
+            p.policy_results
+                .iter()
+                .flat_map(move |r| r.violations.iter().map(move |v| (p.pack_id.as_str(), r.policy_id.as_str(), v)))
         })
     }
 }

@@ -357,7 +357,8 @@ mod tests {
         let mut v = minimal();
         v["schema_version"] = json!("1.3.0");
         v["extra"] = json!(true);
-        v["claims"] = json!([{"id":"c1","text":"Hello world.","modality":"factual","span":{"start":0,"end":12},"confidence":0.5}]);
+        v["claims"] =
+            json!([{"id":"c1","text":"Hello world.","modality":"factual","span":{"start":0,"end":12},"confidence":0.5}]);
         let r = check_graph(v);
         assert!(r.errors.is_empty(), "{:?}", r.errors);
         let msgs: Vec<_> = r.warnings.iter().map(|w| (w.path.as_str(), w.message.as_str())).collect();

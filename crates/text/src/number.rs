@@ -206,11 +206,7 @@ pub fn format_rational(v: &BigRational, max_frac: u32) -> String {
         den /= &five;
         fives += 1;
     }
-    let (digits, exact) = if den.is_one() && twos.max(fives) <= max_frac {
-        (twos.max(fives), true)
-    } else {
-        (max_frac, false)
-    };
+    let (digits, exact) = if den.is_one() && twos.max(fives) <= max_frac { (twos.max(fives), true) } else { (max_frac, false) };
     let rounded = round_half_even(v, digits);
     let scaled = (rounded * BigRational::from_integer(pow10(digits))).to_integer();
     let negative = scaled.is_negative();

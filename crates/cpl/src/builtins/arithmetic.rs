@@ -4,8 +4,8 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 use warrant_graph::Operation;
-use warrant_text::number::{BigInt, BigRational, format_rational, round_half_even};
 use warrant_text::Decimal;
+use warrant_text::number::{BigInt, BigRational, format_rational, round_half_even};
 
 use super::Diag;
 
@@ -224,7 +224,10 @@ fn power(base: &BigRational, exp: &BigRational) -> Result<BigRational, String> {
     let e = exp.to_integer();
     let negative = e < BigInt::from(0);
     let mag = if negative { -e } else { e };
-    let mag: u32 = u32::try_from(&mag).ok().filter(|m| *m <= MAX_POWER).ok_or_else(|| format!("exponent too large (at most {MAX_POWER})"))?;
+    let mag: u32 = u32::try_from(&mag)
+        .ok()
+        .filter(|m| *m <= MAX_POWER)
+        .ok_or_else(|| format!("exponent too large (at most {MAX_POWER})"))?;
     let zero = BigRational::from_integer(BigInt::from(0));
     if negative && *base == zero {
         return Err("division by zero".into());

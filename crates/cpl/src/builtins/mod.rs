@@ -128,7 +128,9 @@ impl Builtin {
             Self::ArgumentsMatchSchema | Self::HasRequiredArguments | Self::NoExtraArguments | Self::ToolIsAvailable => &[TC],
             Self::IsFactual | Self::HasCitation => &[CLAIM],
             Self::HasValidSource | Self::RefsExistingClaim => &[CIT],
-            Self::ContainsEval | Self::VulnerableToInjection | Self::ContainsSecrets | Self::UsesSafeLibraries | Self::IsSafe => &[CB],
+            Self::ContainsEval | Self::VulnerableToInjection | Self::ContainsSecrets | Self::UsesSafeLibraries | Self::IsSafe => {
+                &[CB]
+            }
             Self::HasDiscourseType => &[DA, LIT],
             Self::IsProfessionalTone => &[CLAIM_OR_DA],
             Self::HasType => &[ENT, LIT],
@@ -171,7 +173,13 @@ pub struct PredicateContext<'a> {
 impl<'a> PredicateContext<'a> {
     /// Prepares a context for `graph`.
     pub fn new(graph: &'a PredicateGraph, tools: ToolView<'a>, config: &'a PredicateConfig) -> Self {
-        Self { graph, index: GraphIndex::new(graph), tools, config, code: (0..graph.code_blocks.len()).map(|_| OnceCell::new()).collect() }
+        Self {
+            graph,
+            index: GraphIndex::new(graph),
+            tools,
+            config,
+            code: (0..graph.code_blocks.len()).map(|_| OnceCell::new()).collect(),
+        }
     }
 
     fn analysis(&self, i: usize) -> Option<&Analysis> {
@@ -222,7 +230,9 @@ impl Builtin {
                 ok
             }
             (Self::ContainsEval, Some(N::CodeBlock(i, _))) => finding(cx.analysis(i).and_then(Analysis::eval_finding), diag),
-            (Self::VulnerableToInjection, Some(N::CodeBlock(i, _))) => finding(cx.analysis(i).and_then(Analysis::injection_finding), diag),
+            (Self::VulnerableToInjection, Some(N::CodeBlock(i, _))) => {
+                finding(cx.analysis(i).and_then(Analysis::injection_finding), diag)
+            }
             (Self::ContainsSecrets, Some(N::CodeBlock(i, cb))) => {
                 finding(cx.analysis(i).and_then(|a| a.secret_finding(&cb.code, &cx.config.code)), diag)
             }
@@ -231,7 +241,8 @@ impl Builtin {
             }
             (Self::IsSafe, Some(N::CodeBlock(i, cb))) => {
                 let Some(a) = cx.analysis(i) else { return false };
-                let found = a.eval_finding().or_else(|| a.injection_finding()).or_else(|| a.secret_finding(&cb.code, &cx.config.code));
+                let found =
+                    a.eval_finding().or_else(|| a.injection_finding()).or_else(|| a.secret_finding(&cb.code, &cx.config.code));
                 !finding(found, diag)
             }
             (Self::HasDiscourseType, Some(N::DiscourseAct(_, da))) => lit.is_some_and(|t| da.kind.as_str() == t),

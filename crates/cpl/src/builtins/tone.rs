@@ -7,13 +7,36 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::Regex;
 
 /// Default informality lexicon (matched case-insensitively on word boundaries).
-pub const DEFAULT_SLANG: &[&str] =
-    &["lol", "lmao", "rofl", "omg", "wtf", "gonna", "wanna", "gotta", "dude", "bro", "thx", "pls", "plz", "idk", "ikr", "smh", "ya", "u r", "ur"];
+pub const DEFAULT_SLANG: &[&str] = &[
+    "lol", "lmao", "rofl", "omg", "wtf", "gonna", "wanna", "gotta", "dude", "bro", "thx", "pls", "plz", "idk", "ikr", "smh",
+    "ya", "u r", "ur",
+];
 
 /// Default profanity list (matched case-insensitively on word boundaries).
 pub const DEFAULT_PROFANITY: &[&str] = &[
-    "fuck", "fucking", "fucked", "shit", "shitty", "bullshit", "crap", "crappy", "damn", "damned", "goddamn", "bitch", "bastard",
-    "asshole", "dumbass", "jackass", "piss", "pissed", "bloody hell", "screw you", "stupid", "idiot", "moron",
+    "fuck",
+    "fucking",
+    "fucked",
+    "shit",
+    "shitty",
+    "bullshit",
+    "crap",
+    "crappy",
+    "damn",
+    "damned",
+    "goddamn",
+    "bitch",
+    "bastard",
+    "asshole",
+    "dumbass",
+    "jackass",
+    "piss",
+    "pissed",
+    "bloody hell",
+    "screw you",
+    "stupid",
+    "idiot",
+    "moron",
 ];
 
 /// A compiled tone detector.
@@ -78,8 +101,9 @@ fn has_run_of_three(s: &str) -> bool {
     b.windows(3).any(|w| w[0] == w[1] && w[1] == w[2])
 }
 
+/// Word characters for boundary checks; any non-ASCII byte counts as part of a word.
 fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'\''
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'\'' || b >= 0x80
 }
 
 /// First lexicon term occurring as a whole word (both neighbours non-word), by position.
@@ -87,8 +111,8 @@ fn word_match(ac: &AhoCorasick, text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     ac.find_overlapping_iter(text)
         .filter(|m| {
-            let before_ok = m.start() == 0 || !is_word_byte(bytes[m.start() - 1]) && !(bytes[m.start() - 1] >= 0x80);
-            let after_ok = m.end() == bytes.len() || !is_word_byte(bytes[m.end()]) && !(bytes[m.end()] >= 0x80);
+            let before_ok = m.start() == 0 || !is_word_byte(bytes[m.start() - 1]);
+            let after_ok = m.end() == bytes.len() || !is_word_byte(bytes[m.end()]);
             before_ok && after_ok
         })
         .min_by_key(|m| (m.start(), std::cmp::Reverse(m.end())))

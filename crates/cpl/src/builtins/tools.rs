@@ -281,10 +281,16 @@ pub struct ToolView<'a> {
 
 impl<'a> ToolView<'a> {
     /// Builds the view; `notes` receives the names the graph overrides.
-    pub fn new(graph_context: Option<&serde_json::Map<String, Value>>, file: &'a ToolRegistry, notes: &mut Vec<String>) -> Result<Self, ToolsError> {
+    pub fn new(
+        graph_context: Option<&serde_json::Map<String, Value>>,
+        file: &'a ToolRegistry,
+        notes: &mut Vec<String>,
+    ) -> Result<Self, ToolsError> {
         let graph = match graph_context.and_then(|c| c.get("tool_schemas")) {
-            Some(doc) => ToolRegistry::from_json(doc, ToolOrigin::Graph)
-                .map_err(|e| ToolsError { pointer: format!("/context/tool_schemas{}", e.pointer.trim_end_matches('/')), message: e.message })?,
+            Some(doc) => ToolRegistry::from_json(doc, ToolOrigin::Graph).map_err(|e| ToolsError {
+                pointer: format!("/context/tool_schemas{}", e.pointer.trim_end_matches('/')),
+                message: e.message,
+            })?,
             None => ToolRegistry::new(),
         };
         for name in graph.names() {
@@ -411,7 +417,7 @@ mod tests {
 
     #[test]
     fn type_matching_is_strict() {
-        assert_eq!(run(arguments_match_schema, json!({"bill_amount": 100, "tip_percentage": 15.5})).0, true);
+        assert!(run(arguments_match_schema, json!({"bill_amount": 100, "tip_percentage": 15.5})).0);
         let (ok, d) = run(arguments_match_schema, json!({"bill_amount": "100", "tip_percentage": 15}));
         assert!(!ok);
         assert_eq!(d, vec!["argument 'bill_amount': expected number, got string"]);
@@ -456,7 +462,9 @@ mod tests {
         assert!(reg.get("f").unwrap().declares("t"));
         let dup = ToolRegistry::from_json(&json!([{"name":"f"},{"name":"f"}]), ToolOrigin::File).unwrap_err();
         assert_eq!(dup.pointer, "/1/name");
-        let bad = ToolRegistry::from_json(&json!([{"name":"f","parameters":{"properties":{"x":{"type":"str"}}}}]), ToolOrigin::File).unwrap_err();
+        let bad =
+            ToolRegistry::from_json(&json!([{"name":"f","parameters":{"properties":{"x":{"type":"str"}}}}]), ToolOrigin::File)
+                .unwrap_err();
         assert_eq!(bad.pointer, "/0/parameters/properties/x/type");
         assert!(ToolRegistry::from_json(&json!({"name":"f"}), ToolOrigin::File).is_err());
         assert!(ToolRegistry::from_json(&json!([{"parameters":{}}]), ToolOrigin::File).is_err());
@@ -465,7 +473,8 @@ mod tests {
     #[test]
     fn graph_schemas_override_the_file() {
         let file = registry();
-        let ctx = json!({"tool_schemas": [{"name":"calculate_tip","parameters":{"properties":{"bill_amount":{"type":"string"}}}}]});
+        let ctx =
+            json!({"tool_schemas": [{"name":"calculate_tip","parameters":{"properties":{"bill_amount":{"type":"string"}}}}]});
         let mut notes = Vec::new();
         let view = ToolView::new(ctx.as_object(), &file, &mut notes).unwrap();
         assert_eq!(notes.len(), 1);

@@ -23,7 +23,8 @@ pub(crate) struct Site {
 static PY: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[^\w.])((?:builtins\.|__builtins__\.)?(eval|exec|compile))\s*\("));
 static JS_EVAL: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[^\w.$])((?:window\.|globalThis\.|self\.)?eval)\s*\("));
 static JS_FUNCTION: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[^\w.$])((?:new\s+)?Function)\s*\("));
-static JS_TIMER: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[^\w.$])((?:window\.|globalThis\.)?(setTimeout|setInterval))\s*\("));
+static JS_TIMER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?:^|[^\w.$])((?:window\.|globalThis\.)?(setTimeout|setInterval))\s*\("));
 static RUBY: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[^\w])(eval|instance_eval|class_eval|module_eval)\b"));
 static PHP: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[^\w>$:])(eval|create_function|assert)\s*\("));
 static SHELL: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)(?:^|[;&|(`]|\bthen\b|\bdo\b|\belse\b|\$\()\s*(eval)(?:\s|$)"));
@@ -62,7 +63,11 @@ pub(crate) fn sites(lexed: &Lexed, lang: Lang) -> Vec<Site> {
         for c in JS_TIMER.captures_iter(code) {
             let (Some(name), Some(all)) = (c.get(1), c.get(0)) else { continue };
             if starts_with_string(all.end()) {
-                out.push(Site { name_at: name.start(), args_at: all.end() - 1, construct: format!("{}( with a string", name.as_str()) });
+                out.push(Site {
+                    name_at: name.start(),
+                    args_at: all.end() - 1,
+                    construct: format!("{}( with a string", name.as_str()),
+                });
             }
         }
     }

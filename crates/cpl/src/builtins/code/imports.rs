@@ -38,7 +38,8 @@ impl Default for DenyList {
 static PY_IMPORT: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^[ \t]*import[ \t]+([^\n#]+)"));
 static PY_FROM: LazyLock<Regex> = LazyLock::new(|| re(r"(?m)^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([^\n#)]+)"));
 static JS_REQUIRE: LazyLock<Regex> = LazyLock::new(|| re(r#"\brequire\s*\(\s*["']([^"']+)["']\s*\)"#));
-static JS_IMPORT: LazyLock<Regex> = LazyLock::new(|| re(r#"\bimport\b[^;\n]*?\bfrom\s*["']([^"']+)["']|\bimport\s*["']([^"']+)["']"#));
+static JS_IMPORT: LazyLock<Regex> =
+    LazyLock::new(|| re(r#"\bimport\b[^;\n]*?\bfrom\s*["']([^"']+)["']|\bimport\s*["']([^"']+)["']"#));
 
 pub(crate) fn find(lexed: &Lexed, lang: Lang, deny: &DenyList) -> Option<String> {
     let mut hits: Vec<(usize, String)> = Vec::new();

@@ -139,7 +139,8 @@ fn statements(code: &str) -> Vec<(usize, &str)> {
 }
 
 static FOR_IN: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*for\s+([\w\s,$()]+?)\s+(?:in|of)\s+(.+?):?\s*$"));
-static READLINE_CB: LazyLock<Regex> = LazyLock::new(|| re(r"\.question\s*\([^,]*,\s*(?:async\s*)?(?:function\s*)?\(?\s*([A-Za-z_$][\w$]*)"));
+static READLINE_CB: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\.question\s*\([^,]*,\s*(?:async\s*)?(?:function\s*)?\(?\s*([A-Za-z_$][\w$]*)"));
 static READ_CMD: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[;&|]|\bwhile\b|\bdo\b|\bthen\b)\s*read\s+(.*)$"));
 
 fn propagate(lexed: &Lexed, lang: Lang) -> Taint {
@@ -264,7 +265,10 @@ pub(crate) fn find(lexed: &Lexed, lang: Lang) -> Option<String> {
             let trimmed = stmt.trim_start();
             let lead = off + (stmt.len() - trimmed.len());
             let cmd_word = trimmed.trim_start_matches("then ").trim_start_matches("do ").split_whitespace().next().unwrap_or("");
-            if cmd_word.starts_with('$') && !cmd_word.starts_with("$(") && let Some(src) = taint.of(cmd_word) {
+            if cmd_word.starts_with('$')
+                && !cmd_word.starts_with("$(")
+                && let Some(src) = taint.of(cmd_word)
+            {
                 hits.push((lead, src, "a command position".to_string()));
             }
             for sub in ["$(", "`"] {
@@ -272,7 +276,9 @@ pub(crate) fn find(lexed: &Lexed, lang: Lang) -> Option<String> {
                 while let Some(p) = stmt[from..].find(sub) {
                     let at = from + p + sub.len();
                     let inner_word = stmt[at..].split_whitespace().next().unwrap_or("").trim_start_matches(['"', '\'']);
-                    if inner_word.starts_with('$') && let Some(src) = taint.of(inner_word) {
+                    if inner_word.starts_with('$')
+                        && let Some(src) = taint.of(inner_word)
+                    {
                         hits.push((off + at, src, "command substitution".to_string()));
                     }
                     from = at;

@@ -228,10 +228,12 @@ impl Scanner<'_> {
             // An apostrophe inside a word (`don't` in prose-like code) is not a string.
             return None;
         }
-        let triple = (lang == Lang::Python || lang == Lang::Unknown) && quote != b'`' && src[q..].starts_with(&[quote, quote, quote]);
+        let triple =
+            (lang == Lang::Python || lang == Lang::Unknown) && quote != b'`' && src[q..].starts_with(&[quote, quote, quote]);
         let open_len = if triple { 3 } else { 1 };
         let content_start = q + open_len;
-        let escapes = !raw && !(lang == Lang::Shell && quote == b'\'') && !(lang == Lang::Php && quote == b'\'') && !(lang == Lang::Ruby && quote == b'\'');
+        let no_escape_quote = quote == b'\'' && matches!(lang, Lang::Shell | Lang::Php | Lang::Ruby);
+        let escapes = !(raw || no_escape_quote);
         let interp = match (lang, quote) {
             (Lang::Python, _) => fmt,
             (Lang::Unknown, b'`') | (Lang::Js, b'`') => true,

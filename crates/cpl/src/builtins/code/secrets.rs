@@ -10,8 +10,9 @@ fn re(p: &str) -> Regex {
     Regex::new(p).unwrap_or_else(|e| panic!("detector regex {p}: {e}"))
 }
 
-static SECRET_NAME: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)api[_-]?key|apikey|secret|passw(?:or)?d|pwd|token|access[_-]?key|private[_-]?key|client[_-]?secret"));
+static SECRET_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)api[_-]?key|apikey|secret|passw(?:or)?d|pwd|token|access[_-]?key|private[_-]?key|client[_-]?secret")
+});
 static ENTROPY_NAME: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)key|secret|token|cred"));
 /// `name =`, `name:`, `name =>`, `"name":`, `name="` (keyword args, shell), `'name' =>`.
 static BINDING: LazyLock<Regex> =
@@ -54,10 +55,13 @@ fn entropy(s: &str) -> f64 {
     if n == 0 {
         return 0.0;
     }
-    counts.values().map(|&k| {
-        let p = k as f64 / n as f64;
-        -p * p.log2()
-    }).sum()
+    counts
+        .values()
+        .map(|&k| {
+            let p = k as f64 / n as f64;
+            -p * p.log2()
+        })
+        .sum()
 }
 
 /// The name a string literal is bound to (`NAME = "…"`, `"NAME": "…"`, `NAME="…"`), if any.

@@ -66,10 +66,26 @@ fn argument_lists_are_not_injection() {
 fn shell_injection_through_formatting_fires() {
     let cases = [
         ("python", "import os\nname = input()\nos.system(\"ls \" + name)", "untrusted input() reaches os.system( at line 3"),
-        ("python", "import os, sys\nf = sys.argv[1]\ncmd = f\"cat {f}\"\nos.popen(cmd)", "untrusted sys.argv reaches os.system( at line 4"),
-        ("python", "import subprocess\nq = request.args.get('q')\nsubprocess.run('grep %s log' % q, shell=True)", "untrusted request data reaches subprocess with shell=True at line 3"),
-        ("python", "d = input()\ncmd = 'rm {}'.format(d)\nx = cmd\nos.system(x)", "untrusted input() reaches os.system( at line 4"),
-        ("javascript", "const { exec } = require('child_process');\nconst dir = req.query.dir;\nexec(`ls ${dir}`);", "untrusted request data reaches child_process.exec( at line 3"),
+        (
+            "python",
+            "import os, sys\nf = sys.argv[1]\ncmd = f\"cat {f}\"\nos.popen(cmd)",
+            "untrusted sys.argv reaches os.system( at line 4",
+        ),
+        (
+            "python",
+            "import subprocess\nq = request.args.get('q')\nsubprocess.run('grep %s log' % q, shell=True)",
+            "untrusted request data reaches subprocess with shell=True at line 3",
+        ),
+        (
+            "python",
+            "d = input()\ncmd = 'rm {}'.format(d)\nx = cmd\nos.system(x)",
+            "untrusted input() reaches os.system( at line 4",
+        ),
+        (
+            "javascript",
+            "const { exec } = require('child_process');\nconst dir = req.query.dir;\nexec(`ls ${dir}`);",
+            "untrusted request data reaches child_process.exec( at line 3",
+        ),
         ("bash", "read -r -p \"File: \" target\neval \"cat $target\"", "untrusted read input reaches eval at line 2"),
         ("sh", "x=$(\"$1\")", "untrusted positional parameter reaches command substitution at line 1"),
         ("sh", "sh -c \"$1\"", "untrusted positional parameter reaches sh -c at line 1"),
@@ -96,14 +112,26 @@ fn untainted_commands_do_not_fire() {
 #[test]
 fn secrets_by_name_format_and_entropy() {
     assert_eq!(secret_of("python", "API_KEY = \"abc123\"").as_deref(), Some("hard-coded credential in 'API_KEY' at line 1"));
-    assert_eq!(secret_of("python", "client(password='hunter2')").as_deref(), Some("hard-coded credential in 'password' at line 1"));
-    assert_eq!(secret_of("javascript", "const cfg = {\n  clientSecret: 'zzz'\n};").as_deref(), Some("hard-coded credential in 'clientSecret' at line 2"));
-    assert_eq!(secret_of("json", "{\"db_password\": \"p@ss\"}").as_deref(), Some("hard-coded credential in 'db_password' at line 1"));
+    assert_eq!(
+        secret_of("python", "client(password='hunter2')").as_deref(),
+        Some("hard-coded credential in 'password' at line 1")
+    );
+    assert_eq!(
+        secret_of("javascript", "const cfg = {\n  clientSecret: 'zzz'\n};").as_deref(),
+        Some("hard-coded credential in 'clientSecret' at line 2")
+    );
+    assert_eq!(
+        secret_of("json", "{\"db_password\": \"p@ss\"}").as_deref(),
+        Some("hard-coded credential in 'db_password' at line 1")
+    );
     assert_eq!(
         secret_of("python", "openai.api_base = x\nclient = OpenAI(\"sk-abcdefghijklmnop1234\")").as_deref(),
         Some("hard-coded credential in 'string literal' at line 2")
     );
-    assert_eq!(secret_of("sh", "export AWS_ID=\"AKIAABCDEFGHIJKLMNOP\"").as_deref(), Some("hard-coded credential in 'AWS_ID' at line 1"));
+    assert_eq!(
+        secret_of("sh", "export AWS_ID=\"AKIAABCDEFGHIJKLMNOP\"").as_deref(),
+        Some("hard-coded credential in 'AWS_ID' at line 1")
+    );
     assert_eq!(
         secret_of("python", "signing_key = \"q8Zr2LmX9vT4pW7sK1nB5cY3hJ6dF0gA\"").as_deref(),
         Some("hard-coded credential in 'signing_key' at line 1")
@@ -151,11 +179,17 @@ fn entropy_rule_can_be_switched_off() {
 fn deny_listed_imports() {
     assert_eq!(import_of("python", "import os\nimport pickle").as_deref(), Some("deny-listed import 'pickle' at line 2"));
     assert_eq!(import_of("python", "import json, cPickle as p").as_deref(), Some("deny-listed import 'cPickle' at line 1"));
-    assert_eq!(import_of("python", "from hashlib import sha256, md5").as_deref(), Some("deny-listed import 'hashlib.md5' at line 1"));
+    assert_eq!(
+        import_of("python", "from hashlib import sha256, md5").as_deref(),
+        Some("deny-listed import 'hashlib.md5' at line 1")
+    );
     assert_eq!(import_of("python", "from shelve import open").as_deref(), Some("deny-listed import 'shelve' at line 1"));
     assert_eq!(import_of("python", "from hashlib import sha256\nimport json\n# import pickle"), None);
     assert_eq!(import_of("python", "print('hello')"), None);
-    assert_eq!(import_of("js", "const c = crypto.createCipher('aes', k);").as_deref(), Some("deny-listed import 'crypto.createCipher' at line 1"));
+    assert_eq!(
+        import_of("js", "const c = crypto.createCipher('aes', k);").as_deref(),
+        Some("deny-listed import 'crypto.createCipher' at line 1")
+    );
     assert_eq!(import_of("js", "const md5 = require('md5');").as_deref(), Some("deny-listed import 'md5' at line 1"));
     assert_eq!(import_of("js", "import md5 from 'md5';").as_deref(), Some("deny-listed import 'md5' at line 1"));
     assert_eq!(import_of("js", "const s = \"require('md5')\";"), None);

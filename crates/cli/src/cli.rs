@@ -1,0 +1,123 @@
+//! Command-line grammar. These names and flags are a public interface: add, never rename.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Warrant checks what AI models say: it turns model output into a typed graph, runs
+/// deterministic policies over it, and reports a verdict with the evidence behind it.
+#[derive(Debug, Parser)]
+#[command(name = "warrant", version, about, long_about = None, arg_required_else_help = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Output format of a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum Format {
+    /// Human-readable.
+    #[default]
+    Text,
+    /// JSON on stdout.
+    Json,
+}
+
+/// Artefact kinds `validate` knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[value(rename_all = "snake_case")]
+pub enum Kind {
+    /// A PredicateGraph 1.x document.
+    Predicategraph,
+    /// A standalone CPL policy.
+    CplPolicy,
+    /// A policy pack.
+    PolicyPack,
+    /// A verifier rubric.
+    VerifierRubric,
+}
+
+impl Kind {
+    /// The kind's name as written on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Predicategraph => "predicategraph",
+            Self::CplPolicy => "cpl_policy",
+            Self::PolicyPack => "policy_pack",
+            Self::VerifierRubric => "verifier_rubric",
+        }
+    }
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Validate artefacts: PredicateGraphs, CPL policies, policy packs, verifier rubrics.
+    Validate(ValidateArgs),
+    /// Evaluate and list CPL policy packs.
+    #[command(subcommand)]
+    Policy(PolicyCommand),
+}
+
+/// `warrant validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Artefact kind; detected from the content when omitted.
+    #[arg(long, value_enum)]
+    pub kind: Option<Kind>,
+    /// Treat warnings as failures.
+    #[arg(long)]
+    pub strict: bool,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Validate a CAPE-layout data root given as the one FILE argument (default `.`):
+    /// examples/*/*.json as graphs, packs/*.json as packs, rubrics/*.json as rubrics.
+    #[arg(long)]
+    pub all: bool,
+    /// Accepted and ignored, as upstream's validator does.
+    #[arg(long = "version", value_name = "X", hide = true)]
+    pub schema_version: Option<String>,
+    /// Files to validate (`-` reads stdin).
+    #[arg(value_name = "FILE", required_unless_present = "all")]
+    pub files: Vec<String>,
+}
+
+/// `warrant policy …`.
+#[derive(Debug, Subcommand)]
+pub enum PolicyCommand {
+    /// Evaluate packs over a PredicateGraph.
+    Eval(EvalArgs),
+    /// List the built-in packs.
+    Packs(PacksArgs),
+}
+
+/// `warrant policy eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// A pack file (or standalone policy file) or a built-in pack id. Repeatable.
+    #[arg(long = "pack", value_name = "PACK", required = true)]
+    pub packs: Vec<String>,
+    /// Tool definitions (OpenAI-style or bare `{name, parameters}` array).
+    #[arg(long, value_name = "FILE")]
+    pub tools: Option<String>,
+    /// Verifier rubric files to register (their rules are skipped until a judge is configured).
+    #[arg(long = "rubric", value_name = "FILE")]
+    pub rubrics: Vec<String>,
+    /// Warnings fail policies too.
+    #[arg(long)]
+    pub strict: bool,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// A PredicateGraph file, or `-` for stdin.
+    #[arg(value_name = "INPUT")]
+    pub input: String,
+}
+
+/// `warrant policy packs`.
+#[derive(Debug, Args)]
+pub struct PacksArgs {
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}

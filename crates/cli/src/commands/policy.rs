@@ -1,0 +1,193 @@
+//! `warrant policy eval` and `warrant policy packs`.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde::Serialize;
+use warrant_cpl::packs::{BUILTIN_PACKS, builtin, builtin_ids};
+use warrant_cpl::result::RunDiagnostic;
+use warrant_cpl::verifier::RubricsWithoutJudge;
+use warrant_cpl::{Engine, Pack, RunResult, ToolOrigin, ToolRegistry, load_pack_or_policy};
+use warrant_graph::{PredicateGraph, Severity, check_graph};
+
+use crate::cli::{EvalArgs, Format, PacksArgs};
+use crate::commands::print_json;
+use crate::error::{CliError, CliResult};
+use crate::io::{display_name, parse_json, pointer, read_json, read_text};
+
+/// Resolves `--pack` values: an existing file, else a built-in id.
+pub(crate) fn load_packs(specs: &[String]) -> CliResult<Vec<Pack>> {
+    let mut packs = Vec::with_capacity(specs.len());
+    for spec in specs {
+        if Path::new(spec).is_file() {
+            let v = read_json(spec)?;
+            let pack = load_pack_or_policy(&v)
+                .map_err(|e| CliError::input(format!("{spec}: {}: {}", pointer(&e.pointer), e.message)))?;
+            packs.push(pack);
+        } else if let Some(p) = builtin(spec) {
+            let p = p.map_err(|e| CliError::input(format!("built-in pack {spec}: {e}")))?;
+            packs.push(p.clone());
+        } else {
+            let ids: Vec<&str> = builtin_ids().collect();
+            return Err(CliError::input(format!(
+                "unknown pack '{spec}': not a file and not a built-in pack id (built-in: {})",
+                ids.join(", ")
+            )));
+        }
+    }
+    Ok(packs)
+}
+
+/// Loads a tools file (`--tools`).
+pub(crate) fn load_tools(path: Option<&str>) -> CliResult<ToolRegistry> {
+    let Some(path) = path else { return Ok(ToolRegistry::new()) };
+    let v = read_json(path)?;
+    ToolRegistry::from_json(&v, ToolOrigin::File).map_err(|e| CliError::input(format!("{path}: {}: {}", e.pointer, e.message)))
+}
+
+/// Reads a PredicateGraph, refusing invalid ones with the file and JSON pointer.
+pub(crate) fn load_graph(path: &str) -> CliResult<(PredicateGraph, Vec<RunDiagnostic>)> {
+    let text = read_text(path)?;
+    let value = parse_json(path, &text)?;
+    let report = check_graph(value);
+    if let Some(e) = report.errors.first() {
+        return Err(CliError::input(format!("{}: {}: {}", display_name(path), pointer(&e.path), e.message)));
+    }
+    let lints = report
+        .warnings
+        .iter()
+        .map(|w| RunDiagnostic {
+            severity: Severity::Warning,
+            source: "graph".into(),
+            path: w.path.clone(),
+            message: w.message.clone(),
+        })
+        .collect();
+    let graph = report.graph.ok_or_else(|| CliError::input(format!("{}: not a PredicateGraph", display_name(path))))?;
+    Ok((graph, lints))
+}
+
+/// Runs `warrant policy eval`.
+pub fn eval(args: EvalArgs) -> CliResult<ExitCode> {
+    let packs = load_packs(&args.packs)?;
+    let tools = load_tools(args.tools.as_deref())?;
+    let mut rubric_ids = Vec::new();
+    for r in &args.rubrics {
+        let v = read_json(r)?;
+        let rubric = warrant_cpl::rubric::load_rubric(&v)
+            .map_err(|e| CliError::input(format!("{r}: {}: {}", pointer(&e.pointer), e.message)))?;
+        rubric_ids.push(rubric.verifier_id);
+    }
+    let (graph, lints) = load_graph(&args.input)?;
+    let engine =
+        Engine { strict: args.strict, tools, verifiers: Box::new(RubricsWithoutJudge::new(rubric_ids)), ..Engine::default() };
+    let mut result =
+        engine.evaluate(&packs, &graph).map_err(|e| CliError::input(format!("{}: {e}", display_name(&args.input))))?;
+    let mut diagnostics = lints;
+    diagnostics.append(&mut result.diagnostics);
+    result.diagnostics = diagnostics;
+    match args.format {
+        Format::Json => print_json(&result)?,
+        Format::Text => print_report(&result),
+    }
+    Ok(if result.passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn status(passed: bool) -> &'static str {
+    if passed { "passed" } else { "FAILED" }
+}
+
+/// The readable report: one line per violation.
+pub(crate) fn print_report(r: &RunResult) {
+    println!("output {}: {}{}", r.output_id, status(r.passed), if r.strict { " (strict)" } else { "" });
+    for pack in &r.packs {
+        println!("pack {}: {}", pack.pack_id, status(pack.passed));
+        for pol in &pack.policy_results {
+            let mark = if pol.passed { "✓" } else { "✗" };
+            println!("  {mark} {}", pol.policy_id);
+            for v in &pol.violations {
+                let sev = match v.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                    Severity::Info => "info",
+                };
+                println!("      [{sev}] {}", v.message);
+            }
+            for s in &pol.skipped_rules {
+                println!("      [skipped] {}: {}", s.rule_id, s.reason);
+            }
+        }
+    }
+    if !r.diagnostics.is_empty() {
+        println!("notes:");
+        for d in &r.diagnostics {
+            let sev = match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "info",
+            };
+            let at = if d.path.is_empty() { String::new() } else { format!(" {}", d.path) };
+            println!("  {sev} {}{at}: {}", d.source, d.message);
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct PackListing<'a> {
+    pack_id: &'a str,
+    name: &'a str,
+    version: &'a str,
+    description: &'a str,
+    policies: Vec<PolicyListing<'a>>,
+}
+
+#[derive(Serialize)]
+struct PolicyListing<'a> {
+    policy_id: &'a str,
+    rules: Vec<RuleListing<'a>>,
+}
+
+#[derive(Serialize)]
+struct RuleListing<'a> {
+    rule_id: &'a str,
+    severity: Severity,
+    description: &'a str,
+}
+
+/// Runs `warrant policy packs`.
+pub fn packs(args: PacksArgs) -> CliResult<ExitCode> {
+    let mut listing = Vec::new();
+    for b in BUILTIN_PACKS {
+        let p = builtin(b.id).ok_or_else(|| CliError::input(format!("built-in pack {} is missing", b.id)))?;
+        let p = p.map_err(|e| CliError::input(format!("built-in pack {}: {e}", b.id)))?;
+        listing.push(PackListing {
+            pack_id: &p.pack_id,
+            name: &p.name,
+            version: &p.version,
+            description: &p.description,
+            policies: p
+                .policies
+                .iter()
+                .map(|pol| PolicyListing {
+                    policy_id: &pol.policy_id,
+                    rules: pol
+                        .rules
+                        .iter()
+                        .map(|r| RuleListing { rule_id: &r.rule_id, severity: r.severity, description: &r.description })
+                        .collect(),
+                })
+                .collect(),
+        });
+    }
+    match args.format {
+        Format::Json => print_json(&listing)?,
+        Format::Text => {
+            for p in &listing {
+                let rules: usize = p.policies.iter().map(|x| x.rules.len()).sum();
+                println!("{}  {} (v{}, {} policies, {rules} rules)", p.pack_id, p.name, p.version, p.policies.len());
+                println!("    {}", p.description);
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,257 @@
+//! `warrant validate`: schema and semantic checks of artefacts.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde::Serialize;
+use serde_json::Value;
+use warrant_cpl::{TIERED_DIALECT_MESSAGE, is_tiered_dialect, load_pack, load_policy};
+use warrant_graph::schema::pointer_to_arrow_path;
+use warrant_graph::{Diagnostic, check_graph};
+
+use crate::cli::{Format, Kind, ValidateArgs};
+use crate::commands::print_json;
+use crate::error::{CliError, CliResult};
+use crate::io::{display_name, read_text};
+
+/// A located finding, as reported.
+#[derive(Debug, Clone, Serialize)]
+struct Finding {
+    path: String,
+    message: String,
+}
+
+impl From<&Diagnostic> for Finding {
+    fn from(d: &Diagnostic) -> Self {
+        Self { path: d.path.clone(), message: d.message.clone() }
+    }
+}
+
+/// The report for one file.
+#[derive(Debug, Clone, Serialize)]
+struct FileReport {
+    file: String,
+    kind: Option<&'static str>,
+    valid: bool,
+    errors: Vec<Finding>,
+    warnings: Vec<Finding>,
+    /// How the first error reads in the upstream validator's style (text output only).
+    #[serde(skip)]
+    headline: Option<String>,
+}
+
+fn detect(v: &Value) -> Option<Kind> {
+    let o = v.as_object()?;
+    if o.contains_key("schema_version") || o.contains_key("output_id") {
+        Some(Kind::Predicategraph)
+    } else if o.contains_key("pack_id") {
+        Some(Kind::PolicyPack)
+    } else if o.contains_key("policy_id") || is_tiered_dialect(v) {
+        Some(Kind::CplPolicy)
+    } else if o.contains_key("verifier_id") {
+        Some(Kind::VerifierRubric)
+    } else {
+        None
+    }
+}
+
+fn finding(path: &str, message: impl Into<String>) -> Finding {
+    Finding { path: path.to_string(), message: message.into() }
+}
+
+/// Validates one document of a known or detected kind.
+fn check(file: &str, text: &str, kind: Option<Kind>, strict: bool) -> FileReport {
+    let mut report = FileReport {
+        file: file.to_string(),
+        kind: kind.map(Kind::name),
+        valid: false,
+        errors: vec![],
+        warnings: vec![],
+        headline: None,
+    };
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            report.headline = Some(format!("Invalid JSON: {e}"));
+            report.errors.push(finding("", format!("invalid JSON: {e}")));
+            return report;
+        }
+    };
+    let Some(kind) = kind.or_else(|| detect(&value)) else {
+        report.headline = Some("Error: cannot tell the artefact kind from its content; pass --kind".into());
+        report.errors.push(finding(
+            "",
+            "cannot tell the artefact kind from its content (no schema_version, pack_id, policy_id or verifier_id); pass --kind",
+        ));
+        return report;
+    };
+    report.kind = Some(kind.name());
+    match kind {
+        Kind::Predicategraph => {
+            let r = check_graph(value);
+            report.errors = r.errors.iter().map(Finding::from).collect();
+            report.warnings = r.warnings.iter().map(Finding::from).collect();
+        }
+        Kind::CplPolicy => {
+            if is_tiered_dialect(&value) {
+                report.headline = Some(TIERED_DIALECT_MESSAGE.to_string());
+                report.errors.push(finding("", TIERED_DIALECT_MESSAGE));
+            } else {
+                match load_policy(&value) {
+                    Ok((policy, warnings)) => {
+                        report.warnings =
+                            warnings.iter().map(|w| finding(&w.pointer, w.message.trim_start_matches("info: "))).collect();
+                        for r in &policy.rules {
+                            for v in &r.verifiers {
+                                report.warnings.push(finding(
+                                    "",
+                                    format!("rule '{}' uses verifier {v}, which is not registered", r.rule_id),
+                                ));
+                            }
+                        }
+                    }
+                    Err(e) => report.errors.push(finding(&e.pointer, e.message)),
+                }
+            }
+        }
+        Kind::PolicyPack => match load_pack(&value) {
+            Ok(pack) => {
+                report.warnings =
+                    pack.warnings.iter().map(|w| finding(&w.pointer, w.message.trim_start_matches("info: "))).collect();
+                for v in pack.verifier_ids() {
+                    report.warnings.push(finding("", format!("verifier {v} is not registered")));
+                }
+                if strict && pack.uses_pack_predicates {
+                    report.warnings.push(finding("/custom_predicates", "non-standard extension: pack-level custom_predicates"));
+                }
+            }
+            Err(e) => {
+                if is_tiered_dialect(&value) {
+                    report.warnings.push(finding("", TIERED_DIALECT_MESSAGE));
+                }
+                report.errors.push(finding(&e.pointer, e.message));
+            }
+        },
+        Kind::VerifierRubric => {
+            if let Err(e) = warrant_cpl::rubric::load_rubric(&value) {
+                report.errors.push(finding(&e.pointer, e.message));
+            }
+        }
+    }
+    report.valid = report.errors.is_empty() && (!strict || report.warnings.is_empty());
+    report
+}
+
+fn headline(r: &FileReport) -> String {
+    if let Some(h) = &r.headline {
+        return h.clone();
+    }
+    match r.errors.first() {
+        Some(e) => format!("Validation error at {}: {}", pointer_to_arrow_path(&e.path), e.message),
+        None if !r.valid => "warnings are failures under --strict".to_string(),
+        None => "Valid".to_string(),
+    }
+}
+
+fn print_text(r: &FileReport, indent: &str, name: &str) {
+    let mark = if r.valid { "✓" } else { "✗" };
+    if indent.is_empty() {
+        println!("{mark} {name}: {}", headline(r));
+    } else {
+        println!("{indent}{mark} {name}");
+        if !r.valid {
+            println!("{indent}  {}", headline(r));
+        }
+    }
+    for e in r.errors.iter().skip(1) {
+        println!("{indent}  ✗ {}: {}", pointer_to_arrow_path(&e.path), e.message);
+    }
+    for w in &r.warnings {
+        println!("{indent}  ⚠ {}: {}", pointer_to_arrow_path(&w.path), w.message);
+    }
+}
+
+/// Runs `warrant validate`.
+pub fn run(args: ValidateArgs) -> CliResult<ExitCode> {
+    if args.all {
+        if args.files.len() > 1 {
+            return Err(CliError::input("--all takes at most one directory"));
+        }
+        let root = args.files.first().map_or(".", String::as_str);
+        return run_all(Path::new(root), &args);
+    }
+    let mut reports = Vec::with_capacity(args.files.len());
+    for file in &args.files {
+        let text = read_text(file)?;
+        let r = check(display_name(file), &text, args.kind, args.strict);
+        if args.format == Format::Text {
+            print_text(&r, "", display_name(file));
+        }
+        reports.push(r);
+    }
+    if args.format == Format::Json {
+        if reports.len() == 1 {
+            print_json(&reports[0])?;
+        } else {
+            print_json(&reports)?;
+        }
+    }
+    Ok(if reports.iter().all(|r| r.valid) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn sorted_json(dir: &Path) -> CliResult<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(out) };
+    for e in entries {
+        let p = e.map_err(|e| CliError::input(format!("{}: cannot list: {e}", dir.display())))?.path();
+        if p.is_file() && p.extension().is_some_and(|x| x == "json") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn run_all(root: &Path, args: &ValidateArgs) -> CliResult<ExitCode> {
+    if !root.is_dir() {
+        return Err(CliError::input(format!("{}: not a directory", root.display())));
+    }
+    let mut sections: Vec<(&str, Kind, Vec<PathBuf>)> = Vec::new();
+    let mut graphs = Vec::new();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("examples"))
+        .map(|it| it.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect())
+        .unwrap_or_default();
+    dirs.sort();
+    for d in dirs {
+        graphs.extend(sorted_json(&d)?.into_iter().filter(|p| !p.to_string_lossy().ends_with(".expectations.json")));
+    }
+    sections.push(("PredicateGraphs", Kind::Predicategraph, graphs));
+    sections.push(("Policy Packs", Kind::PolicyPack, sorted_json(&root.join("packs"))?));
+    sections.push(("Verifier Rubrics", Kind::VerifierRubric, sorted_json(&root.join("rubrics"))?));
+    let (mut passed, mut failed) = (0, 0);
+    let mut reports = Vec::new();
+    for (title, kind, files) in sections {
+        if args.format == Format::Text {
+            println!("\n[{title}]");
+        }
+        for path in files {
+            let rel = path.strip_prefix(root).unwrap_or(&path).display().to_string();
+            let text = read_text(&path.to_string_lossy())?;
+            let r = check(&rel, &text, Some(kind), args.strict);
+            if r.valid {
+                passed += 1;
+            } else {
+                failed += 1;
+            }
+            if args.format == Format::Text {
+                print_text(&r, "  ", &rel);
+            }
+            reports.push(r);
+        }
+    }
+    match args.format {
+        Format::Text => println!("\nSummary: {passed} passed, {failed} failed"),
+        Format::Json => print_json(&reports)?,
+    }
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}

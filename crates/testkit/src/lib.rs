@@ -1,0 +1,58 @@
+//! Helpers for tests and benchmarks that read the licensed upstream data in `../shared/data`.
+//!
+//! The data is never copied into the repository. Tests find it beside the checkout, or where
+//! `WARRANT_CONFORMANCE_DATA` points. When it is missing, a test fails under `CI=true` and
+//! otherwise says loudly that it was not run.
+
+use std::path::{Path, PathBuf};
+
+/// The workspace root (two levels above this crate).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+}
+
+/// The shared data root, if present: `$WARRANT_CONFORMANCE_DATA`, else `<workspace>/../shared/data`.
+pub fn data_root() -> Option<PathBuf> {
+    let root = match std::env::var_os("WARRANT_CONFORMANCE_DATA") {
+        Some(p) => PathBuf::from(p),
+        None => workspace_root().join("../shared/data"),
+    };
+    root.is_dir().then_some(root)
+}
+
+/// A sub-directory of the shared data, or `None` after a loud note. Under `CI=true` a missing
+/// directory is a test failure.
+pub fn data_dir(sub: &str) -> Option<PathBuf> {
+    match data_root().map(|r| r.join(sub)).filter(|p| p.exists()) {
+        Some(p) => Some(p),
+        None => {
+            let msg = format!(
+                "shared test data `{sub}` not found (looked in $WARRANT_CONFORMANCE_DATA, then ../shared/data beside the checkout)"
+            );
+            if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
+                panic!("{msg}; CI requires it");
+            }
+            eprintln!("\n*** NOT RUN: {msg} ***\n");
+            None
+        }
+    }
+}
+
+/// Reads a JSON file, panicking with the path on failure (tests only).
+pub fn read_json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Reads a JSON Lines file into values (blank lines skipped).
+pub fn read_jsonl(path: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| serde_json::from_str(l).unwrap_or_else(|e| panic!("{}:{}: {e}", path.display(), i + 1)))
+        .collect()
+}
