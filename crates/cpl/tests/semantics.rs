@@ -405,3 +405,98 @@ fn tool_schemas_in_context_are_used() {
     let e = Engine::default().evaluate(&[pk], &g).unwrap_err();
     assert!(e.to_string().contains("/context/tool_schemas"), "{e}");
 }
+
+/// A registry with fixed scores, standing in for a configured judge.
+struct FixedScores(Vec<(&'static str, Result<f64, warrant_cpl::verifier::Unavailable>)>);
+
+impl warrant_cpl::verifier::VerifierRegistry for FixedScores {
+    fn is_registered(&self, id: &str) -> bool {
+        self.0.iter().any(|(i, _)| *i == id)
+    }
+    fn score(&self, id: &str, _g: &PredicateGraph) -> Result<f64, warrant_cpl::verifier::Unavailable> {
+        self.0
+            .iter()
+            .find(|(i, _)| *i == id)
+            .map(|(_, s)| s.clone())
+            .unwrap_or(Err(warrant_cpl::verifier::Unavailable::NotRegistered))
+    }
+}
+
+#[test]
+fn verifier_scores_compare_against_the_threshold() {
+    use warrant_cpl::verifier::Unavailable;
+    let pol = json!({"policy_id": "p", "name": "P", "description": "", "version": "1.0.0", "rules": [
+        {"rule_id": "sound", "description": "", "expression": {"verifier": {"id": "verifier.reasoning.argument_soundness", "threshold": 0.7}}},
+        {"rule_id": "mixed", "description": "", "expression": {"and": [
+            exists("c", "claims", p("is_factual", &["c"])),
+            {"verifier": {"id": "verifier.mathematics.proof_validity", "threshold": 0.5}}]}}
+    ]});
+    let pk = load_pack_or_policy(&pol).unwrap();
+    let run_with = |scores: FixedScores| {
+        Engine { verifiers: Box::new(scores), ..Engine::default() }.evaluate(std::slice::from_ref(&pk), &graph()).unwrap()
+    };
+    let r = run_with(FixedScores(vec![
+        ("verifier.reasoning.argument_soundness", Ok(0.9)),
+        ("verifier.mathematics.proof_validity", Ok(0.2)),
+    ]));
+    let pr = &r.packs[0].policy_results[0];
+    assert_eq!(pr.violations.len(), 1);
+    assert_eq!(pr.violations[0].rule_id, "mixed");
+    assert_eq!(
+        pr.violations[0].message,
+        "p/mixed failed on graph: verifier verifier.mathematics.proof_validity score 0.2 >= 0.5 is false"
+    );
+    let r = run_with(FixedScores(vec![
+        ("verifier.reasoning.argument_soundness", Ok(0.7)),
+        ("verifier.mathematics.proof_validity", Err(Unavailable::Failed("timeout".into()))),
+    ]));
+    let pr = &r.packs[0].policy_results[0];
+    assert!(pr.violations.is_empty(), "0.7 >= 0.7 holds");
+    assert_eq!(pr.skipped_rules.len(), 1);
+    assert_eq!(pr.skipped_rules[0].reason, "verifier verifier.mathematics.proof_validity failed: timeout");
+    let r = run_with(FixedScores(vec![("verifier.reasoning.argument_soundness", Err(Unavailable::InvalidOutput))]));
+    let reasons: Vec<_> = r.packs[0].policy_results[0].skipped_rules.iter().map(|s| s.reason.clone()).collect();
+    assert_eq!(
+        reasons,
+        vec![
+            "verifier verifier.reasoning.argument_soundness returned output that does not match its output_schema".to_string(),
+            "verifier verifier.mathematics.proof_validity not registered".to_string()
+        ]
+    );
+}
+
+#[test]
+fn professional_tone_reads_discourse_act_text_from_the_graph() {
+    let mut g = graph();
+    g.text = "OMG this is SO BAD LOL!!! Anyway, Paris is the capital.".into();
+    g.discourse_acts[0].span = warrant_graph::Span::new(0, 25);
+    g.discourse_acts[1].span = warrant_graph::Span::new(26, 55);
+    let pk = load(forall("d", "discourse_acts", p("is_professional_tone", &["d"]))).unwrap();
+    let r = Engine::default().evaluate(std::slice::from_ref(&pk), &g).unwrap();
+    let v: Vec<_> = r.violations().map(|(_, _, v)| (v.node_id.clone(), v.diagnostics.clone())).collect();
+    assert_eq!(v, vec![(Some("da1".to_string()), vec!["unprofessional language: slang ('omg')".to_string()])]);
+}
+
+#[test]
+fn is_safe_combines_the_three_code_detectors() {
+    let mk = |code: &str| {
+        let mut g = graph();
+        g.code_blocks = vec![warrant_graph::CodeBlock {
+            id: "cb1".into(),
+            language: "python".into(),
+            code: code.into(),
+            span: Default::default(),
+        }];
+        g
+    };
+    let pk = load(forall("b", "code_blocks", p("is_safe", &["b"]))).unwrap();
+    let diag = |code: &str| {
+        let r = Engine::default().evaluate(std::slice::from_ref(&pk), &mk(code)).unwrap();
+        r.violations().map(|(_, _, v)| v.diagnostics.join("|")).collect::<Vec<_>>()
+    };
+    assert_eq!(diag("import json\nprint(json.dumps({}))"), Vec::<String>::new());
+    assert_eq!(diag("import pickle\nx = 1"), Vec::<String>::new(), "unsafe imports are not part of is_safe");
+    assert_eq!(diag("exec(open('x').read())"), vec!["exec( at line 1".to_string()]);
+    assert_eq!(diag("import os\nos.system('rm ' + input())"), vec!["untrusted input() reaches os.system( at line 2".to_string()]);
+    assert_eq!(diag("password = 'hunter2'"), vec!["hard-coded credential in 'password' at line 1".to_string()]);
+}

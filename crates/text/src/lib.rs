@@ -6,6 +6,7 @@
 //!   rounding, and formatting.
 
 pub mod number;
+pub mod segment;
 pub mod span;
 
 pub use number::{Decimal, ParseDecimalError};

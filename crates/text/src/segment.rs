@@ -1,0 +1,271 @@
+//! Paragraph and sentence segmentation over byte ranges.
+//!
+//! Deterministic rules, tuned for model output and documentation prose:
+//! - paragraphs are separated by blank lines;
+//! - a sentence ends at `.`, `!`, `?`, `…` (optionally followed by closing quotes or
+//!   brackets) before whitespace, or at CJK `。！？` directly;
+//! - a period does not end a sentence after a known abbreviation (`e.g.`, `Dr.`, `U.S.`), a
+//!   single-letter initial, or inside a number (`3.14`), nor when the next word starts in
+//!   lower case;
+//! - a line break ends a sentence at list items, headings and table rows, and after a line
+//!   ending in `:`.
+//!
+//! Every range is trimmed of surrounding whitespace and lies on char boundaries.
+
+use std::ops::Range;
+
+/// Abbreviations (lower-case, without the final period) after which `.` is not a boundary.
+const ABBREVIATIONS: &[&str] = &[
+    "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "vs", "etc", "e.g", "i.e", "eg", "ie", "cf", "inc", "ltd", "co", "corp",
+    "no", "nos", "fig", "figs", "approx", "dept", "est", "u.s", "u.k", "a.m", "p.m", "jan", "feb", "mar", "apr", "jun", "jul",
+    "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "al", "vol", "p", "pp", "ch",
+    "sec", "art", "para", "min", "max", "ft", "lb", "lbs", "oz", "gen", "col", "lt", "capt", "rev", "hon", "op", "ed", "eds",
+    "ref", "refs", "approx", "incl", "misc", "viz", "resp",
+];
+
+/// Trims a byte range of `text` to exclude surrounding whitespace.
+pub fn trim_range(text: &str, r: Range<usize>) -> Range<usize> {
+    let s = &text[r.clone()];
+    let lead = s.len() - s.trim_start().len();
+    let trail = s.len() - s.trim_end().len();
+    if lead == s.len() {
+        return r.start..r.start;
+    }
+    r.start + lead..r.end - trail
+}
+
+/// Paragraphs: maximal runs of non-blank lines, trimmed. Empty paragraphs are dropped.
+pub fn paragraphs(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        let blank = line.trim().is_empty();
+        match (blank, start) {
+            (true, Some(s)) => {
+                push_trimmed(text, s..pos, &mut out);
+                start = None;
+            }
+            (false, None) => start = Some(pos),
+            _ => {}
+        }
+        pos += line.len();
+    }
+    if let Some(s) = start {
+        push_trimmed(text, s..text.len(), &mut out);
+    }
+    out
+}
+
+fn push_trimmed(text: &str, r: Range<usize>, out: &mut Vec<Range<usize>>) {
+    let t = trim_range(text, r);
+    if !t.is_empty() {
+        out.push(t);
+    }
+}
+
+/// True when a line (without its newline) starts a list item, heading, quote or table row.
+pub fn is_block_line(line: &str) -> bool {
+    let t = line.trim_start();
+    if t.starts_with('#') || t.starts_with('>') || t.starts_with('|') {
+        return true;
+    }
+    if let Some(rest) = t.strip_prefix(['-', '*', '+', '•']) {
+        return rest.starts_with(' ') || rest.starts_with('\t');
+    }
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 && digits <= 3 {
+        let rest = &t[digits..];
+        return (rest.starts_with(". ") || rest.starts_with(") ")) && rest.len() > 2;
+    }
+    false
+}
+
+fn is_closer(c: char) -> bool {
+    matches!(c, '"' | '\'' | ')' | ']' | '}' | '”' | '’' | '»' | '*' | '_' | '`')
+}
+
+/// The word (letters, digits, periods) ending just before byte `i`, and where it starts.
+fn word_before(text: &str, i: usize) -> (usize, &str) {
+    let head = &text[..i];
+    let start = head
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '.'))
+        .map_or(0, |p| p + head[p..].chars().next().map_or(1, char::len_utf8));
+    (start, &head[start..])
+}
+
+/// Sentences of the whole text (see module docs), as trimmed byte ranges.
+pub fn sentences(text: &str) -> Vec<Range<usize>> {
+    sentences_in(text, 0..text.len())
+}
+
+/// Sentences within `range` of `text`.
+pub fn sentences_in(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = range.start;
+    let mut iter = text[range.clone()].char_indices().map(|(i, c)| (i + range.start, c)).peekable();
+    while let Some((i, c)) = iter.next() {
+        let next_i = i + c.len_utf8();
+        match c {
+            '。' | '！' | '？' => {
+                push_trimmed(text, start..next_i, &mut out);
+                start = next_i;
+            }
+            '.' | '!' | '?' | '…' => {
+                // Swallow runs of terminators and closing quotes/brackets.
+                let mut end = next_i;
+                while let Some(&(j, d)) = iter.peek() {
+                    if matches!(d, '.' | '!' | '?' | '…') || is_closer(d) {
+                        end = j + d.len_utf8();
+                        iter.next();
+                    } else {
+                        break;
+                    }
+                }
+                if end < range.end && !text[end..].starts_with(char::is_whitespace) {
+                    continue;
+                }
+                if c == '.' && !period_ends_sentence(text, i, end, range.end) {
+                    continue;
+                }
+                push_trimmed(text, start..end, &mut out);
+                start = end;
+            }
+            '\n' => {
+                // Blank line: always a boundary. Single newline: at block lines and after `:`.
+                let line_start = text[..i].rfind('\n').map_or(range.start, |p| (p + 1).max(range.start));
+                let this_line = &text[line_start..i];
+                let rest = &text[next_i..range.end];
+                let next_line = rest.split('\n').next().unwrap_or("");
+                let blank_next = next_line.trim().is_empty();
+                if blank_next || is_block_line(this_line) || is_block_line(next_line) || this_line.trim_end().ends_with(':') {
+                    push_trimmed(text, start..i, &mut out);
+                    start = next_i;
+                }
+            }
+            _ => {}
+        }
+    }
+    push_trimmed(text, start..range.end, &mut out);
+    out
+}
+
+/// Decides whether the period at byte `dot` (terminator run ending at `end`) ends a sentence.
+fn period_ends_sentence(text: &str, dot: usize, end: usize, limit: usize) -> bool {
+    let (word_start, word) = word_before(text, dot);
+    let original = word.trim_start_matches('.');
+    let lower = original.to_lowercase();
+    let bare = lower.as_str();
+    // A list number at the start of a line: "1. Open the app".
+    if !original.is_empty()
+        && original.bytes().all(|b| b.is_ascii_digit())
+        && text[..word_start].rsplit('\n').next().is_some_and(|l| l.trim().is_empty())
+    {
+        return false;
+    }
+    if ABBREVIATIONS.contains(&bare) {
+        // "etc." and "Inc." often do end sentences; only when the next word starts upper-case.
+        if matches!(bare, "etc" | "inc" | "ltd" | "co" | "corp" | "al") {
+            return next_word_is_capitalised(text, end, limit);
+        }
+        return false;
+    }
+    // A single letter (an initial, "J. Smith") or dotted initials ("U.S.A.").
+    let letters: Vec<char> = original.chars().filter(|c| *c != '.').collect();
+    if letters.len() == 1 && letters[0].is_alphabetic() && letters[0].is_uppercase() {
+        return false;
+    }
+    if bare.contains('.') && bare.split('.').all(|p| p.chars().count() <= 1) {
+        return next_word_is_capitalised(text, end, limit);
+    }
+    // "approx. three", "vs. the": a lower-case continuation after a short word.
+    !next_word_starts_lowercase(text, end, limit)
+}
+
+fn next_word(text: &str, end: usize, limit: usize) -> Option<char> {
+    text[end..limit].trim_start().chars().find(|c| !matches!(c, '"' | '\'' | '(' | '[' | '“' | '‘' | '*' | '_'))
+}
+
+fn next_word_is_capitalised(text: &str, end: usize, limit: usize) -> bool {
+    next_word(text, end, limit).is_none_or(|c| c.is_uppercase() || c.is_numeric())
+}
+
+fn next_word_starts_lowercase(text: &str, end: usize, limit: usize) -> bool {
+    // Only within a line: a lower-case word on the next line after a period is a new item.
+    let rest = &text[end..limit];
+    let same_line = rest.split('\n').next().unwrap_or("");
+    if same_line.trim().is_empty() {
+        return false;
+    }
+    next_word(text, end, limit).is_some_and(char::is_lowercase)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn sents(t: &str) -> Vec<&str> {
+        sentences(t).into_iter().map(|r| &t[r]).collect()
+    }
+
+    #[test]
+    fn basic_sentences() {
+        assert_eq!(sents("Hello world. How are you? Fine!"), vec!["Hello world.", "How are you?", "Fine!"]);
+        assert_eq!(sents("It costs $3.50 today. Pi is 3.14."), vec!["It costs $3.50 today.", "Pi is 3.14."]);
+        assert_eq!(sents("He said \"stop.\" Then left."), vec!["He said \"stop.\"", "Then left."]);
+        assert_eq!(sents("Wait... really?! Yes."), vec!["Wait... really?!", "Yes."]);
+        assert_eq!(sents("Wait... Really? Yes."), vec!["Wait...", "Really?", "Yes."]);
+    }
+
+    #[test]
+    fn abbreviations_and_initials() {
+        assert_eq!(
+            sents("Dr. Smith met J. K. Rowling in the U.S. on Monday."),
+            vec!["Dr. Smith met J. K. Rowling in the U.S. on Monday."]
+        );
+        assert_eq!(sents("Use a tool, e.g. a hammer. Then stop."), vec!["Use a tool, e.g. a hammer.", "Then stop."]);
+        assert_eq!(sents("Apples, pears, etc. They are fruit."), vec!["Apples, pears, etc.", "They are fruit."]);
+        assert_eq!(sents("It weighs approx. three kilos."), vec!["It weighs approx. three kilos."]);
+    }
+
+    #[test]
+    fn lines_lists_and_headings() {
+        let t = "# Steps\nDo this:\n1. Open the app\n2. Click save\n- a bullet\nplain wrapped\ncontinuation here.";
+        assert_eq!(
+            sents(t),
+            vec!["# Steps", "Do this:", "1. Open the app", "2. Click save", "- a bullet", "plain wrapped\ncontinuation here."]
+        );
+        assert_eq!(sents("First para\n\nSecond para"), vec!["First para", "Second para"]);
+    }
+
+    #[test]
+    fn cjk_and_unicode() {
+        assert_eq!(sents("今日は晴れです。明日は雨！"), vec!["今日は晴れです。", "明日は雨！"]);
+        assert_eq!(sents("Ça va… Très bien."), vec!["Ça va…", "Très bien."]);
+    }
+
+    #[test]
+    fn paragraphs_split_on_blank_lines() {
+        let t = "  a b\nc  \n\n \n d\n";
+        let p: Vec<&str> = paragraphs(t).into_iter().map(|r| &t[r]).collect();
+        assert_eq!(p, vec!["a b\nc", "d"]);
+    }
+
+    proptest! {
+        #[test]
+        fn ranges_are_ordered_trimmed_char_boundaries(t in "(\\PC|\n| |\\.|!|\\?){0,80}") {
+            let mut last = 0;
+            for r in sentences(&t) {
+                prop_assert!(r.start >= last && r.start < r.end && r.end <= t.len());
+                prop_assert!(t.is_char_boundary(r.start) && t.is_char_boundary(r.end));
+                let s = &t[r.clone()];
+                prop_assert_eq!(s, s.trim());
+                last = r.end;
+            }
+            for r in paragraphs(&t) {
+                prop_assert!(t.is_char_boundary(r.start) && t.is_char_boundary(r.end));
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for N seconds (default 60) with cargo-fuzz.
+#   cargo install cargo-fuzz   (once)
+#   fuzz/run.sh [SECONDS] [TARGET...]
+# The toolchain is stable, so nightly-only flags are unlocked with RUSTC_BOOTSTRAP=1.
+# Seeds come from the repository's own examples, packs and fixtures, plus ../shared/data
+# when present (copied into the git-ignored fuzz/corpus, never committed).
+set -euo pipefail
+SECS="${1:-60}"; shift || true
+HERE="$(cd "$(dirname "$0")" && pwd)"
+REPO="$(cd "$HERE/.." && pwd)"
+TARGETS=("$@")
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(graph_loader policy_parser policy_eval tools_loader)
+export RUSTC_BOOTSTRAP=1
+
+seed() {
+  local dir="$HERE/corpus/$1"; shift
+  mkdir -p "$dir"
+  for f in "$@"; do [ -f "$f" ] && cp "$f" "$dir/$(echo "$f" | md5sum | cut -c1-16)"; done
+}
+shopt -s nullglob
+DATA="${WARRANT_CONFORMANCE_DATA:-$REPO/../shared/data}"
+seed graph_loader "$REPO"/examples/*/*.json "$REPO"/bench/fixtures/*.json "$DATA"/cape/examples/*/*.json
+seed policy_eval "$REPO"/examples/*/*.json "$REPO"/bench/fixtures/*.json "$DATA"/cape/examples/*/*.json
+seed policy_parser "$REPO"/packs/*.json "$DATA"/cape/packs/*.json "$DATA"/cape/tiered-dialect/*/*/policy.cpl "$DATA"/cape/rubrics/*.json
+seed tools_loader "$REPO"/examples/*/*.tools.json "$DATA"/cape/tools/*.json
+
+cd "$HERE"
+for t in "${TARGETS[@]}"; do
+  echo "==> $t for ${SECS}s"
+  cargo fuzz run "$t" "corpus/$t" -- -max_total_time="$SECS" -max_len=65536 2>&1 | grep -E "^(#[0-9]+.*DONE|==[0-9]+==|INFO: .*(corpus|exec))|ERROR|panicked" | tail -5
+done
