@@ -4,10 +4,16 @@
 //!   span Warrant emits or reads is a char span; strings are only ever sliced through here.
 //! - [`number`]: exact decimal numbers (arbitrary-precision rationals parsed from source text),
 //!   rounding, and formatting.
+//! - [`segment`]: paragraphs and sentences; [`words`]: word tokens and number words.
+//! - [`quantity`]: numbers, money, percentages, durations and units in prose, normalised;
+//!   [`date`]: dates and times in prose.
 
+pub mod date;
 pub mod number;
+pub mod quantity;
 pub mod segment;
 pub mod span;
+pub mod words;
 
 pub use number::{Decimal, ParseDecimalError};
 pub use span::{CharSpan, OffsetMap, char_len, char_to_byte, clamp_slice};
