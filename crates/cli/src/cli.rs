@@ -56,6 +56,55 @@ pub enum Command {
     /// Evaluate and list CPL policy packs.
     #[command(subcommand)]
     Policy(PolicyCommand),
+    /// Turn a model output (text, chat message, completion, envelope) into a PredicateGraph.
+    Extract(ExtractArgs),
+}
+
+/// How `extract` (and `policy eval` on an answer) reads its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum InputFormat {
+    /// A known JSON shape when the input parses as one, plain text otherwise.
+    #[default]
+    Auto,
+    /// Plain text or Markdown, even if it looks like JSON.
+    Text,
+    /// JSON only (an error if it does not parse).
+    Json,
+}
+
+/// Options shared by everything that extracts a graph from an answer.
+#[derive(Debug, Args, Clone)]
+pub struct AnswerArgs {
+    /// A JSON object merged into the answer's context (user_query, system_prompt,
+    /// tools_available, tool_schemas, tool_results, …).
+    #[arg(long, value_name = "FILE")]
+    pub context: Option<String>,
+    /// How to read the input.
+    #[arg(long = "input-format", value_enum, default_value_t)]
+    pub input_format: InputFormat,
+    /// Largest input accepted, in bytes.
+    #[arg(long = "max-bytes", value_name = "BYTES", default_value_t = warrant_extract::DEFAULT_MAX_BYTES)]
+    pub max_bytes: usize,
+}
+
+/// `warrant extract`.
+#[derive(Debug, Args)]
+pub struct ExtractArgs {
+    /// Tool definitions: fill `tool_schemas` and `tools_available`.
+    #[arg(long, value_name = "FILE")]
+    pub tools: Option<String>,
+    /// The graph's `output_id` (default: the input's id, else a hash of the text).
+    #[arg(long = "output-id", value_name = "ID", conflicts_with = "batch")]
+    pub output_id: Option<String>,
+    /// A JSONL file of `{"id", "answer", "context"?}` lines; writes one graph per line.
+    #[arg(long, value_name = "FILE", conflicts_with = "input")]
+    pub batch: Option<String>,
+    /// Answer options.
+    #[command(flatten)]
+    pub answer: AnswerArgs,
+    /// The model output, or `-` for stdin.
+    #[arg(value_name = "INPUT", required_unless_present = "batch")]
+    pub input: Option<String>,
 }
 
 /// `warrant validate`.
@@ -109,7 +158,10 @@ pub struct EvalArgs {
     /// Report format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
-    /// A PredicateGraph file, or `-` for stdin.
+    /// Answer options (used when INPUT is a model output rather than a graph).
+    #[command(flatten)]
+    pub answer: AnswerArgs,
+    /// A PredicateGraph, or a model output to extract one from (`-` reads stdin).
     #[arg(value_name = "INPUT")]
     pub input: String,
 }

@@ -304,7 +304,17 @@ fn packs_lists_the_builtins() {
     let out = warrant().args(["policy", "packs", "--format", "json"]).assert().code(0).get_output().stdout.clone();
     let v: Value = serde_json::from_slice(&out).unwrap();
     let ids: Vec<&str> = v.as_array().unwrap().iter().map(|p| p["pack_id"].as_str().unwrap()).collect();
-    assert_eq!(ids, vec!["core.citation-grounding.v1", "core.safe-code.v1", "core.tool-use.v1", "example.customer-support.v1"]);
+    assert_eq!(
+        ids,
+        vec![
+            "core.citation-grounding.v1",
+            "core.safe-code.v1",
+            "core.tool-use.v1",
+            "example.customer-support.v1",
+            "warrant.arithmetic.v1",
+            "warrant.tool-grounding.v1"
+        ]
+    );
     warrant().args(["policy", "packs"]).assert().code(0).stdout(predicate::str::contains("core.safe-code.v1"));
 }
 

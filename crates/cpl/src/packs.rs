@@ -19,6 +19,8 @@ pub const BUILTIN_PACKS: &[BuiltinPack] = &[
     BuiltinPack { id: "core.safe-code.v1", json: include_str!("../../../packs/core.safe-code.v1.json") },
     BuiltinPack { id: "core.tool-use.v1", json: include_str!("../../../packs/core.tool-use.v1.json") },
     BuiltinPack { id: "example.customer-support.v1", json: include_str!("../../../packs/example.customer-support.v1.json") },
+    BuiltinPack { id: "warrant.arithmetic.v1", json: include_str!("../../../packs/warrant.arithmetic.v1.json") },
+    BuiltinPack { id: "warrant.tool-grounding.v1", json: include_str!("../../../packs/warrant.tool-grounding.v1.json") },
 ];
 
 /// The ids of the built-in packs, sorted.
@@ -71,5 +73,7 @@ mod tests {
         assert_eq!(count("core.citation-grounding.v1"), (2, 3));
         assert_eq!(count("core.safe-code.v1"), (3, 4));
         assert_eq!(count("example.customer-support.v1"), (4, 4));
+        assert_eq!(count("warrant.arithmetic.v1"), (1, 1));
+        assert_eq!(count("warrant.tool-grounding.v1"), (1, 1));
     }
 }

@@ -76,22 +76,24 @@ fn re(p: &str) -> Regex {
 const MONTH_RE: &str = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?";
 
 static ISO: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\b(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b")
+    re(r"(?-u:\b)(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?-u:\b)")
 });
-static US: LazyLock<Regex> = LazyLock::new(|| re(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b"));
-static MONTH_DAY: LazyLock<Regex> =
-    LazyLock::new(|| re(&format!(r"(?i)\b({MONTH_RE})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}})\b)?")));
-static DAY_MONTH: LazyLock<Regex> =
-    LazyLock::new(|| re(&format!(r"(?i)\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({MONTH_RE})(?:,?\s+(\d{{4}})\b)?")));
-static MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"(?i)\b({MONTH_RE})\s+(\d{{4}})\b")));
-static WEEKDAY: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b"));
-static RELATIVE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(today|yesterday|tomorrow|tonight)\b"));
-static YEAR: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(?:in|since|by|from|until|till|before|after|of|during|year|circa|c\.)\s+((?:1[0-9]|20)[0-9]{2})\b")
+static US: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)(\d{1,2})/(\d{1,2})/(\d{4})(?-u:\b)"));
+/// Month-name forms in one pass: "March 3(, 2024)", "3(rd) (of) March( 2024)", "March 2024".
+static MONTH_FORMS: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)(?-u:\b)(?:(?P<m1>{MONTH_RE})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?(?-u:\b)(?:,?\s+(?P<y1>\d{{4}})(?-u:\b))?|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m2>{MONTH_RE})(?:,?\s+(?P<y2>\d{{4}})(?-u:\b))?|(?P<m3>{MONTH_RE})\s+(?P<y3>\d{{4}})(?-u:\b))"
+    ))
+});
+/// Weekdays and relative days in one pass.
+static DAY_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?-u:\b)(?:(?P<w>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|(?P<r>today|yesterday|tomorrow|tonight))(?-u:\b)",
+    )
 });
 static TIME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(\d{1,2}):(\d{2})(?::\d{2})?(?:\s?([ap])\.?m\.?)?(?:\s?(?:utc|gmt|[ecmp][sd]t|cet|cest))?\b|\b(\d{1,2})\s?([ap])\.?m\b\.?",
+        r"(?i)(?-u:\b)(\d{1,2}):(\d{2})(?::\d{2})?(?:\s?([ap])\.?m\.?)?(?:\s?(?:utc|gmt|[ecmp][sd]t|cet|cest))?(?-u:\b)|(?-u:\b)(\d{1,2})\s?([ap])\.?m(?-u:\b)\.?",
     )
 });
 
@@ -109,8 +111,178 @@ fn valid(y: Option<i32>, m: u8, d: u8) -> bool {
 }
 
 /// Finds temporal mentions, in order, without overlaps (longer, more specific forms win).
+/// Month and weekday names and relative-day words, to skip regexes that cannot match.
+/// The first entries of `NAMES` are month names; the rest are day words.
+const MONTH_NAME_COUNT: usize = 24;
+
+static NAMES: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+        .build([
+            "jan",
+            "feb",
+            "mar",
+            "apr",
+            "may",
+            "jun",
+            "jul",
+            "aug",
+            "sep",
+            "sept",
+            "oct",
+            "nov",
+            "dec",
+            "january",
+            "february",
+            "march",
+            "april",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+            "monday",
+            "tuesday",
+            "wednesday",
+            "thursday",
+            "friday",
+            "saturday",
+            "sunday",
+            "mondays",
+            "tuesdays",
+            "wednesdays",
+            "thursdays",
+            "fridays",
+            "saturdays",
+            "sundays",
+            "today",
+            "yesterday",
+            "tomorrow",
+            "tonight",
+        ])
+        .unwrap_or_else(|e| panic!("date names: {e}"))
+});
+
+/// An ISO (`2024-03-05`, `2024/3/5`) or US (`3/5/2024`) date shape somewhere in the bytes.
+fn has_numeric_date_shape(b: &[u8]) -> bool {
+    let runs = |mut i: usize| -> (usize, usize) {
+        let s = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        (s, i)
+    };
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() || (i > 0 && b[i - 1].is_ascii_digit()) {
+            i += 1;
+            continue;
+        }
+        let (s1, e1) = runs(i);
+        if e1 < b.len() && matches!(b[e1], b'-' | b'/') {
+            let sep = b[e1];
+            let (s2, e2) = runs(e1 + 1);
+            if e2 > s2 && e2 - s2 <= 2 && e2 < b.len() && b[e2] == sep {
+                let (s3, e3) = runs(e2 + 1);
+                let (l1, l3) = (e1 - s1, e3 - s3);
+                if (l1 == 4 && (1..=2).contains(&l3)) || (sep == b'/' && l1 <= 2 && l3 == 4) {
+                    return true;
+                }
+            }
+        }
+        i = e1.max(i + 1);
+    }
+    false
+}
+
+/// Years after a preposition ("in 1991", "since 2020"): 4-digit runs checked by hand.
+fn find_years(text: &str, out: &mut Vec<DateMention>) {
+    const BEFORE: [&str; 13] =
+        ["in", "since", "by", "from", "until", "till", "before", "after", "of", "during", "year", "circa", "c."];
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i + 4 <= b.len() {
+        if !b[i].is_ascii_digit() || (i > 0 && b[i - 1].is_ascii_alphanumeric()) {
+            i += 1;
+            continue;
+        }
+        let mut e = i;
+        while e < b.len() && b[e].is_ascii_digit() {
+            e += 1;
+        }
+        let bounded_after = e == b.len() || !(b[e].is_ascii_alphanumeric() || b[e] == b'_');
+        let year = &text[i..e];
+        if e - i == 4 && bounded_after && (year.starts_with('1') || year.starts_with("20")) {
+            let before = text[..i].trim_end_matches([' ', '\t', '\n']);
+            let ws = text[..i].len() - before.len();
+            let word_start = before
+                .char_indices()
+                .rev()
+                .find(|(_, c)| !(c.is_ascii_alphabetic() || *c == '.'))
+                .map_or(0, |(p, c)| p + c.len_utf8());
+            let word = &before[word_start..];
+            if ws > 0 && BEFORE.iter().any(|w| word.eq_ignore_ascii_case(w)) {
+                let y = year.parse().ok();
+                out.push(DateMention {
+                    range: i..e,
+                    kind: DateKind::Year,
+                    year: y,
+                    month: None,
+                    day: None,
+                    weekday: None,
+                    minute_of_day: None,
+                });
+            }
+        }
+        i = e;
+    }
+}
+
+fn has_run_of_digits(text: &str, n: usize) -> bool {
+    let mut run = 0;
+    for b in text.bytes() {
+        if b.is_ascii_digit() {
+            run += 1;
+            if run >= n {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    false
+}
+
 pub fn find_dates(text: &str) -> Vec<DateMention> {
     let mut found: Vec<DateMention> = Vec::new();
+    // A name counts only as a whole word ("mar" in "market" does not).
+    // Whole-word hits only ("mar" in "market" does not count); months and day words apart.
+    let (mut months, mut days) = (false, false);
+    for m in NAMES.find_iter(text) {
+        let before = text[..m.start()].chars().next_back().is_none_or(|c| !c.is_alphabetic());
+        let after = text[m.end()..].chars().next().is_none_or(|c| !c.is_alphabetic());
+        if before && after {
+            if m.pattern().as_usize() < MONTH_NAME_COUNT {
+                months = true;
+            } else {
+                days = true;
+            }
+        }
+    }
+    let year_digits = has_run_of_digits(text, 4);
+    let numeric = year_digits && has_numeric_date_shape(text.as_bytes());
+    let b = text.as_bytes();
+    // `h:mm`, or a digit then (a space and) am / pm / a.m. / p.m.
+    let clock = b.windows(3).any(|w| w[1] == b':' && w[0].is_ascii_digit() && w[2].is_ascii_digit())
+        || b.windows(4).any(|w| {
+            w[0].is_ascii_digit() && {
+                let r = if w[1] == b' ' { &w[2..] } else { &w[1..3] };
+                matches!(r[0] | 0x20, b'a' | b'p') && matches!(r[1] | 0x20, b'm' | b'.')
+            }
+        });
     let mk = |range: Range<usize>, kind, year, month, day| DateMention {
         range,
         kind,
@@ -120,60 +292,55 @@ pub fn find_dates(text: &str) -> Vec<DateMention> {
         weekday: None,
         minute_of_day: None,
     };
-    for c in ISO.captures_iter(text) {
+    for c in ISO.captures_iter(text).filter(|_| numeric) {
         let (Some(a), Some(y), Some(m), Some(d)) = (c.get(0), c.get(1), c.get(2), c.get(3)) else { continue };
         let (y, m, d) = (y.as_str().parse().ok(), m.as_str().parse().unwrap_or(0), d.as_str().parse().unwrap_or(0));
         if valid(y, m, d) {
             found.push(mk(a.range(), DateKind::Date, y, Some(m), Some(d)));
         }
     }
-    for c in US.captures_iter(text) {
+    for c in US.captures_iter(text).filter(|_| numeric) {
         let (Some(a), Some(m), Some(d), Some(y)) = (c.get(0), c.get(1), c.get(2), c.get(3)) else { continue };
         let (y, m, d) = (y.as_str().parse().ok(), m.as_str().parse().unwrap_or(0), d.as_str().parse().unwrap_or(0));
         if valid(y, m, d) {
             found.push(mk(a.range(), DateKind::Date, y, Some(m), Some(d)));
         }
     }
-    for (r, month_first) in [(&*MONTH_DAY, true), (&*DAY_MONTH, false)] {
-        for c in r.captures_iter(text) {
-            let (Some(a), Some(g1), Some(g2)) = (c.get(0), c.get(1), c.get(2)) else { continue };
-            let (mname, dstr) = if month_first { (g1.as_str(), g2.as_str()) } else { (g2.as_str(), g1.as_str()) };
-            let (Some(m), Ok(d)) = (month_number(mname), dstr.parse::<u8>()) else { continue };
-            // "may 5" is usually the verb: require a capital M for the bare word "may".
-            if mname.eq_ignore_ascii_case("may") && !mname.starts_with('M') {
-                continue;
-            }
-            let y = c.get(3).and_then(|y| y.as_str().parse().ok());
-            if valid(y, m, d) {
-                found.push(mk(a.range(), DateKind::Date, y, Some(m), Some(d)));
-            }
-        }
-    }
-    for c in MONTH_YEAR.captures_iter(text) {
-        let (Some(a), Some(mn), Some(y)) = (c.get(0), c.get(1), c.get(2)) else { continue };
-        if mn.as_str().eq_ignore_ascii_case("may") && !mn.as_str().starts_with('M') {
+    for c in MONTH_FORMS.captures_iter(text).filter(|_| months) {
+        let Some(a) = c.get(0) else { continue };
+        let (mname, day, year) = match (c.name("m1"), c.name("m2"), c.name("m3")) {
+            (Some(m), _, _) => (m, c.name("d1"), c.name("y1")),
+            (_, Some(m), _) => (m, c.name("d2"), c.name("y2")),
+            (_, _, Some(m)) => (m, None, c.name("y3")),
+            _ => continue,
+        };
+        // "may 5" is usually the verb: require a capital M for the bare word "may".
+        if mname.as_str().eq_ignore_ascii_case("may") && !mname.as_str().starts_with('M') {
             continue;
         }
-        if let Some(m) = month_number(mn.as_str()) {
-            found.push(mk(a.range(), DateKind::Date, y.as_str().parse().ok(), Some(m), None));
+        let Some(m) = month_number(mname.as_str()) else { continue };
+        let y = year.and_then(|y| y.as_str().parse().ok());
+        match day.map(|d| d.as_str().parse::<u8>().unwrap_or(0)) {
+            Some(d) if valid(y, m, d) => found.push(mk(a.range(), DateKind::Date, y, Some(m), Some(d))),
+            Some(_) => {}
+            None => found.push(mk(a.range(), DateKind::Date, y, Some(m), None)),
         }
     }
-    for c in WEEKDAY.captures_iter(text) {
-        let (Some(a), Some(w)) = (c.get(0), c.get(1)) else { continue };
-        let mut d = mk(a.range(), DateKind::Weekday, None, None, None);
-        d.weekday = WEEKDAYS.iter().position(|x| x.eq_ignore_ascii_case(w.as_str())).map(|i| i as u8);
-        found.push(d);
-    }
-    for c in RELATIVE.captures_iter(text) {
-        if let Some(a) = c.get(0) {
-            found.push(mk(a.range(), DateKind::Relative, None, None, None));
+    for a in DAY_WORDS.find_iter(text).filter(|_| days) {
+        let w = a.as_str().trim_end_matches(['s', 'S']);
+        match WEEKDAYS.iter().position(|x| x.eq_ignore_ascii_case(w)) {
+            Some(i) => {
+                let mut d = mk(a.range(), DateKind::Weekday, None, None, None);
+                d.weekday = Some(i as u8);
+                found.push(d);
+            }
+            None => found.push(mk(a.range(), DateKind::Relative, None, None, None)),
         }
     }
-    for c in YEAR.captures_iter(text) {
-        let Some(y) = c.get(1) else { continue };
-        found.push(mk(y.range(), DateKind::Year, y.as_str().parse().ok(), None, None));
+    if year_digits {
+        find_years(text, &mut found);
     }
-    for c in TIME.captures_iter(text) {
+    for c in TIME.captures_iter(text).filter(|_| clock) {
         let Some(a) = c.get(0) else { continue };
         let (h, m, ampm) = match (c.get(1), c.get(2), c.get(4)) {
             (Some(h), Some(m), _) => (h.as_str().parse::<u16>().unwrap_or(99), m.as_str().parse::<u16>().unwrap_or(99), c.get(3)),
@@ -227,6 +394,21 @@ mod tests {
         assert_eq!(isos("in March 2024"), vec![("March 2024".into(), Some("2024-03".into()))]);
         assert_eq!(isos("first released in 1991."), vec![("1991".into(), Some("1991".into()))]);
         assert!(isos("2023-02-30").is_empty());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_and_ranges_are_char_boundaries(t in "(\\PC|[0-9/:-]|in |may |March |pm ){0,40}") {
+            for d in find_dates(&t) {
+                proptest::prop_assert!(t.is_char_boundary(d.range.start) && t.is_char_boundary(d.range.end));
+            }
+        }
+    }
+
+    #[test]
+    fn years_need_a_preposition_and_unicode_is_safe() {
+        assert_eq!(isos("costs €1999 in 2024"), vec![("2024".into(), Some("2024".into()))]);
+        assert!(isos("16-3-4 = 9 and 1000 apples").is_empty());
     }
 
     #[test]

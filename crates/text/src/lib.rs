@@ -8,7 +8,9 @@
 //! - [`quantity`]: numbers, money, percentages, durations and units in prose, normalised;
 //!   [`date`]: dates and times in prose.
 
+pub mod arith;
 pub mod date;
+pub mod fasthash;
 pub mod number;
 pub mod quantity;
 pub mod segment;

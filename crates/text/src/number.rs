@@ -124,13 +124,30 @@ impl Decimal {
         if i != bytes.len() {
             return Err(ParseDecimalError::Syntax);
         }
+        let scale = exponent - frac_digits_str.len() as i64;
+        // Fast path: up to 18 digits and a small scale fit machine integers; reduce with a
+        // machine gcd instead of building and reducing big integers.
+        if int_digits.len() + frac_digits_str.len() <= 18 && (-18..=0).contains(&scale) {
+            let mut m: i64 = 0;
+            for b in int_digits.bytes().chain(frac_digits_str.bytes()) {
+                m = m * 10 + i64::from(b - b'0');
+            }
+            let mut den: i64 = 10i64.pow((-scale) as u32);
+            let g = gcd_u64(m.unsigned_abs(), den.unsigned_abs()) as i64;
+            m /= g.max(1);
+            den /= g.max(1);
+            if negative {
+                m = -m;
+            }
+            let value = BigRational::new_raw(BigInt::from(m), BigInt::from(den));
+            return Ok(Self { value, frac_digits: (-scale) as u32 });
+        }
         let mut digits = String::with_capacity(int_digits.len() + frac_digits_str.len());
         digits.push_str(int_digits);
         digits.push_str(frac_digits_str);
         let mantissa: BigInt = digits.parse().map_err(|_| ParseDecimalError::Syntax)?;
         let mantissa = if negative { -mantissa } else { mantissa };
         // value = mantissa * 10^(exponent - frac_len)
-        let scale = exponent - frac_digits_str.len() as i64;
         let value = if scale >= 0 {
             BigRational::from_integer(mantissa * pow10(scale as u32))
         } else {
@@ -164,6 +181,34 @@ impl Decimal {
     }
 }
 
+/// Decimal digits of an integer without the formatting machinery.
+fn itoa(n: i64) -> String {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut m = n.unsigned_abs();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    let mut s = String::with_capacity(buf.len() - i + 1);
+    if n < 0 {
+        s.push('-');
+    }
+    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("0"));
+    s
+}
+
+fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
 /// `10^n` as a big integer.
 pub fn pow10(n: u32) -> BigInt {
     num_traits::pow(BigInt::from(10u8), n as usize)
@@ -192,6 +237,37 @@ pub fn round_half_even(v: &BigRational, d: u32) -> BigRational {
 /// Writes an exact rational as a decimal string: exactly when it terminates within
 /// `max_frac` digits, otherwise rounded half-even to `max_frac` digits and marked with `…`.
 pub fn format_rational(v: &BigRational, max_frac: u32) -> String {
+    // Fast path: integers (most values in practice) need no scaling or rounding.
+    if v.denom().is_one() {
+        return match v.numer().to_i64() {
+            Some(n) => itoa(n),
+            None => v.numer().to_string(),
+        };
+    }
+    if let (Some(n), Some(d)) = (v.numer().to_i128(), v.denom().to_u64()) {
+        // Small terminating fractions: scale by the power of ten the denominator divides.
+        let mut scale: u64 = 1;
+        let mut digits = 0u32;
+        while digits <= max_frac.min(18) {
+            if scale % d == 0
+                && let Some(scaled) = n.checked_mul(i128::from(scale / d))
+            {
+                let neg = scaled < 0;
+                let mut s = scaled.unsigned_abs().to_string();
+                let k = digits as usize;
+                if s.len() <= k {
+                    s = format!("{}{}", "0".repeat(k + 1 - s.len()), s);
+                }
+                s.insert(s.len() - k, '.');
+                if neg {
+                    s.insert(0, '-');
+                }
+                return s;
+            }
+            scale *= 10;
+            digits += 1;
+        }
+    }
     // A rational terminates iff its reduced denominator has only factors 2 and 5.
     let mut den = v.denom().clone();
     let two = BigInt::from(2u8);
@@ -256,6 +332,12 @@ mod tests {
         assert_eq!(d("1e3").value(), &r(1000, 1));
         assert_eq!(d("+7").value(), &r(7, 1));
         assert_eq!(d("16.830000000000002").frac_digits(), 15);
+        assert_eq!(d("0.50").value(), &r(1, 2), "fast path reduces");
+        assert_eq!(d("-0.0").value(), &r(0, 1));
+        assert_eq!(
+            d("123456789012345678901234.5").value(),
+            &BigRational::new("1234567890123456789012345".parse().unwrap(), BigInt::from(10))
+        );
     }
 
     #[test]
@@ -282,6 +364,8 @@ mod tests {
         assert_eq!(format_rational(&r(1683, 100), 10), "16.83");
         assert_eq!(format_rational(&r(-1, 4), 10), "-0.25");
         assert_eq!(format_rational(&r(12, 1), 10), "12");
+        assert_eq!(format_rational(&r(-9_223_372_036_854_775_807, 1), 0), "-9223372036854775807");
+        assert_eq!(format_rational(&r(0, 1), 3), "0");
         assert_eq!(format_rational(&r(100, 3), 4), "33.3333…");
     }
 }

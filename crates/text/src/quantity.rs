@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use regex::Regex;
+use num_traits::ToPrimitive;
 
 use crate::number::Decimal;
 
@@ -87,8 +87,8 @@ pub struct Quantity {
     pub dimension: Dimension,
     /// The unit as written, lower-cased (`minutes`, `kg`), if any.
     pub unit: Option<String>,
-    /// `value` in the canonical unit of its dimension (durations in seconds, …).
-    pub canonical: Option<BigRational>,
+    /// How `value` converts to the canonical unit (computed on demand by [`Quantity::canonical`]).
+    conversion: Conversion,
     /// True when the conversion is approximate (months and years as durations).
     pub approximate: bool,
 }
@@ -99,6 +99,53 @@ fn ratio(n: i64, d: i64) -> BigRational {
 
 fn int(n: i64) -> BigRational {
     BigRational::from_integer(BigInt::from(n))
+}
+
+/// How a quantity's value converts to its dimension's canonical unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Conversion {
+    /// No canonical value (a bare number).
+    None,
+    /// The value itself (money, percentages, Celsius).
+    Same,
+    /// Multiply by `UNITS[i].factor`.
+    Unit(usize),
+    /// Cents to dollars.
+    Cents,
+    /// Fahrenheit to Celsius.
+    Fahrenheit,
+}
+
+impl Quantity {
+    /// `value` in the canonical unit of its dimension (durations in seconds, …); `None` for
+    /// bare numbers.
+    pub fn canonical(&self) -> Option<BigRational> {
+        Some(match self.conversion {
+            Conversion::None => return None,
+            Conversion::Same => self.value.clone(),
+            Conversion::Unit(i) => {
+                let f = (UNITS[i].factor)();
+                // Small values multiply in machine integers, reduced with a machine gcd.
+                match (self.value.numer().to_i64(), self.value.denom().to_i64(), f.numer().to_i64(), f.denom().to_i64()) {
+                    (Some(a), Some(b), Some(c), Some(d)) => {
+                        let (n, m) = (i128::from(a) * i128::from(c), i128::from(b) * i128::from(d));
+                        let g = gcd_u128(n.unsigned_abs(), m.unsigned_abs()).max(1) as i128;
+                        BigRational::new_raw(BigInt::from(n / g), BigInt::from(m / g))
+                    }
+                    _ => &self.value * f,
+                }
+            }
+            Conversion::Cents => &self.value / int(100),
+            Conversion::Fahrenheit => (&self.value - int(32)) * ratio(5, 9),
+        })
+    }
+}
+
+fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// A unit: its spellings, dimension, factor to the canonical unit, and whether approximate.
@@ -218,124 +265,241 @@ const SCALES: &[(&str, i64)] = &[
     ("tn", 1_000_000_000_000),
 ];
 
-fn alternation(words: impl Iterator<Item = String>) -> String {
-    let mut w: Vec<String> = words.collect();
-    // Longest first so the leftmost-first regex takes `minutes` over `min`.
-    w.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
-    w.dedup();
-    w.iter().map(|s| regex::escape(s)).collect::<Vec<_>>().join("|")
+/// Currency codes and words → ISO codes (lower-case keys).
+fn currency_code(key: &str) -> Option<&'static str> {
+    CURRENCIES.iter().find(|(n, _)| *n == key).map(|(_, c)| *c)
 }
 
-static PATTERN: LazyLock<Regex> = LazyLock::new(|| {
-    let units = alternation(UNITS.iter().flat_map(|u| u.names.iter().map(|s| s.to_string())));
-    let prefix_cur = r"(?:us\$|\$|€|£|¥|₹|(?:usd|eur|gbp|jpy|inr|chf|cad|aud|cny)\s?)";
-    let suffix_cur =
-        alternation(CURRENCIES.iter().filter(|(s, _)| s.chars().all(|c| c.is_ascii_alphabetic())).map(|(s, _)| s.to_string()));
-    let scales = alternation(SCALES.iter().map(|(s, _)| s.to_string()));
-    // sign, currency prefix, number (grouped thousands, decimals, or a leading-dot decimal)
-    let pat = format!(
-        r"(?ix)
-        (?P<neg>[-−])?
-        (?P<cur>{prefix_cur})?
-        (?P<num>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)
-        (?:\s?(?P<scale>{scales})\b)?
-        (?:
-            \s?(?P<pct>%|\bpercent\b|\bper\s?cent\b|\bpct\b)
-          | -?\s?(?P<scur>{suffix_cur})\b
-          | (?P<dash>-)?\s?(?P<unit>{units})(?:\b|$|[^\w])
-          | °\s?(?P<temp>[cf])\b
-        )?"
-    );
-    Regex::new(&pat).unwrap_or_else(|e| panic!("quantity regex: {e}"))
+/// Unit names sorted for binary search (no hashing on the hot path).
+static UNIT_INDEX: LazyLock<Vec<(&'static str, usize)>> = LazyLock::new(|| {
+    let mut v: Vec<(&'static str, usize)> =
+        UNITS.iter().enumerate().flat_map(|(i, u)| u.names.iter().map(move |n| (*n, i))).collect();
+    v.sort_unstable();
+    v
 });
+
+fn unit_index(name: &str) -> Option<usize> {
+    UNIT_INDEX.binary_search_by(|(n, _)| (*n).cmp(name)).ok().map(|i| UNIT_INDEX[i].1)
+}
+
+/// First words of the two-word units ("square metres", "metric tons") and "per cent".
+const TWO_WORD_HEADS: &[&str] = &["square", "sq", "metric", "per"];
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The word starting at byte `i` (letters plus `/ ² µ`), lower-cased, and its end. Lower-case
+/// ASCII words (the common case) are borrowed, not copied.
+fn word_at(text: &str, i: usize) -> Option<(std::borrow::Cow<'_, str>, usize)> {
+    let rest = text.get(i..)?;
+    let len: usize = rest.chars().take_while(|c| c.is_alphabetic() || matches!(c, '/' | '²' | 'µ')).map(char::len_utf8).sum();
+    if len == 0 {
+        return None;
+    }
+    let w = &rest[..len];
+    let lower = if w.bytes().any(|b| b.is_ascii_uppercase()) || !w.is_ascii() {
+        std::borrow::Cow::Owned(w.to_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(w)
+    };
+    Some((lower, i + len))
+}
+
+/// Skips at most one space or tab.
+fn one_space(text: &str, i: usize) -> usize {
+    if text[i..].starts_with([' ', '\t']) { i + 1 } else { i }
+}
+
+/// Parses `\d{1,3}(,\d{3})+(\.\d+)? | \d+(\.\d+)? | \.\d+` at `i`; returns the end.
+fn number_end(b: &[u8], i: usize) -> usize {
+    let digits = |mut j: usize| {
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        j
+    };
+    let mut j = if b[i] == b'.' { i } else { digits(i) };
+    // Thousands groups, only after a run of 1–3 digits.
+    if j - i <= 3 && b[i] != b'.' {
+        while j + 4 <= b.len()
+            && b[j] == b','
+            && b[j + 1..j + 4].iter().all(u8::is_ascii_digit)
+            && (j + 4 == b.len() || !b[j + 4].is_ascii_digit())
+        {
+            j += 4;
+        }
+    }
+    if j + 1 < b.len() && b[j] == b'.' && b[j + 1].is_ascii_digit() {
+        j = digits(j + 1);
+    }
+    j
+}
 
 /// Finds every numeric mention in `text`, in order, non-overlapping.
 pub fn find_quantities(text: &str) -> Vec<Quantity> {
+    let b = text.as_bytes();
     let mut out = Vec::new();
-    for c in PATTERN.captures_iter(text) {
-        let (Some(all), Some(num)) = (c.get(0), c.name("num")) else { continue };
-        // Not part of a longer token: a letter or digit glued before the number (`v2`, `A4`,
-        // `x86`) is an identifier, not a quantity.
-        let start = c.name("neg").or_else(|| c.name("cur")).map_or(num.start(), |m| m.start());
-        if let Some(prev) = text[..start].chars().next_back()
-            && (prev.is_alphanumeric() || prev == '_' || prev == '.' || prev == '#')
-        {
+    let mut i = 0;
+    while i < b.len() {
+        // Jump to the next digit (or `.digit`).
+        match b[i..].iter().position(|c| c.is_ascii_digit() || *c == b'.') {
+            Some(p) => i += p,
+            None => break,
+        }
+        let starts = b[i].is_ascii_digit() || b.get(i + 1).is_some_and(u8::is_ascii_digit);
+        if !starts {
+            i += 1;
             continue;
         }
-        // A word glued after the number (`3rd`, `5x`) that is not a unit: skip.
-        let tail = &text[all.end()..];
-        if c.name("unit").is_none()
-            && c.name("pct").is_none()
-            && c.name("scur").is_none()
-            && c.name("scale").is_none()
-            && tail.starts_with(|ch: char| ch.is_alphabetic())
-        {
-            continue;
-        }
-        let digits: String = num.as_str().chars().filter(|ch| *ch != ',').collect();
-        let digits = if digits.starts_with('.') { format!("0{digits}") } else { digits };
-        let Ok(d) = Decimal::parse(&digits) else { continue };
-        let mut value = d.into_value();
-        if let Some(s) = c.name("scale") {
-            let key = s.as_str().to_lowercase();
-            // `m` / `b` as scales only after a currency (`$5m`), otherwise `5 m` is metres.
-            let ok = !matches!(key.as_str(), "m" | "b" | "k") || c.name("cur").is_some();
-            if ok {
-                if let Some((_, f)) = SCALES.iter().find(|(n, _)| *n == key) {
-                    value *= int(*f);
-                }
+        let num_start = i;
+        let num_end = number_end(b, i);
+        i = num_end;
+        // Prefix: a currency symbol or code (one optional space), then a sign.
+        let mut start = num_start;
+        let mut currency: Option<String> = None;
+        let before = &text[..num_start];
+        let trimmed = before.strip_suffix(' ').unwrap_or(before);
+        for sym in ["us$", "$", "€", "£", "¥", "₹"] {
+            if trimmed.len() >= sym.len()
+                && trimmed.is_char_boundary(trimmed.len() - sym.len())
+                && trimmed[trimmed.len() - sym.len()..].eq_ignore_ascii_case(sym)
+            {
+                start = trimmed.len() - sym.len();
+                currency = Some(sym.to_string());
+                break;
             }
         }
-        if c.name("neg").is_some() {
+        if currency.is_none() && trimmed.len() >= 3 && trimmed.is_char_boundary(trimmed.len() - 3) {
+            let tail = &trimmed[trimmed.len() - 3..];
+            let code = ["usd", "eur", "gbp", "jpy", "inr", "chf", "cad", "aud", "cny"]
+                .into_iter()
+                .find(|c| tail.eq_ignore_ascii_case(c));
+            let bounded = trimmed[..trimmed.len() - 3].chars().next_back().is_none_or(|c| !is_word_char(c));
+            if let Some(code) = code.filter(|_| bounded) {
+                start = trimmed.len() - 3;
+                currency = Some(code.to_string());
+            }
+        }
+        let mut negative = false;
+        for sign in ['-', '−'] {
+            if text[..start].ends_with(sign) {
+                start -= sign.len_utf8();
+                negative = true;
+                break;
+            }
+        }
+        // Not part of a longer token (`v2`, `x86`, `A4`, `#12`, `1.2.3`).
+        if let Some(prev) = text[..start].chars().next_back()
+            && (is_word_char(prev) || prev == '.' || prev == '#')
+        {
+            continue;
+        }
+        let literal = &text[num_start..num_end];
+        let parsed = if literal.contains(',') || literal.starts_with('.') {
+            let digits: String = literal.chars().filter(|c| *c != ',').collect();
+            Decimal::parse(&if digits.starts_with('.') { format!("0{digits}") } else { digits })
+        } else {
+            Decimal::parse(literal)
+        };
+        let Ok(d) = parsed else { continue };
+        let mut value = d.into_value();
+        let mut end = num_end;
+        // Scale word.
+        let j = one_space(text, end);
+        if let Some((w, we)) = word_at(text, j)
+            && let Some((_, f)) = SCALES.iter().find(|(n, _)| *n == w.as_ref())
+            && (!matches!(w.as_ref(), "m" | "b" | "k") || currency.is_some())
+            && text[we..].chars().next().is_none_or(|c| !is_word_char(c))
+        {
+            value *= int(*f);
+            end = we;
+        }
+        if negative {
             value = -value;
         }
         let mut q = Quantity {
-            range: start..all.end(),
-            value: value.clone(),
+            range: start..end,
+            value,
             dimension: Dimension::Number,
             unit: None,
-            canonical: None,
+            conversion: Conversion::None,
             approximate: false,
         };
-        if let Some(cur) = c.name("cur").or_else(|| c.name("scur")) {
-            let key = cur.as_str().trim().to_lowercase();
-            let code = CURRENCIES.iter().find(|(n, _)| *n == key).map_or("UNKNOWN", |(_, c)| c);
-            if code == "USD_CENT" {
-                q.dimension = Dimension::Money("USD".into());
-                q.canonical = Some(value / int(100));
-            } else {
-                q.dimension = Dimension::Money(code.to_string());
-                q.canonical = Some(value);
-            }
+        let after_ws = one_space(text, end);
+        let dash = text[end..].starts_with('-');
+        let after_dash = if dash { one_space(text, end + 1) } else { after_ws };
+        if let Some(key) = currency {
+            // Symbols and codes are stored lower-case already.
+            let code = currency_code(&key).unwrap_or("UNKNOWN");
+            q.dimension = Dimension::Money(code.to_string());
+            q.conversion = Conversion::Same;
             q.unit = Some(key);
-        } else if c.name("pct").is_some() {
+        } else if text[after_ws..].starts_with('%') {
             q.dimension = Dimension::Percent;
-            q.canonical = Some(value);
+            q.conversion = Conversion::Same;
             q.unit = Some("%".into());
-        } else if let Some(t) = c.name("temp") {
-            q.dimension = Dimension::Temperature;
-            let f = t.as_str().eq_ignore_ascii_case("f");
-            q.canonical = Some(if f { (value - int(32)) * ratio(5, 9) } else { value });
-            q.unit = Some(if f { "°f".into() } else { "°c".into() });
-        } else if let Some(u) = c.name("unit") {
-            let name = u.as_str().to_lowercase();
-            // Single-letter units only directly attached or hyphenated (`5m`, `90-d`), never
-            // across a space, where they are usually words ("5 m" is fine, "3 s" is rare).
-            let attached = u.start() == num.end() || c.name("dash").is_some();
-            let single = name.chars().count() == 1;
-            if let Some(unit) = UNITS.iter().find(|un| un.names.contains(&name.as_str()))
-                && (!single || attached || matches!(name.as_str(), "m" | "g" | "l" | "h"))
-            {
-                q.dimension = (unit.dim)();
-                q.canonical = Some(value * (unit.factor)());
-                q.approximate = unit.approx;
-                q.unit = Some(name);
-                // Don't swallow the boundary char the regex consumed after the unit.
-                q.range.end = u.end();
+            q.range.end = after_ws + 1;
+        } else if text[after_ws..].starts_with('°') {
+            let k = one_space(text, after_ws + '°'.len_utf8());
+            match word_at(text, k) {
+                Some((w, we)) if w == "c" || w == "f" => {
+                    let f = w == "f";
+                    q.dimension = Dimension::Temperature;
+                    q.conversion = if f { Conversion::Fahrenheit } else { Conversion::Same };
+                    q.unit = Some(format!("°{w}"));
+                    q.range.end = we;
+                }
+                _ => {}
+            }
+        } else if let Some((w, we)) = word_at(text, after_dash) {
+            // Two-word units and "per cent" first.
+            let two = if TWO_WORD_HEADS.contains(&w.as_ref()) {
+                word_at(text, one_space(text, we)).map(|(w2, e2)| (format!("{w} {w2}"), e2))
             } else {
-                q.range.end = num.end();
+                None
+            };
+            let attached = after_dash == end || dash;
+            if matches!(w.as_ref(), "percent" | "pct") || two.as_ref().is_some_and(|(t, _)| t == "per cent") {
+                q.dimension = Dimension::Percent;
+                q.conversion = Conversion::Same;
+                q.unit = Some("%".into());
+                q.range.end = if w == "per" { two.map_or(we, |t| t.1) } else { we };
+            } else if let Some(code) = currency_code(w.as_ref()).filter(|_| w.chars().all(|c| c.is_ascii_alphabetic())) {
+                if code == "USD_CENT" {
+                    q.dimension = Dimension::Money("USD".into());
+                    q.conversion = Conversion::Cents;
+                } else {
+                    q.dimension = Dimension::Money(code.to_string());
+                    q.conversion = Conversion::Same;
+                }
+                q.unit = Some(w.into_owned());
+                q.range.end = we;
+            } else {
+                let (name, uend) = match two.as_ref().filter(|(t, _)| unit_index(t).is_some()) {
+                    Some((t, e)) => (t.clone(), *e),
+                    None => (w.into_owned(), we),
+                };
+                let single = name.chars().count() == 1;
+                match unit_index(&name) {
+                    Some(u) if !single || attached || matches!(name.as_str(), "m" | "g" | "l" | "h") => {
+                        let unit = &UNITS[u];
+                        q.dimension = (unit.dim)();
+                        q.conversion = Conversion::Unit(u);
+                        q.approximate = unit.approx;
+                        q.unit = Some(name);
+                        q.range.end = uend;
+                    }
+                    // A word glued to the number that is not a unit (`3rd`, `5x`): not a quantity.
+                    _ if after_dash == end && !dash => {
+                        i = we;
+                        continue;
+                    }
+                    _ => {}
+                }
             }
         }
+        i = i.max(q.range.end);
         out.push(q);
     }
     out
@@ -345,7 +509,7 @@ pub fn find_quantities(text: &str) -> Vec<Quantity> {
 pub fn parse_duration_seconds(s: &str) -> Option<BigRational> {
     let qs = find_quantities(s.trim());
     match qs.as_slice() {
-        [q] if q.dimension == Dimension::Duration && q.range.len() == s.trim().len() => q.canonical.clone(),
+        [q] if q.dimension == Dimension::Duration && q.range.len() == s.trim().len() => q.canonical(),
         _ => None,
     }
 }
@@ -375,7 +539,7 @@ mod tests {
         assert_eq!(one("15 percent of it").value, int(15));
         let q = one("about 1,234.5 units");
         assert_eq!(q.value, ratio(12345, 10));
-        assert_eq!(one("costs 50 cents").canonical, Some(ratio(1, 2)));
+        assert_eq!(one("costs 50 cents").canonical(), Some(ratio(1, 2)));
         assert_eq!(one("-3 degrees").value, int(-3));
     }
 
@@ -394,10 +558,10 @@ mod tests {
     fn quantities_with_units() {
         let q = one("weighs 2.5 kg total");
         assert_eq!(q.dimension, Dimension::Mass);
-        assert_eq!(q.canonical, Some(int(2500)));
-        assert_eq!(one("a 10 km run").canonical, Some(int(10_000)));
-        assert_eq!(one("8 GB of RAM").canonical, Some(int(8_000_000_000)));
-        assert_eq!(one("at 212°F").canonical, Some(int(100)));
+        assert_eq!(q.canonical(), Some(int(2500)));
+        assert_eq!(one("a 10 km run").canonical(), Some(int(10_000)));
+        assert_eq!(one("8 GB of RAM").canonical(), Some(int(8_000_000_000)));
+        assert_eq!(one("at 212°F").canonical(), Some(int(100)));
         assert_eq!(one("runs at 3.2 GHz").dimension, Dimension::Frequency);
     }
 
@@ -409,6 +573,23 @@ mod tests {
         let qs = find_quantities("3 × 4 = 12");
         assert_eq!(qs.iter().map(|q| q.value.clone()).collect::<Vec<_>>(), vec![int(3), int(4), int(12)]);
         assert_eq!(find_quantities("Step 2: add 3 s").len(), 2);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_and_ranges_are_char_boundaries(t in "(\\PC|[0-9$€%,. -]){0,60}") {
+            for q in find_quantities(&t) {
+                proptest::prop_assert!(t.is_char_boundary(q.range.start) && t.is_char_boundary(q.range.end));
+                proptest::prop_assert!(q.range.start < q.range.end);
+            }
+        }
+    }
+
+    #[test]
+    fn multibyte_text_around_numbers() {
+        let t = "so that’s 60 yogurts at €5 and ¥300";
+        let got: Vec<&str> = find_quantities(t).iter().map(|q| &t[q.range.clone()]).collect();
+        assert_eq!(got, vec!["60", "€5", "¥300"]);
     }
 
     #[test]

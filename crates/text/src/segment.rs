@@ -154,8 +154,16 @@ pub fn sentences_in(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
 fn period_ends_sentence(text: &str, dot: usize, end: usize, limit: usize) -> bool {
     let (word_start, word) = word_before(text, dot);
     let original = word.trim_start_matches('.');
-    let lower = original.to_lowercase();
-    let bare = lower.as_str();
+    // Abbreviations are short ASCII words: lower-case into a stack buffer, no allocation.
+    let mut buf = [0u8; 8];
+    let bare: &str = if original.len() <= buf.len() && original.is_ascii() {
+        for (d, s) in buf.iter_mut().zip(original.bytes()) {
+            *d = s.to_ascii_lowercase();
+        }
+        std::str::from_utf8(&buf[..original.len()]).unwrap_or("")
+    } else {
+        ""
+    };
     // A list number at the start of a line: "1. Open the app".
     if !original.is_empty()
         && original.bytes().all(|b| b.is_ascii_digit())

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub(crate) mod extract;
 mod policy;
 mod validate;
 
@@ -14,6 +15,7 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Validate(a) => validate::run(a),
         Command::Policy(PolicyCommand::Eval(a)) => policy::eval(a),
         Command::Policy(PolicyCommand::Packs(a)) => policy::packs(a),
+        Command::Extract(a) => extract::run(a),
     }
 }
 

@@ -45,10 +45,37 @@ pub(crate) fn load_tools(path: Option<&str>) -> CliResult<ToolRegistry> {
     ToolRegistry::from_json(&v, ToolOrigin::File).map_err(|e| CliError::input(format!("{path}: {}: {}", e.pointer, e.message)))
 }
 
-/// Reads a PredicateGraph, refusing invalid ones with the file and JSON pointer.
-pub(crate) fn load_graph(path: &str) -> CliResult<(PredicateGraph, Vec<RunDiagnostic>)> {
+/// True when a JSON document is (meant to be) a PredicateGraph rather than an answer.
+fn is_graph(v: &serde_json::Value) -> bool {
+    v.get("schema_version").is_some() || (v.get("output_id").is_some() && v.get("claims").is_some())
+}
+
+/// Reads INPUT: a PredicateGraph (refused with file and JSON pointer when invalid), or a
+/// model output that is extracted into one first. Text that tries to be a graph (it names
+/// `schema_version`) but is not valid JSON is refused, not read as prose.
+pub(crate) fn load_graph_or_answer(
+    path: &str,
+    answer_args: &crate::cli::AnswerArgs,
+    tools: Option<&serde_json::Value>,
+) -> CliResult<(PredicateGraph, Vec<RunDiagnostic>)> {
     let text = read_text(path)?;
-    let value = parse_json(path, &text)?;
+    let json = serde_json::from_str::<serde_json::Value>(&text).ok();
+    let broken_graph = json.is_none() && text.trim_start().starts_with('{') && text.contains("\"schema_version\"");
+    if json.as_ref().is_some_and(is_graph) || (answer_args.input_format != crate::cli::InputFormat::Text && broken_graph) {
+        return load_graph_text(path, &text);
+    }
+    let answer = crate::commands::extract::answer_from_text(path, &text, answer_args, tools)?;
+    let e = warrant_extract::extract(&answer, &warrant_extract::Options::default());
+    let notes = e
+        .diagnostics
+        .iter()
+        .map(|m| RunDiagnostic { severity: Severity::Warning, source: "extract".into(), path: String::new(), message: m.clone() })
+        .collect();
+    Ok((e.graph, notes))
+}
+
+fn load_graph_text(path: &str, text: &str) -> CliResult<(PredicateGraph, Vec<RunDiagnostic>)> {
+    let value = parse_json(path, text)?;
     let report = check_graph(value);
     if let Some(e) = report.errors.first() {
         return Err(CliError::input(format!("{}: {}: {}", display_name(path), pointer(&e.path), e.message)));
@@ -78,7 +105,11 @@ pub fn eval(args: EvalArgs) -> CliResult<ExitCode> {
             .map_err(|e| CliError::input(format!("{r}: {}: {}", pointer(&e.pointer), e.message)))?;
         rubric_ids.push(rubric.verifier_id);
     }
-    let (graph, lints) = load_graph(&args.input)?;
+    let tools_doc = match &args.tools {
+        Some(t) => Some(read_json(t)?),
+        None => None,
+    };
+    let (graph, lints) = load_graph_or_answer(&args.input, &args.answer, tools_doc.as_ref())?;
     let engine =
         Engine { strict: args.strict, tools, verifiers: Box::new(RubricsWithoutJudge::new(rubric_ids)), ..Engine::default() };
     let mut result =

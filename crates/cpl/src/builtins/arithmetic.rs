@@ -50,6 +50,9 @@ pub enum Operator {
     Gt,
     /// a ≥ b
     Ge,
+    /// Project extension: one string operand holding a written arithmetic expression
+    /// (`"2*1/2"`, `"10*(2/3)"`), evaluated exactly. Compound calculator annotations use it.
+    Expression,
 }
 
 /// Largest exponent `power` will compute; beyond it the check refuses rather than build
@@ -81,6 +84,7 @@ impl Operator {
             "le" | "less_equal" | "less_than_or_equal" | "<=" | "≤" => Self::Le,
             "gt" | "greater_than" | ">" => Self::Gt,
             "ge" | "greater_equal" | "greater_than_or_equal" | ">=" | "≥" => Self::Ge,
+            "expression" | "expr" | "formula" | "evaluate" => Self::Expression,
             _ => return None,
         })
     }
@@ -107,6 +111,7 @@ impl Operator {
             Self::Le => "le",
             Self::Gt => "gt",
             Self::Ge => "ge",
+            Self::Expression => "expression",
         }
     }
 
@@ -116,7 +121,7 @@ impl Operator {
             Self::Add | Self::Subtract | Self::Multiply => (2, None),
             Self::Divide | Self::Percentage | Self::Power | Self::Modulo => (2, Some(2)),
             Self::Eq | Self::Ne | Self::Lt | Self::Le | Self::Gt | Self::Ge => (2, Some(2)),
-            Self::Negate | Self::Abs => (1, Some(1)),
+            Self::Negate | Self::Abs | Self::Expression => (1, Some(1)),
             Self::Min | Self::Max | Self::Average | Self::Sum => (1, None),
         }
     }
@@ -158,8 +163,10 @@ pub fn compute(operator: &str, operands: &[Value]) -> Result<(Operator, Computed
         return Err(format!("operator {} expects {expects} operands, got {}", op.name(), operands.len()));
     }
     let mut xs = Vec::with_capacity(operands.len());
-    for (i, v) in operands.iter().enumerate() {
-        xs.push(numeric(v).ok_or_else(|| format!("operand {i} is not a number"))?.into_value());
+    if op != Op::Expression {
+        for (i, v) in operands.iter().enumerate() {
+            xs.push(numeric(v).ok_or_else(|| format!("operand {i} is not a number"))?.into_value());
+        }
     }
     let zero = || BigRational::from_integer(BigInt::from(0));
     let value = match op {
@@ -198,6 +205,10 @@ pub fn compute(operator: &str, operands: &[Value]) -> Result<(Operator, Computed
         Op::Average => {
             let n = BigRational::from_integer(BigInt::from(xs.len()));
             xs.iter().fold(zero(), |a, b| a + b) / n
+        }
+        Op::Expression => {
+            let expr = operands[0].as_str().ok_or("operand 0 is not an expression string")?;
+            warrant_text::arith::evaluate(expr).map_err(|e| e.to_string())?
         }
         Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge => {
             let ord = xs[0].cmp(&xs[1]);
@@ -311,6 +322,14 @@ pub fn result_correct(op: &Operation, diag: &mut Diag<'_>) -> bool {
                 || within_relative_tolerance(stated.value(), &v);
             if !ok {
                 diag.push(|| {
+                    if operator == Op::Expression {
+                        return format!(
+                            "{} is {}, stated {}",
+                            op.operands[0].as_str().unwrap_or_default(),
+                            format_rational(&v, 10),
+                            format_rational(stated.value(), 20)
+                        );
+                    }
                     format!(
                         "{} of {} is {}, stated {}",
                         operator.name(),
@@ -429,6 +448,21 @@ mod tests {
             assert!(!ok, "{o}");
             assert_eq!(d, vec![want.to_string()], "{o}");
         }
+    }
+
+    #[test]
+    fn expression_extension() {
+        assert!(check("expression", json!(["2*1/2"]), num("1.0")).0);
+        assert!(!check("expression", json!(["10*(2/3)"]), json!(8)).0);
+        assert!(check("expression", json!(["10/3*3"]), json!(10)).0);
+        assert!(check("expr", json!(["50000*5%"]), json!(2500)).0);
+        assert!(check("expression", json!(["2.5/3-1/2"]), num("0.33333333333333337")).0, "D2 tolerance");
+        let (ok, d) = check("expression", json!(["12+3*5"]), json!(45));
+        assert!(!ok);
+        assert_eq!(d, vec!["12+3*5 is 27, stated 45"]);
+        assert_eq!(check("expression", json!([5]), json!(5)).1, vec!["operand 0 is not an expression string"]);
+        assert_eq!(check("expression", json!(["1/0"]), json!(5)).1, vec!["division by zero"]);
+        assert_eq!(check("expression", json!(["2", "3"]), json!(5)).1, vec!["operator expression expects 1 operands, got 2"]);
     }
 
     #[test]

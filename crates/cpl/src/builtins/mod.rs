@@ -1,7 +1,9 @@
-//! The 17 built-in predicates (spec §4, D2) and their signatures.
+//! The 17 built-in predicates (spec §4, D2), Warrant's own (`arguments_grounded`), and their
+//! signatures.
 
 pub mod arithmetic;
 pub mod code;
+pub mod grounding;
 pub mod tone;
 pub mod tools;
 
@@ -60,6 +62,7 @@ pub enum Builtin {
     HasType,
     ResultCorrect,
     IsSafe,
+    ArgumentsGrounded,
 }
 
 const TC: Kinds = Collection::ToolCalls.kind();
@@ -74,7 +77,7 @@ const CLAIM_OR_DA: Kinds = CLAIM.or(DA);
 
 impl Builtin {
     /// Every built-in, in the spec's order.
-    pub const ALL: [Self; 17] = [
+    pub const ALL: [Self; 18] = [
         Self::ArgumentsMatchSchema,
         Self::HasRequiredArguments,
         Self::NoExtraArguments,
@@ -92,6 +95,7 @@ impl Builtin {
         Self::HasType,
         Self::ResultCorrect,
         Self::IsSafe,
+        Self::ArgumentsGrounded,
     ];
 
     /// The predicate's name in CPL.
@@ -114,6 +118,7 @@ impl Builtin {
             Self::HasType => "has_type",
             Self::ResultCorrect => "result_correct",
             Self::IsSafe => "is_safe",
+            Self::ArgumentsGrounded => "arguments_grounded",
         }
     }
 
@@ -125,7 +130,11 @@ impl Builtin {
     /// What each argument position accepts.
     pub const fn params(self) -> &'static [Kinds] {
         match self {
-            Self::ArgumentsMatchSchema | Self::HasRequiredArguments | Self::NoExtraArguments | Self::ToolIsAvailable => &[TC],
+            Self::ArgumentsMatchSchema
+            | Self::HasRequiredArguments
+            | Self::NoExtraArguments
+            | Self::ToolIsAvailable
+            | Self::ArgumentsGrounded => &[TC],
             Self::IsFactual | Self::HasCitation => &[CLAIM],
             Self::HasValidSource | Self::RefsExistingClaim => &[CIT],
             Self::ContainsEval | Self::VulnerableToInjection | Self::ContainsSecrets | Self::UsesSafeLibraries | Self::IsSafe => {
@@ -168,6 +177,7 @@ pub struct PredicateContext<'a> {
     /// Detector settings.
     pub config: &'a PredicateConfig,
     code: Vec<OnceCell<Analysis>>,
+    grounding: OnceCell<grounding::GroundingIndex>,
 }
 
 impl<'a> PredicateContext<'a> {
@@ -179,6 +189,7 @@ impl<'a> PredicateContext<'a> {
             tools,
             config,
             code: (0..graph.code_blocks.len()).map(|_| OnceCell::new()).collect(),
+            grounding: OnceCell::new(),
         }
     }
 
@@ -207,6 +218,9 @@ impl Builtin {
             (Self::HasRequiredArguments, Some(N::ToolCall(_, tc))) => tools::has_required_arguments(&cx.tools, tc, diag),
             (Self::NoExtraArguments, Some(N::ToolCall(_, tc))) => tools::no_extra_arguments(&cx.tools, tc, diag),
             (Self::ToolIsAvailable, Some(N::ToolCall(_, tc))) => tools::tool_is_available(cx.graph, tc, diag),
+            (Self::ArgumentsGrounded, Some(N::ToolCall(_, tc))) => {
+                grounding::arguments_grounded(cx.grounding.get_or_init(|| grounding::GroundingIndex::new(cx.graph)), tc, diag)
+            }
             (Self::IsFactual, Some(N::Claim(_, c))) => c.modality == warrant_graph::Modality::Factual,
             (Self::HasCitation, Some(N::Claim(_, c))) => {
                 let ok = cx.index.is_cited(&c.id);

@@ -1,0 +1,107 @@
+//! `warrant extract`: model output → PredicateGraph.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use serde_json::Value;
+use warrant_extract::{Answer, Extraction, Options, add_tools, answer_from_value, extract, merge_context, parse_input};
+
+use crate::cli::{AnswerArgs, ExtractArgs, InputFormat};
+use crate::commands::print_json;
+use crate::error::{CliError, CliResult};
+use crate::io::{display_name, read_json, read_text};
+
+fn format(f: InputFormat) -> warrant_extract::InputFormat {
+    match f {
+        InputFormat::Auto => warrant_extract::InputFormat::Auto,
+        InputFormat::Text => warrant_extract::InputFormat::Text,
+        InputFormat::Json => warrant_extract::InputFormat::Json,
+    }
+}
+
+/// Reads an answer from a file or stdin and applies `--context` and `--tools`.
+pub(crate) fn read_answer(path: &str, args: &AnswerArgs, tools: Option<&Value>) -> CliResult<Answer> {
+    let raw = read_text(path)?;
+    answer_from_text(path, &raw, args, tools)
+}
+
+/// Parses answer text already read from `path`, then applies `--context` and `--tools`.
+pub(crate) fn answer_from_text(path: &str, raw: &str, args: &AnswerArgs, tools: Option<&Value>) -> CliResult<Answer> {
+    let mut answer = parse_input(raw, format(args.input_format), args.max_bytes)
+        .map_err(|e| CliError::input(format!("{}: {e}", display_name(path))))?;
+    apply(&mut answer, args, tools)?;
+    Ok(answer)
+}
+
+fn apply(answer: &mut Answer, args: &AnswerArgs, tools: Option<&Value>) -> CliResult<()> {
+    if let Some(ctx) = &args.context {
+        let v = read_json(ctx)?;
+        let obj = v.as_object().ok_or_else(|| CliError::input(format!("{ctx}: expected a JSON object of context keys")))?;
+        merge_context(answer, obj);
+    }
+    if let Some(t) = tools {
+        add_tools(answer, t);
+    }
+    Ok(())
+}
+
+fn warn(e: &Extraction, label: &str) {
+    for d in &e.diagnostics {
+        eprintln!("warning: {label}: {d}");
+    }
+}
+
+/// Runs `warrant extract`.
+pub fn run(args: ExtractArgs) -> CliResult<ExitCode> {
+    let tools = match &args.tools {
+        Some(t) => {
+            let v = read_json(t)?;
+            warrant_cpl::ToolRegistry::from_json(&v, warrant_cpl::ToolOrigin::File)
+                .map_err(|e| CliError::input(format!("{t}: {}: {}", e.pointer, e.message)))?;
+            Some(v)
+        }
+        None => None,
+    };
+    if let Some(batch) = &args.batch {
+        return run_batch(batch, &args, tools.as_ref());
+    }
+    let input = args.input.as_deref().unwrap_or("-");
+    let answer = read_answer(input, &args.answer, tools.as_ref())?;
+    let e = extract(&answer, &Options { output_id: args.output_id.clone() });
+    warn(&e, display_name(input));
+    print_json(&e.graph)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_batch(path: &str, args: &ExtractArgs, tools: Option<&Value>) -> CliResult<ExitCode> {
+    let text = read_text(path)?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    // Validate every line first so a bad line fails the run before any output.
+    let mut items = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = format!("{}:{}", display_name(path), i + 1);
+        let v: Value = serde_json::from_str(line).map_err(|e| CliError::input(format!("{at}: invalid JSON: {e}")))?;
+        let id = v
+            .get("id")
+            .and_then(|x| x.as_str().map(str::to_string).or_else(|| x.as_i64().map(|n| n.to_string())))
+            .ok_or_else(|| CliError::input(format!("{at}: expected a string `id`")))?;
+        let answer_v = v.get("answer").ok_or_else(|| CliError::input(format!("{at}: expected an `answer` (text or message)")))?;
+        let mut answer = answer_from_value(answer_v).map_err(|e| CliError::input(format!("{at}: /answer{e}")))?;
+        if let Some(ctx) = v.get("context") {
+            let obj = ctx.as_object().ok_or_else(|| CliError::input(format!("{at}: /context: expected an object")))?;
+            merge_context(&mut answer, obj);
+        }
+        apply(&mut answer, &args.answer, tools)?;
+        items.push((id, answer));
+    }
+    for (id, answer) in items {
+        let e = extract(&answer, &Options { output_id: Some(id.clone()) });
+        warn(&e, &id);
+        let line = serde_json::to_string(&e.graph).map_err(|e| CliError::input(format!("cannot serialise: {e}")))?;
+        writeln!(out, "{line}").map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

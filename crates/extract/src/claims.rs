@@ -1,0 +1,703 @@
+//! Claims: sentences split into atomic clauses, each with a modality from lexical and
+//! syntactic cues and, when cue words make it clear, a domain.
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use regex::Regex;
+use warrant_graph::Modality;
+
+fn re(p: &str) -> Regex {
+    Regex::new(p).unwrap_or_else(|e| panic!("claim regex {p}: {e}"))
+}
+
+/// Auxiliaries and copulas: a clause that has one has a verb.
+const AUX: &[&str] = &[
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "been",
+    "being",
+    "am",
+    "has",
+    "have",
+    "had",
+    "will",
+    "would",
+    "can",
+    "could",
+    "should",
+    "shall",
+    "may",
+    "might",
+    "must",
+    "does",
+    "do",
+    "did",
+    "isn't",
+    "aren't",
+    "wasn't",
+    "weren't",
+    "hasn't",
+    "haven't",
+    "won't",
+    "can't",
+    "cannot",
+    "doesn't",
+    "don't",
+    "didn't",
+    "shouldn't",
+    "couldn't",
+    "wouldn't",
+    "it's",
+    "that's",
+    "there's",
+];
+
+/// Irregular past tenses and participles common in answers.
+const IRREGULAR: &[&str] = &[
+    "made",
+    "built",
+    "written",
+    "wrote",
+    "done",
+    "did",
+    "given",
+    "gave",
+    "taken",
+    "took",
+    "known",
+    "knew",
+    "shown",
+    "showed",
+    "seen",
+    "saw",
+    "found",
+    "led",
+    "held",
+    "run",
+    "ran",
+    "sold",
+    "paid",
+    "sent",
+    "left",
+    "become",
+    "became",
+    "won",
+    "began",
+    "begun",
+    "brought",
+    "bought",
+    "caught",
+    "chose",
+    "chosen",
+    "drew",
+    "drawn",
+    "fell",
+    "fallen",
+    "felt",
+    "fought",
+    "got",
+    "gotten",
+    "grew",
+    "grown",
+    "heard",
+    "hid",
+    "hidden",
+    "hit",
+    "kept",
+    "laid",
+    "lost",
+    "meant",
+    "met",
+    "put",
+    "read",
+    "rose",
+    "risen",
+    "said",
+    "set",
+    "shot",
+    "shut",
+    "sat",
+    "slept",
+    "spoke",
+    "spoken",
+    "spent",
+    "stood",
+    "stole",
+    "struck",
+    "swore",
+    "taught",
+    "told",
+    "thought",
+    "threw",
+    "thrown",
+    "understood",
+    "went",
+    "gone",
+    "wore",
+    "worn",
+    "lay",
+    "born",
+    "includes",
+    "contains",
+    "uses",
+    "runs",
+    "costs",
+    "takes",
+    "requires",
+    "supports",
+    "means",
+    "remains",
+    "expires",
+    "offers",
+    "provides",
+    "allows",
+];
+
+fn is_verbish(w: &str) -> bool {
+    let w = w.to_lowercase();
+    AUX.contains(&w.as_str()) || IRREGULAR.contains(&w.as_str()) || (w.len() > 4 && w.ends_with("ed") && !w.ends_with("eed"))
+}
+
+fn tokens(s: &str) -> Vec<&str> {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’')).filter(|t| !t.is_empty()).collect()
+}
+
+fn has_verb(s: &str) -> bool {
+    tokens(s).iter().any(|t| is_verbish(t))
+}
+
+const ADVERBS: &[&str] =
+    &["first", "then", "also", "later", "still", "now", "often", "never", "always", "already", "soon", "again", "only", "even"];
+
+/// The right side of a coordinator starts a clause: a verb among its first four tokens
+/// (after adverbs).
+fn starts_clause(s: &str) -> bool {
+    let t: Vec<&str> =
+        tokens(s).into_iter().filter(|w| !(w.ends_with("ly") || ADVERBS.contains(&w.to_lowercase().as_str()))).take(4).collect();
+    t.len() >= 2 && t.iter().any(|w| is_verbish(w))
+}
+
+static COORD: LazyLock<Regex> = LazyLock::new(|| re(r",?\s+(?:and|but|yet|while|whereas)\s+"));
+static PARTICIPLE: LazyLock<Regex> = LazyLock::new(|| re(r",\s+(?:[a-z]+ly\s+)?[a-z]+ing(?-u:\b)"));
+static LIST_MARKER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:[-*+•]\s+|\d{1,3}[.)]\s+|>\s*|#{1,6}\s+|(?i:step)\s+\d{1,3}\s*[:.)-]\s*)"));
+static TRAILING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:\s*\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]|\s*\((?:[A-Z][^()]{0,60}?,\s*)?(?:19|20)\d{2}[a-z]?\)|\s*\(\s*https?://[^)]*\))+\s*$",
+    )
+});
+
+/// Trims a clause range: list markers, emphasis, trailing punctuation and citation markers.
+pub fn tidy(text: &str, mut r: Range<usize>) -> Range<usize> {
+    loop {
+        let before = r.clone();
+        let s = &text[r.clone()];
+        let lead = s.len() - s.trim_start().len();
+        r.start += lead;
+        let starts_marker = text[r.clone()].starts_with(['-', '*', '+', '•', '>', '#', 's', 'S'])
+            || text[r.clone()].starts_with(|c: char| c.is_ascii_digit());
+        if starts_marker && let Some(m) = LIST_MARKER.find(&text[r.clone()]) {
+            r.start += m.end();
+        }
+        // An emphasis or quote mark left open at the start (its partner fell outside the
+        // clause) is dropped; balanced ones stay, so the claim is the text as written.
+        for marker in ["**", "__", "\"", "“", "(", "'"] {
+            let s = &text[r.clone()];
+            let partner = match marker {
+                "“" => "”",
+                "(" => ")",
+                m => m,
+            };
+            if s.starts_with(marker) && !s[marker.len()..].contains(partner) {
+                r.start += marker.len();
+            }
+        }
+        let s = &text[r.clone()];
+        let trimmed = s.trim_end();
+        r.end = r.start + trimmed.len();
+        if text[r.clone()].ends_with([')', ']'])
+            && let Some(m) = TRAILING.find(&text[r.clone()])
+        {
+            r.end = r.start + m.start();
+        }
+        let s = &text[r.clone()];
+        let t = s.trim_end_matches(['.', '!', ';', ',', ':', '…', ' ', '\t']);
+        r.end = r.start + t.len();
+        let s = &text[r.clone()];
+        // Balance a lone closing quote or bracket.
+        for (open, close) in [("\"", "\""), ("“", "”"), ("(", ")")] {
+            if s.ends_with(close) && !s[..s.len() - close.len()].contains(open) {
+                r.end -= close.len();
+            }
+        }
+        if r == before || r.start >= r.end {
+            break;
+        }
+    }
+    if r.start > r.end {
+        r.end = r.start;
+    }
+    r
+}
+
+static META: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\W*(?:let\s+me|let's|let\s+us|i'll|i\s+will|i'm\s+going\s+to|i\s+am\s+going\s+to|here's|here\s+is|here\s+are|below\s+is|below\s+are|the\s+following)(?-u:\b)",
+    )
+});
+
+/// True for sentences about the answer itself ("Let me work through this", "Here is the
+/// code"): they announce rather than claim.
+pub fn is_meta(sentence: &str) -> bool {
+    META.is_match(sentence)
+}
+
+/// Splits a sentence into clause ranges (untidied).
+pub fn clauses(text: &str, sentence: Range<usize>) -> Vec<Range<usize>> {
+    let mut parts = vec![sentence.clone()];
+    // Semicolons first.
+    parts = parts
+        .into_iter()
+        .flat_map(|r| {
+            let mut out = Vec::new();
+            let mut start = r.start;
+            for (i, _) in text[r.clone()].match_indices(';') {
+                out.push(start..r.start + i);
+                start = r.start + i + 1;
+            }
+            out.push(start..r.end);
+            out
+        })
+        .collect();
+    // Conditionals stay whole: "If X, Y and Z" is one claim.
+    let split_ok = |r: &Range<usize>| !COND_START.is_match(&text[r.clone()]);
+    let mut out = Vec::new();
+    for r in parts {
+        if !split_ok(&r) {
+            out.push(r);
+            continue;
+        }
+        let mut start = r.start;
+        let s = &text[r.clone()];
+        let mut cuts: Vec<(usize, usize)> = Vec::new();
+        let mut candidates: Vec<(usize, usize)> =
+            COORD.find_iter(s).chain(PARTICIPLE.find_iter(s)).map(|m| (m.start(), m.end())).collect();
+        candidates.sort_unstable();
+        for (ms, me) in candidates {
+            if r.start + ms < start {
+                continue;
+            }
+            let left = &text[start..r.start + ms];
+            let right = &text[r.start + me..r.end];
+            let matched = &s[ms..me];
+            let is_participle = matched.trim_start_matches(',').trim().ends_with("ing");
+            let right_ok = if is_participle { tokens(right).len() >= 2 } else { starts_clause(right) };
+            if has_verb(left) && right_ok && tokens(left).len() >= 3 && tokens(right).len() >= 2 {
+                let cut_end = if is_participle {
+                    r.start + ms + matched.find(|c: char| c.is_alphabetic()).unwrap_or(0)
+                } else {
+                    r.start + me
+                };
+                cuts.push((r.start + ms, cut_end));
+                start = cut_end;
+            }
+        }
+        cuts.sort();
+        let mut pos = r.start;
+        for (a, b) in cuts {
+            if a > pos {
+                out.push(pos..a);
+                pos = b;
+            }
+        }
+        out.push(pos..r.end);
+    }
+    out.into_iter().filter(|r| r.start < r.end).collect()
+}
+
+static COND_START: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^\s*(?:[-*]\s+)?(?:if|when|whenever|unless|provided\s+that|as\s+long\s+as|in\s+case|once)(?-u:\b)")
+});
+static INSTRUCTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\s*(?:(?:please|first|then|next|finally|now|also|step\s+\d+:?)\s*,?\s+)?(?:add|apply|avoid|be|buy|call|change|check|choose|click|close|configure|consider|contact|copy|create|delete|do|don't|download|enable|disable|enter|ensure|follow|get|go|install|keep|let|make|note|open|pay|press|put|read|remember|remove|replace|restart|run|save|select|send|set|sign|start|stop|take|try|turn|type|update|upload|use|verify|visit|wait|write|never|always|log|book|drink|eat|see|refer|fill|submit|review|reach|store|rotate|limit|include|define|import|test|deploy|back)(?-u:\b)",
+    )
+});
+
+/// Word-level cues, found in one Aho-Corasick pass (case-insensitive, whole words).
+const CONDITIONAL: u8 = 1;
+const HYPOTHETICAL: u8 = 2;
+const YOU_SHOULD: u8 = 4;
+const OPINION: u8 = 8;
+
+static CUE_WORDS: LazyLock<(AhoCorasick, Vec<u8>)> = LazyLock::new(|| {
+    let table: &[(u8, &[&str])] = &[
+        (CONDITIONAL, &["if", "unless", "provided that", "as long as", "in case", "only when", "whenever"]),
+        (
+            HYPOTHETICAL,
+            &[
+                "imagine",
+                "suppose",
+                "supposing",
+                "hypothetically",
+                "what if",
+                "were to",
+                "in theory",
+                "could have",
+                "would have",
+                "might have",
+                "assuming",
+                "let's say",
+            ],
+        ),
+        (
+            YOU_SHOULD,
+            &[
+                "you should",
+                "you must",
+                "you need to",
+                "you have to",
+                "you'll need to",
+                "you will need to",
+                "make sure",
+                "be sure to",
+            ],
+        ),
+        (
+            OPINION,
+            &[
+                "i think",
+                "i believe",
+                "i feel",
+                "i guess",
+                "in my opinion",
+                "in my view",
+                "in my experience",
+                "personally",
+                "i'd say",
+                "i prefer",
+                "i recommend",
+                "i suggest",
+                "arguably",
+                "seems to me",
+                "best",
+                "worst",
+                "safest",
+                "nicest",
+                "greatest",
+                "coolest",
+                "great",
+                "amazing",
+                "awesome",
+                "terrible",
+                "awful",
+                "beautiful",
+                "lovely",
+                "wonderful",
+                "excellent",
+                "fantastic",
+                "horrible",
+                "delightful",
+                "overrated",
+                "underrated",
+                "boring",
+                "exciting",
+                "favorite",
+                "favourite",
+            ],
+        ),
+    ];
+    let mut words = Vec::new();
+    let mut tags = Vec::new();
+    for (tag, ws) in table {
+        for w in *ws {
+            words.push(*w);
+            tags.push(*tag);
+        }
+    }
+    let ac = AhoCorasickBuilder::new()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::LeftmostLongest)
+        .build(&words)
+        .unwrap_or_else(|e| panic!("{e}"));
+    (ac, tags)
+});
+
+/// The word-cue categories present in `text` (whole words only).
+fn cue_words(text: &str) -> u8 {
+    let (ac, tags) = &*CUE_WORDS;
+    let b = text.as_bytes();
+    let mut found = 0;
+    for m in ac.find_iter(text) {
+        let before = m.start() == 0 || !b[m.start() - 1].is_ascii_alphanumeric();
+        let after = m.end() == b.len() || !b[m.end()].is_ascii_alphanumeric();
+        if before && after {
+            found |= tags[m.pattern().as_usize()];
+        }
+    }
+    found
+}
+
+/// Modality cues found in a sentence (computed once, shared by its clauses).
+#[derive(Debug, Clone, Copy)]
+pub struct Cues {
+    words: u8,
+    cond_start: bool,
+    starts_with_i: bool,
+}
+
+/// Scans a sentence for modality cues.
+pub fn cues(sentence: &str) -> Cues {
+    Cues {
+        words: cue_words(sentence),
+        cond_start: COND_START.is_match(sentence),
+        starts_with_i: sentence.trim_start().get(..2).is_some_and(|p| p.eq_ignore_ascii_case("i ")),
+    }
+}
+
+/// The modality of a clause within its sentence.
+pub fn modality(clause: &str, sentence: &str) -> Modality {
+    modality_with(clause, sentence, &cues(sentence))
+}
+
+/// [`modality`] with the sentence's cues already computed.
+pub fn modality_with(clause: &str, sentence: &str, s: &Cues) -> Modality {
+    let c = if clause.len() == sentence.len() { s.words } else { cue_words(clause) };
+    if s.cond_start || c & CONDITIONAL != 0 {
+        return Modality::Conditional;
+    }
+    if s.words & HYPOTHETICAL != 0 {
+        return Modality::Hypothetical;
+    }
+    if INSTRUCTION.is_match(clause) || c & YOU_SHOULD != 0 {
+        return Modality::Instruction;
+    }
+    if c & OPINION != 0 || (s.words & OPINION != 0 && s.starts_with_i) {
+        return Modality::Opinion;
+    }
+    Modality::Factual
+}
+
+static DOMAINS: LazyLock<(AhoCorasick, Vec<&'static str>)> = LazyLock::new(|| {
+    let table: &[(&str, &[&str])] = &[
+        (
+            "medical",
+            &[
+                "patient",
+                "patients",
+                "dose",
+                "dosage",
+                "mg",
+                "symptom",
+                "symptoms",
+                "diagnosis",
+                "treatment",
+                "disease",
+                "drug",
+                "medication",
+                "clinical",
+                "therapy",
+                "vaccine",
+                "infection",
+                "doctor",
+                "surgery",
+                "blood",
+                "prescription",
+            ],
+        ),
+        (
+            "legal",
+            &[
+                "law",
+                "laws",
+                "court",
+                "contract",
+                "liability",
+                "statute",
+                "regulation",
+                "legal",
+                "lawsuit",
+                "attorney",
+                "plaintiff",
+                "defendant",
+                "gdpr",
+                "compliance",
+                "jurisdiction",
+                "copyright",
+                "license",
+                "licence",
+            ],
+        ),
+        (
+            "financial",
+            &[
+                "price",
+                "cost",
+                "costs",
+                "tax",
+                "interest",
+                "invest",
+                "investment",
+                "revenue",
+                "profit",
+                "loan",
+                "mortgage",
+                "budget",
+                "payment",
+                "refund",
+                "invoice",
+                "salary",
+                "stock",
+                "dividend",
+                "tip",
+                "discount",
+                "fee",
+                "fees",
+            ],
+        ),
+        (
+            "programming",
+            &[
+                "code",
+                "function",
+                "python",
+                "javascript",
+                "api",
+                "compile",
+                "variable",
+                "library",
+                "bug",
+                "repository",
+                "script",
+                "server",
+                "database",
+                "query",
+                "token",
+                "tokens",
+                "endpoint",
+                "deploy",
+                "runtime",
+                "programming",
+                "software",
+            ],
+        ),
+        ("travel", &["flight", "flights", "hotel", "airport", "booking", "passport", "visa", "itinerary", "airline", "trip"]),
+        ("shipping", &["order", "shipped", "shipping", "delivery", "tracking", "package", "parcel", "courier"]),
+    ];
+    let mut words = Vec::new();
+    let mut labels = Vec::new();
+    for (d, ws) in table {
+        for w in *ws {
+            words.push(*w);
+            labels.push(*d);
+        }
+    }
+    let ac = AhoCorasickBuilder::new()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::LeftmostLongest)
+        .build(&words)
+        .unwrap_or_else(|e| panic!("{e}"));
+    (ac, labels)
+});
+
+/// The domain, when cue words make it clear: the most frequent domain with at least one cue,
+/// unless two domains tie.
+pub fn domain(sentence: &str) -> Option<&'static str> {
+    let (ac, labels) = &*DOMAINS;
+    let bytes = sentence.as_bytes();
+    let mut counts: Vec<(&'static str, usize)> = Vec::new();
+    for m in ac.find_iter(sentence) {
+        let before = m.start() == 0 || !bytes[m.start() - 1].is_ascii_alphanumeric();
+        let after = m.end() == bytes.len() || !bytes[m.end()].is_ascii_alphanumeric();
+        if !(before && after) {
+            continue;
+        }
+        let d = labels[m.pattern().as_usize()];
+        match counts.iter_mut().find(|(x, _)| *x == d) {
+            Some(c) => c.1 += 1,
+            None => counts.push((d, 1)),
+        }
+    }
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
+    match counts.as_slice() {
+        [] => None,
+        [(d, _)] => Some(d),
+        [(d, a), (_, b), ..] if a > b => Some(d),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(t: &str) -> Vec<&str> {
+        clauses(t, 0..t.len()).into_iter().map(|r| &t[tidy(t, r)]).collect()
+    }
+
+    #[test]
+    fn compound_sentences_split_into_clauses() {
+        assert_eq!(
+            split("Python was created by Guido van Rossum and first released in 1991."),
+            vec!["Python was created by Guido van Rossum", "first released in 1991"]
+        );
+        assert_eq!(
+            split(
+                "It has become one of the most popular programming languages in the world, consistently ranking in the top 3 on the TIOBE index."
+            ),
+            vec![
+                "It has become one of the most popular programming languages in the world",
+                "consistently ranking in the top 3 on the TIOBE index"
+            ]
+        );
+        assert_eq!(split("Salt and pepper are common."), vec!["Salt and pepper are common"]);
+        assert_eq!(split("The API is fast; the UI is slow."), vec!["The API is fast", "the UI is slow"]);
+        assert_eq!(
+            split("The service was deployed in May but it crashed twice."),
+            vec!["The service was deployed in May", "it crashed twice"]
+        );
+        assert_eq!(split("If the token expired, refresh it and retry."), vec!["If the token expired, refresh it and retry"]);
+    }
+
+    #[test]
+    fn tidy_strips_markers_and_citations() {
+        let t = "- **Paris** is the capital of France [1].";
+        assert_eq!(&t[tidy(t, 0..t.len())], "**Paris** is the capital of France");
+        let t = "Water boils at 100 °C (Smith, 2020).";
+        assert_eq!(&t[tidy(t, 0..t.len())], "Water boils at 100 °C");
+        let t = "1. Open the app.";
+        assert_eq!(&t[tidy(t, 0..t.len())], "Open the app");
+        let t = "Step 2: Penguins are birds.";
+        assert_eq!(&t[tidy(t, 0..t.len())], "Penguins are birds");
+        assert!(is_meta("Let me work through this step by step."));
+        assert!(!is_meta("Lettuce is green."));
+    }
+
+    #[test]
+    fn modalities() {
+        use Modality::*;
+        let m = |s: &str| modality(s, s);
+        assert_eq!(m("Paris is the capital of France"), Factual);
+        assert_eq!(m("I think rotating tokens monthly is the safest option"), Opinion);
+        assert_eq!(m("Python is the best language"), Opinion);
+        assert_eq!(m("If the cache is cold, requests take 2 seconds"), Conditional);
+        assert_eq!(m("Imagine the server had twice the memory"), Hypothetical);
+        assert_eq!(m("Run the migration before deploying"), Instruction);
+        assert_eq!(m("You should rotate keys every 90 days"), Instruction);
+        assert_eq!(m("Please restart the service"), Instruction);
+        assert_eq!(m("The tip on $100 at 15% would be $15"), Factual);
+    }
+
+    #[test]
+    fn domains() {
+        assert_eq!(domain("Take 200 mg of ibuprofen per dose"), Some("medical"));
+        assert_eq!(domain("The function returns a token from the API"), Some("programming"));
+        assert_eq!(domain("Your order was shipped via FedEx"), Some("shipping"));
+        assert_eq!(domain("The sky is blue"), None);
+    }
+}

@@ -1,0 +1,414 @@
+//! Model output → PredicateGraph 1.0.0, deterministically.
+//!
+//! [`extract`] reads an [`Answer`] (see [`input`] for the shapes users have) and produces a
+//! graph whose every node's span points at the exact text it came from:
+//!
+//! - [`markdown`]: code blocks, reference lists and the prose between them;
+//! - [`tool_calls`]: structured calls, fenced JSON calls and call syntax in the text;
+//! - [`claims`]: sentence- and clause-level claims with modality and domain;
+//! - [`entities`]: typed entities with normalised values;
+//! - [`operations`]: arithmetic (annotations, symbolic, prose);
+//! - [`citations`]: URLs, references, author–year, "according to";
+//! - [`discourse`]: the ten discourse-act types and their nesting.
+//!
+//! Structured tool calls have no place in the assistant's text, so the graph text is the
+//! assistant text followed by one line per structured call, written `name(<arguments as
+//! emitted>)`; each call's span covers its line. Prose nodes come only from the assistant
+//! text.
+
+pub mod citations;
+pub mod claims;
+pub mod discourse;
+pub mod entities;
+pub mod input;
+pub mod markdown;
+pub mod operations;
+pub mod tool_calls;
+
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+use warrant_graph::{
+    Citation, CitationSource, Claim, CodeBlock, DiscourseAct, DiscourseType, Entity, Modality, Operation, PredicateGraph,
+    SCHEMA_VERSION, Span, ToolCall,
+};
+use warrant_text::OffsetMap;
+
+pub use input::{
+    Answer, CallArguments, DEFAULT_MAX_BYTES, InputError, InputFormat, StructuredCall, add_tools, answer_from_value,
+    merge_context, parse_input,
+};
+
+/// Key under which a malformed arguments string is kept, raw, in a tool call's arguments.
+pub const UNPARSED_ARGUMENTS: &str = "_unparsed_arguments";
+
+/// Extraction settings.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// `output_id` of the graph; defaults to the input's id, else `out-<hash of the text>`.
+    pub output_id: Option<String>,
+}
+
+/// A graph and what the extractor noticed on the way.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extraction {
+    /// The graph.
+    pub graph: PredicateGraph,
+    /// Things worth telling the user (malformed arguments, unreadable annotations, …).
+    /// They are also recorded in `context.extraction_diagnostics`.
+    pub diagnostics: Vec<String>,
+}
+
+struct DraftClaim {
+    range: Range<usize>,
+    modality: Modality,
+    domain: Option<&'static str>,
+    sentence: Range<usize>,
+}
+
+struct DraftAct {
+    range: Range<usize>,
+    kind: DiscourseType,
+    children: Vec<usize>,
+}
+
+struct DraftCall {
+    range: Range<usize>,
+    name: String,
+    arguments: Map<String, Value>,
+}
+
+/// Names of tools the context offers (`tools_available`, `tool_schemas`).
+fn known_tools(ctx: Option<&Map<String, Value>>) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(ctx) = ctx else { return out };
+    if let Some(list) = ctx.get("tools_available").and_then(Value::as_array) {
+        out.extend(list.iter().filter_map(Value::as_str).map(str::to_string));
+    }
+    if let Some(list) = ctx.get("tool_schemas").and_then(Value::as_array) {
+        out.extend(list.iter().filter_map(|t| t.get("function").unwrap_or(t).get("name")?.as_str().map(str::to_string)));
+    }
+    out
+}
+
+fn line_of(text: &str, r: &Range<usize>) -> Range<usize> {
+    let start = text[..r.start].rfind('\n').map_or(0, |p| p + 1);
+    let end = text[r.end..].find('\n').map_or(text.len(), |p| r.end + p);
+    start..end
+}
+
+/// Extracts a PredicateGraph from an answer.
+pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
+    let mut diagnostics = Vec::new();
+    let content_len = answer.text.len();
+    let mut text = answer.text.clone();
+    let mut calls: Vec<DraftCall> = Vec::new();
+
+    // Structured calls: rendered after the text, one line each.
+    for (i, call) in answer.tool_calls.iter().enumerate() {
+        let (rendered, arguments) = match &call.arguments {
+            CallArguments::Object(m) => (serde_json::to_string(m).unwrap_or_default(), m.clone()),
+            CallArguments::Raw(raw) => match serde_json::from_str::<Value>(raw) {
+                Ok(Value::Object(m)) => (raw.clone(), m),
+                Ok(other) => {
+                    diagnostics.push(format!(
+                        "tool call {} ({}): arguments are JSON but not an object ({other}); kept raw",
+                        i + 1,
+                        call.name
+                    ));
+                    (raw.clone(), Map::from_iter([(UNPARSED_ARGUMENTS.to_string(), Value::String(raw.clone()))]))
+                }
+                Err(e) => {
+                    diagnostics.push(format!(
+                        "tool call {} ({}): arguments are not valid JSON ({e}); kept raw",
+                        i + 1,
+                        call.name
+                    ));
+                    (raw.clone(), Map::from_iter([(UNPARSED_ARGUMENTS.to_string(), Value::String(raw.clone()))]))
+                }
+            },
+        };
+        if !text.is_empty() {
+            text.push_str(if i == 0 { "\n\n" } else { "\n" });
+        }
+        let start = text.len();
+        text.push_str(&call.name);
+        text.push('(');
+        text.push_str(&rendered);
+        text.push(')');
+        calls.push(DraftCall { range: start..text.len(), name: call.name.clone(), arguments });
+    }
+
+    let content = &text[..content_len];
+    let blocks = markdown::scan(content);
+    let known = known_tools(answer.context.as_ref());
+
+    // Fenced JSON that is plainly a call is a tool call, not a code block.
+    let mut code_blocks = Vec::new();
+    let mut text_calls: Vec<DraftCall> = Vec::new();
+    for cb in &blocks.code {
+        let body = &content[cb.code.clone()];
+        let json_like = cb.lang.as_deref().is_none_or(|l| l == "json" || l == "jsonc");
+        let parsed = if json_like { serde_json::from_str::<Value>(body).ok() } else { None };
+        let found: Option<Vec<(String, Map<String, Value>)>> = match &parsed {
+            Some(Value::Array(items)) if !items.is_empty() => items.iter().map(tool_calls::json_call).collect(),
+            Some(v) => tool_calls::json_call(v).map(|c| vec![c]),
+            None => None,
+        };
+        match found {
+            Some(list) => {
+                text_calls.extend(list.into_iter().map(|(name, arguments)| DraftCall { range: cb.code.clone(), name, arguments }))
+            }
+            None => code_blocks.push(cb.clone()),
+        }
+    }
+
+    // Prose, then call-syntax lines inside it.
+    let mut excluded = blocks.non_prose.clone();
+    for r in markdown::complement(content_len, &blocks.non_prose) {
+        for c in tool_calls::call_lines(content, r, &known) {
+            excluded.push(line_of(content, &c.range));
+            text_calls.push(DraftCall { range: c.range, name: c.name, arguments: c.arguments });
+        }
+    }
+    excluded.sort_by_key(|r| r.start);
+    let prose = markdown::complement(content_len, &excluded);
+    text_calls.sort_by_key(|c| c.range.start);
+    text_calls.append(&mut calls);
+    let calls = text_calls;
+
+    // Sentences per paragraph.
+    let mut paragraphs: Vec<Vec<Range<usize>>> = Vec::new();
+    for r in &prose {
+        for p in warrant_text::segment::paragraphs(&content[r.clone()]) {
+            let p = r.start + p.start..r.start + p.end;
+            let sents: Vec<Range<usize>> = warrant_text::segment::sentences_in(content, p)
+                .into_iter()
+                .filter(|s| {
+                    let t = content[s.clone()].trim_start();
+                    !t.starts_with('#') && !t.starts_with('|') && t.chars().any(char::is_alphanumeric)
+                })
+                .collect();
+            if !sents.is_empty() {
+                paragraphs.push(sents);
+            }
+        }
+    }
+    let sentences: Vec<Range<usize>> = paragraphs.iter().flatten().cloned().collect();
+
+    // Claims and discourse acts.
+    let mut claims: Vec<DraftClaim> = Vec::new();
+    let mut acts: Vec<DraftAct> = Vec::new();
+    for para in &paragraphs {
+        let kinds: Vec<DiscourseType> = para.iter().map(|s| discourse::classify(&content[s.clone()])).collect();
+        for (s, kind) in para.iter().zip(&kinds) {
+            let st = &content[s.clone()];
+            if discourse::is_phatic(*kind)
+                || st.trim_end().ends_with('?')
+                || discourse::introduces_list(st)
+                || claims::is_meta(st)
+            {
+                continue;
+            }
+            let sentence_cues = claims::cues(st);
+            for c in claims::clauses(content, s.clone()) {
+                let r = claims::tidy(content, c);
+                let ct = &content[r.clone()];
+                let words = ct.split_whitespace().filter(|w| w.chars().any(char::is_alphabetic)).count();
+                let lower = ct.to_lowercase();
+                if words < 2 || lower.starts_with("source") || lower.starts_with("reference") {
+                    continue;
+                }
+                claims.push(DraftClaim {
+                    range: r,
+                    modality: claims::modality_with(ct, st, &sentence_cues),
+                    domain: claims::domain(st),
+                    sentence: s.clone(),
+                });
+            }
+        }
+        let n = para.len();
+        let mut i = 0;
+        while i < n {
+            let lead = &content[para[i].clone()];
+            let summary_lead = i == 0 && kinds[0] == DiscourseType::Summary && n > 1;
+            if (discourse::introduces_list(lead) && i + 1 < n) || summary_lead {
+                let parent = acts.len();
+                acts.push(DraftAct { range: para[i].start..para[n - 1].end, kind: kinds[i], children: Vec::new() });
+                for j in i + 1..n {
+                    let child = acts.len();
+                    acts.push(DraftAct { range: para[j].clone(), kind: kinds[j], children: Vec::new() });
+                    acts[parent].children.push(child);
+                }
+                // A lead-in like "Do this:" over instructions is itself an instruction.
+                let child_kinds: Vec<DiscourseType> = acts[parent].children.iter().map(|&c| acts[c].kind).collect();
+                if acts[parent].kind == DiscourseType::Assertion
+                    && child_kinds.iter().filter(|k| **k == DiscourseType::Instruction).count() * 2 > child_kinds.len()
+                {
+                    acts[parent].kind = DiscourseType::Instruction;
+                }
+                i = n;
+            } else {
+                acts.push(DraftAct { range: para[i].clone(), kind: kinds[i], children: Vec::new() });
+                i += 1;
+            }
+        }
+    }
+
+    // Operations, entities, citations.
+    let (operations, bad_annotations) = operations::find(content, &prose);
+    for r in bad_annotations {
+        diagnostics
+            .push(format!("calculator annotation {:?} has no evaluable `expression=result`; not an operation", &content[r]));
+    }
+    let entities = entities::find(content, &prose, &sentences);
+    let mut citations: Vec<(citations::FoundCitation, usize)> = Vec::new();
+    for r in &prose {
+        for c in citations::find(content, r.clone(), &blocks.references) {
+            match attach(&claims, &c.range) {
+                Some(k) => citations.push((c, k)),
+                None => diagnostics.push(format!("citation {:?} has no claim to support; dropped", &content[c.range.clone()])),
+            }
+        }
+    }
+
+    // Assemble with ids and char spans.
+    let map = OffsetMap::new(&text);
+    let span = |r: &Range<usize>| {
+        let s = map.span_of(r.start, r.end);
+        Span::new(s.start as u64, s.end as u64)
+    };
+    let mut g = PredicateGraph::empty(output_id(answer, opts, &text), text.clone());
+    g.schema_version = SCHEMA_VERSION.to_string();
+    let entity_ranges: Vec<Range<usize>> = entities.iter().map(|e| e.range.clone()).collect();
+    g.entities = entities
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| Entity {
+            id: format!("e{}", i + 1),
+            text: text[e.range.clone()].to_string(),
+            kind: e.kind.to_string(),
+            span: span(&e.range),
+            attributes: e.attributes,
+        })
+        .collect();
+    g.claims = claims
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            // Entities are sorted by start: binary-search the first one inside the claim.
+            let from = entity_ranges.partition_point(|e| e.start < c.range.start);
+            let refs: Vec<String> = entity_ranges[from..]
+                .iter()
+                .enumerate()
+                .take_while(|(_, e)| e.start < c.range.end)
+                .filter(|(_, e)| e.end <= c.range.end)
+                .map(|(j, _)| format!("e{}", from + j + 1))
+                .collect();
+            Claim {
+                id: format!("c{}", i + 1),
+                text: text[c.range.clone()].to_string(),
+                modality: c.modality,
+                domain: c.domain.map(str::to_string),
+                span: span(&c.range),
+                entity_refs: (!refs.is_empty()).then_some(refs),
+                evidence: None,
+            }
+        })
+        .collect();
+    g.operations = operations
+        .into_iter()
+        .enumerate()
+        .map(|(i, o)| Operation {
+            id: format!("op{}", i + 1),
+            kind: "arithmetic".into(),
+            span: span(&o.range),
+            operator: o.operator,
+            operands: o.operands,
+            result: o.result,
+        })
+        .collect();
+    g.tool_calls = calls
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| ToolCall { id: format!("tc{}", i + 1), span: span(&c.range), name: c.name, arguments: c.arguments })
+        .collect();
+    g.citations = citations
+        .iter()
+        .enumerate()
+        .map(|(i, (c, k))| Citation {
+            id: format!("cit{}", i + 1),
+            claim_id: format!("c{}", k + 1),
+            source: CitationSource { kind: c.kind, value: c.value.clone() },
+            span: Some(span(&c.range)),
+        })
+        .collect();
+    g.code_blocks = code_blocks
+        .iter()
+        .enumerate()
+        .map(|(i, cb)| {
+            let code = &text[cb.code.clone()];
+            let language = cb.lang.clone().unwrap_or_else(|| markdown::detect_language(code).to_string());
+            CodeBlock { id: format!("cb{}", i + 1), language, code: code.to_string(), span: span(&cb.code) }
+        })
+        .collect();
+    g.discourse_acts = acts
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            // Claims are in text order: binary-search the first one inside the act.
+            let from = claims.partition_point(|c| c.range.start < a.range.start);
+            let refs: Vec<String> = claims[from..]
+                .iter()
+                .enumerate()
+                .take_while(|(_, c)| c.range.start < a.range.end)
+                .filter(|(_, c)| c.range.end <= a.range.end)
+                .map(|(j, _)| format!("c{}", from + j + 1))
+                .collect();
+            DiscourseAct {
+                id: format!("da{}", i + 1),
+                kind: a.kind,
+                span: span(&a.range),
+                claim_refs: Some(refs),
+                children: Some(a.children.iter().map(|c| format!("da{}", c + 1)).collect()),
+            }
+        })
+        .collect();
+    let mut context = answer.context.clone();
+    if !diagnostics.is_empty() {
+        context
+            .get_or_insert_with(Map::new)
+            .insert("extraction_diagnostics".into(), Value::Array(diagnostics.iter().cloned().map(Value::String).collect()));
+    }
+    g.context = context;
+    Extraction { graph: g, diagnostics }
+}
+
+/// The claim a citation marker supports: the claim containing it, else the last claim of its
+/// sentence before it, else the nearest claim before it, else the first after it.
+fn attach(claims: &[DraftClaim], marker: &Range<usize>) -> Option<usize> {
+    if let Some(i) = claims.iter().position(|c| c.range.start <= marker.start && marker.start < c.range.end) {
+        return Some(i);
+    }
+    if let Some(i) = claims
+        .iter()
+        .rposition(|c| c.sentence.start <= marker.start && marker.start <= c.sentence.end && c.range.start <= marker.start)
+    {
+        return Some(i);
+    }
+    if let Some(i) = claims.iter().rposition(|c| c.range.end <= marker.start) {
+        return Some(i);
+    }
+    claims.iter().position(|c| c.range.start >= marker.end)
+}
+
+fn output_id(answer: &Answer, opts: &Options, text: &str) -> String {
+    if let Some(id) = opts.output_id.clone().or_else(|| answer.id.clone()).filter(|s| !s.is_empty()) {
+        return id;
+    }
+    // A content-derived id: FNV-1a is stable and plenty for naming one output (not security).
+    use std::hash::Hasher;
+    let mut h = warrant_text::fasthash::Fnv::default();
+    h.write(text.as_bytes());
+    format!("out-{:016x}", h.finish())
+}
