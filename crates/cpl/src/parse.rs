@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value};
 use warrant_graph::DiscourseType;
-use warrant_graph::schema::push_pointer;
+use warrant_graph::schema::{json_kind, push_pointer};
 
 use crate::ast::{Arg, Callee, CmpOp, Collection, CustomPredicate, Expr, Kinds, Operand, Quantifier};
 use crate::builtins::Builtin;
@@ -299,17 +299,6 @@ impl<'t> Parser<'t> {
 
 fn plural(k: Kinds) -> String {
     Collection::ALL.iter().find(|c| c.kind() == k).map_or_else(|| k.describe(), |c| c.name().to_string())
-}
-
-fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Checks an object has exactly the required keys (plus optional ones).

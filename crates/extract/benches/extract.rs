@@ -13,19 +13,10 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use warrant_extract::{Answer, Options, extract};
 
 fn corpus() -> Vec<String> {
-    let Some(dir) = warrant_testkit::data_root().map(|r| r.join("gsm8k")) else {
+    warrant_testkit::gsm8k_solution_texts().unwrap_or_else(|| {
         eprintln!("../shared/data/gsm8k not found: benchmarking the README instead");
-        return vec![include_str!("../../../README.md").to_string()];
-    };
-    let rows = warrant_testkit::read_jsonl(&dir.join("example_model_solutions.jsonl"));
-    let mut out = Vec::new();
-    for r in rows {
-        out.push(r["ground_truth"].as_str().unwrap().to_string());
-        for v in ["6b_finetuning", "6b_verification", "175b_finetuning", "175b_verification"] {
-            out.push(r[v]["solution"].as_str().unwrap().to_string());
-        }
-    }
-    out
+        vec![include_str!("../../../README.md").to_string()]
+    })
 }
 
 fn benches(c: &mut Criterion) {

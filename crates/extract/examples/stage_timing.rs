@@ -12,15 +12,7 @@ fn thread_cpu() -> f64 {
 }
 
 fn main() {
-    let dir = warrant_testkit::data_root().expect("../shared/data").join("gsm8k");
-    let rows = warrant_testkit::read_jsonl(&dir.join("example_model_solutions.jsonl"));
-    let mut texts = Vec::new();
-    for r in rows {
-        texts.push(r["ground_truth"].as_str().unwrap().to_string());
-        for v in ["6b_finetuning", "6b_verification", "175b_finetuning", "175b_verification"] {
-            texts.push(r[v]["solution"].as_str().unwrap().to_string());
-        }
-    }
+    let texts = warrant_testkit::gsm8k_solution_texts().expect("../shared/data/gsm8k");
     let bytes: usize = texts.iter().map(String::len).sum();
     let time = |name: &str, f: &dyn Fn(&str)| {
         // The minimum of several runs: other processes only ever add time.

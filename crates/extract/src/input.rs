@@ -3,6 +3,7 @@
 //! envelope `{"text", "tool_calls"?, "context"?}`. All become one [`Answer`].
 
 use serde_json::{Map, Value};
+use warrant_graph::schema::json_kind;
 
 /// Largest input accepted by default (bytes). Extraction is linear, but an unbounded input
 /// from an untrusted caller is a denial-of-service; callers may raise it.
@@ -114,25 +115,14 @@ pub fn answer_from_value(v: &Value) -> Result<Answer, InputError> {
             "",
             "unrecognised JSON input: expected a chat completion (`choices`), an assistant message (`role`, `content`, `tool_calls`), an Anthropic message (`content` blocks) or an envelope `{\"text\", \"tool_calls\"?, \"context\"?}`",
         )),
-        other => Err(err("", format!("expected a JSON object or string, got {}", kind(other)))),
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        other => Err(err("", format!("expected a JSON object or string, got {}", json_kind(other)))),
     }
 }
 
 /// An OpenAI or Anthropic message.
 fn message(v: &Value, ptr: &str) -> Result<Answer, InputError> {
     let Some(o) = v.as_object() else {
-        return Err(err(ptr, format!("expected a message object, got {}", kind(v))));
+        return Err(err(ptr, format!("expected a message object, got {}", json_kind(v))));
     };
     if let Some(role) = o.get("role").and_then(Value::as_str)
         && role != "assistant"
@@ -164,7 +154,10 @@ fn message(v: &Value, ptr: &str) -> Result<Answer, InputError> {
                             Some(Value::Object(m)) => m.clone(),
                             None => Map::new(),
                             Some(other) => {
-                                return Err(err(&format!("{bptr}/input"), format!("expected an object, got {}", kind(other))));
+                                return Err(err(
+                                    &format!("{bptr}/input"),
+                                    format!("expected an object, got {}", json_kind(other)),
+                                ));
                             }
                         };
                         answer.tool_calls.push(StructuredCall {
@@ -182,7 +175,7 @@ fn message(v: &Value, ptr: &str) -> Result<Answer, InputError> {
         Some(other) => {
             return Err(err(
                 &format!("{ptr}/content"),
-                format!("expected a string, an array of blocks or null, got {}", kind(other)),
+                format!("expected a string, an array of blocks or null, got {}", json_kind(other)),
             ));
         }
     }
@@ -205,7 +198,7 @@ fn openai_calls(v: &Value, ptr: &str) -> Result<Vec<StructuredCall>, InputError>
         return Ok(Vec::new());
     }
     let Some(arr) = v.as_array() else {
-        return Err(err(ptr, format!("expected an array of tool calls, got {}", kind(v))));
+        return Err(err(ptr, format!("expected an array of tool calls, got {}", json_kind(v))));
     };
     let mut out = Vec::new();
     for (i, c) in arr.iter().enumerate() {
@@ -230,7 +223,10 @@ fn openai_function(f: &Value, id: Option<String>, ptr: &str) -> Result<Structure
         Some(Value::String(s)) => CallArguments::Raw(s.clone()),
         Some(Value::Object(m)) => CallArguments::Object(m.clone()),
         Some(other) => {
-            return Err(err(&format!("{ptr}/arguments"), format!("expected a JSON string or an object, got {}", kind(other))));
+            return Err(err(
+                &format!("{ptr}/arguments"),
+                format!("expected a JSON string or an object, got {}", json_kind(other)),
+            ));
         }
     };
     Ok(StructuredCall { id, name: name.to_string(), arguments })
@@ -240,7 +236,7 @@ fn envelope(o: &Map<String, Value>) -> Result<Answer, InputError> {
     let text = match o.get("text") {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Null) => String::new(),
-        Some(other) => return Err(err("/text", format!("expected a string, got {}", kind(other)))),
+        Some(other) => return Err(err("/text", format!("expected a string, got {}", json_kind(other)))),
         None => String::new(),
     };
     let tool_calls = match o.get("tool_calls") {
@@ -250,7 +246,7 @@ fn envelope(o: &Map<String, Value>) -> Result<Answer, InputError> {
     let context = match o.get("context") {
         None | Some(Value::Null) => None,
         Some(Value::Object(c)) => Some(c.clone()),
-        Some(other) => return Err(err("/context", format!("expected an object, got {}", kind(other)))),
+        Some(other) => return Err(err("/context", format!("expected an object, got {}", json_kind(other)))),
     };
     Ok(Answer { text, tool_calls, context, id: o.get("id").and_then(Value::as_str).map(str::to_string) })
 }

@@ -140,6 +140,18 @@ pub fn pointer_to_arrow_path(pointer: &str) -> String {
         .join(" -> ")
 }
 
+/// "a string", "an object", … for messages that say what was found.
+pub fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// Appends a key to a JSON pointer, escaping `~` and `/`.
 pub fn push_pointer(pointer: &str, key: &str) -> String {
     let escaped = key.replace('~', "~0").replace('/', "~1");

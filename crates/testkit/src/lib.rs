@@ -56,3 +56,21 @@ pub fn read_jsonl(path: &Path) -> Vec<serde_json::Value> {
         .map(|(i, l)| serde_json::from_str(l).unwrap_or_else(|e| panic!("{}:{}: {e}", path.display(), i + 1)))
         .collect()
 }
+
+/// Every GSM8K model solution and ground-truth solution text (the extraction benchmark corpus),
+/// or `None` when the data is not present.
+pub fn gsm8k_solution_texts() -> Option<Vec<String>> {
+    let rows = read_jsonl(&data_root()?.join("gsm8k/example_model_solutions.jsonl"));
+    let mut out = Vec::new();
+    for r in rows {
+        if let Some(t) = r["ground_truth"].as_str() {
+            out.push(t.to_string());
+        }
+        for v in ["6b_finetuning", "6b_verification", "175b_finetuning", "175b_verification"] {
+            if let Some(t) = r[v]["solution"].as_str() {
+                out.push(t.to_string());
+            }
+        }
+    }
+    Some(out)
+}
