@@ -454,7 +454,11 @@ fn num_json(v: &BigRational) -> Value {
 }
 
 fn attrs(pairs: Vec<(&str, Value)>) -> Option<Map<String, Value>> {
-    let m: Map<String, Value> = pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    // A few keys: direct inserts beat collecting (which sorts and bulk-builds).
+    let mut m = Map::new();
+    for (k, v) in pairs {
+        m.insert(k.to_string(), v);
+    }
     (!m.is_empty()).then_some(m)
 }
 
