@@ -1,0 +1,11 @@
+//! The Compiled Knowledge Format compiler: sources in, a typed, traceable knowledge package out.
+//!
+//! Spec: `../shared/specs/knowledge-packages.md` (decisions D40–D41 binding).
+
+pub mod domain;
+pub mod hash;
+pub mod lang;
+pub mod model;
+pub mod normalize;
+pub mod score;
+pub mod source;
