@@ -9,3 +9,7 @@ pub mod model;
 pub mod normalize;
 pub mod score;
 pub mod source;
+pub mod chunk;
+pub mod gate;
+pub mod map;
+pub mod numeric;

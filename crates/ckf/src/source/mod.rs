@@ -27,6 +27,7 @@ use crate::lang::{self, Lang};
 
 pub use html::html_to_text;
 pub use markdown::FrontMatter;
+pub(crate) use markdown::heading as markdown_heading;
 
 /// Largest source accepted by default, in bytes.
 pub const DEFAULT_MAX_BYTES: usize = 64 * 1024 * 1024;
