@@ -91,10 +91,15 @@ pub fn is_complete(text: &str) -> bool {
     first_ok && final_ok && words >= 4 && letters * 10 >= non_space * 6 && !last_word(t).is_some_and(|w| is_dangling(&w))
 }
 
-/// Lower-case tokens of at least 3 characters, stopwords removed (§6.1 step 4).
+/// Lower-case tokens of at least 3 characters, stopwords removed (§6.1 step 4). Numbers are
+/// tokens whatever their length (project rule), so "Section 4.2" and "Section 4.3", or "5 days"
+/// and "7 days", never look alike.
 pub fn tokens(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<String> = crate::map::evidence::numbers(text).map(|n| format!("#{n}")).collect();
     for (_, w) in warrant_text::words::words(text) {
+        if w.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
         if w.chars().count() < 3 {
             continue;
         }
@@ -180,6 +185,8 @@ mod tests {
 
     #[test]
     fn tokens_and_jaccard() {
+        assert_eq!(tokens("Section 4.2 in 5 days"), vec!["#4.2", "#5", "days", "section"]);
+        assert!(jaccard(&tokens("Refunds take 5 days"), &tokens("Refunds take 7 days")) < 0.8);
         let a = tokens("The refund takes five days for all orders");
         assert_eq!(a, vec!["days", "five", "orders", "refund", "takes"]);
         let b = tokens("Refund takes five days for orders");

@@ -733,6 +733,33 @@ impl Item {
         format!("{}{}", self.section.prefix(), if slug.is_empty() { "item" } else { &slug })
     }
 
+    /// A field flattened to text (lists and step actions joined by spaces), for keys.
+    pub fn field_text(&self, name: &str) -> String {
+        match self.field(name) {
+            Field::Text(s) => s.clone(),
+            Field::List(v) | Field::Refs(v) => v.join(" "),
+            Field::Steps(v) => v.iter().map(|s| s.action.as_str()).collect::<Vec<_>>().join(" "),
+            Field::Related(v) => v.iter().map(|r| r.entity.as_str()).collect::<Vec<_>>().join(" "),
+        }
+    }
+
+    /// Several fields flattened and joined by a space.
+    pub fn key_text(&self, names: &[&str]) -> String {
+        names.iter().map(|n| self.field_text(n)).collect::<Vec<_>>().join(" ")
+    }
+
+    /// The handle cross-references use while compiling: the merge key, plus a slug of the
+    /// identity fields for sections whose label is only part of what an item says.
+    pub fn handle(&self) -> String {
+        let spec = self.section.spec();
+        let key = self.merge_key();
+        if spec.identity.is_empty() {
+            return key;
+        }
+        let ident = crate::normalize::slug_full(&self.key_text(spec.identity), '_');
+        format!("{key}|{ident}")
+    }
+
     /// Canonical JSON of the content fields (no id, no trace), for ordering and hashes.
     pub fn content_json(&self) -> String {
         serde_json::to_string(&ContentView(self)).unwrap_or_default()

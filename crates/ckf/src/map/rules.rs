@@ -281,7 +281,7 @@ impl<'a> Walker<'a> {
             self.dropped += 1;
             return None;
         }
-        let key = item.merge_key();
+        let key = item.handle();
         self.items.push(item);
         Some(key)
     }
@@ -845,7 +845,7 @@ impl<'a> Walker<'a> {
         let range = pk.evidence_start..pk.end;
         let inside = |it: &Item| it.trace.evidence.first().is_some_and(|e| range.contains(&(e.start as usize)));
         let keys_of = |secs: &[Section]| -> Vec<String> {
-            let mut v: Vec<String> = self.items.iter().filter(|it| secs.contains(&it.section) && inside(it)).map(Item::merge_key).collect();
+            let mut v: Vec<String> = self.items.iter().filter(|it| secs.contains(&it.section) && inside(it)).map(Item::handle).collect();
             v.dedup();
             v
         };
