@@ -176,6 +176,15 @@ impl DomainSignal {
     }
 }
 
+/// True when `text` has a cue word of the named subdomain.
+pub fn mentions_subdomain(name: &str, text: &str) -> bool {
+    let Some((_, _, cues)) = SUBDOMAINS.iter().find(|(_, n, _)| *n == name) else { return false };
+    words(text).any(|(_, w)| {
+        let l = w.to_lowercase();
+        cues.contains(&l.as_str())
+    })
+}
+
 /// Maps a suggested domain onto the closed enum: known values (case-insensitive, and a few
 /// common spellings) map to themselves, anything else to `general knowledge` with the
 /// suggestion returned as a subdomain.

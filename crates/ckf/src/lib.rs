@@ -19,3 +19,8 @@ pub mod coverage;
 pub mod ids;
 pub mod promote;
 pub mod sanitize;
+pub mod compile;
+pub mod derive;
+pub mod quality;
+pub mod encode;
+pub mod validate;

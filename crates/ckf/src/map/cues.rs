@@ -343,6 +343,19 @@ pub fn postfix_conditional(s: &str) -> Option<(Range<usize>, Range<usize>, Strin
     Some((main.range(), cond.range(), cue_l))
 }
 
+static PERMISSION: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)(?-u:\b)(?:may|(?:is|are) entitled to|(?:is|are) eligible (?:to|for)|pode|podem|puede|pueden)\s+(?P<next>[\p{L}-]+)")
+});
+
+/// True for a permission (`Employees may request …`, `X is entitled to …`); `may be`, `may
+/// have`, `may not` are not permissions.
+pub fn is_permission(s: &str) -> bool {
+    PERMISSION.captures_iter(s).any(|c| {
+        let next = c.name("next").map_or("", |m| m.as_str()).to_lowercase();
+        !matches!(next.as_str(), "be" | "have" | "not" | "also" | "well" | "ser" | "estar" | "haber" | "não" | "no")
+    })
+}
+
 static DECISION_WORDS: LazyLock<Regex> = LazyLock::new(|| re(PATTERNS[9]));
 
 /// True when a consequence decides (approve, deny, eligible, …).

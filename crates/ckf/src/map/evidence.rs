@@ -24,27 +24,38 @@ pub fn numbers(text: &str) -> impl Iterator<Item = &str> {
     NUMBER.find_iter(text).map(|m| m.as_str())
 }
 
+/// True when the bytes `at..end` of `b` hold a number not glued to other digits, nor to a
+/// separator that continues a longer number.
+fn standalone(b: &[u8], at: usize, end: usize) -> bool {
+    let digit_at = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    let sep_at = |i: usize| matches!(b.get(i), Some(b'.' | b','));
+    let before_ok = at == 0 || !(digit_at(at - 1) || (sep_at(at - 1) && at >= 2 && digit_at(at - 2)));
+    let after_ok = !(digit_at(end) || (sep_at(end) && digit_at(end + 1)));
+    before_ok && after_ok
+}
+
 /// True when `token` occurs in `hay` not glued to other digits.
 pub fn contains_number(hay: &str, token: &str) -> bool {
+    !positions(hay, token).is_empty()
+}
+
+/// Byte offsets where `token` occurs in `hay` as a standalone number.
+fn positions(hay: &str, token: &str) -> Vec<usize> {
     let b = hay.as_bytes();
+    let mut out = Vec::new();
+    if token.is_empty() {
+        return out;
+    }
     let mut from = 0;
     while let Some(p) = hay[from..].find(token) {
         let at = from + p;
-        let end = at + token.len();
-        let digit_at = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
-        let sep_at = |i: usize| matches!(b.get(i), Some(b'.' | b','));
-        // Not glued to digits, nor to a separator that continues a longer number.
-        let before_ok = at == 0 || !(digit_at(at - 1) || (sep_at(at - 1) && at >= 2 && digit_at(at - 2)));
-        let after_ok = !(digit_at(end) || (sep_at(end) && digit_at(end + 1)));
-        if before_ok && after_ok {
-            return true;
+        if standalone(b, at, at + token.len()) {
+            out.push(at);
         }
+        // Tokens start with an ASCII digit, so the next char boundary is one byte on.
         from = at + 1;
-        while from < hay.len() && !hay.is_char_boundary(from) {
-            from += 1;
-        }
     }
-    false
+    out
 }
 
 /// The numbers an item states in its claim fields (navigation fields excluded).
@@ -110,19 +121,8 @@ fn number_positions(text: &str, range: &Range<usize>, needed: &[String]) -> Vec<
     let hay = &text[range.clone()];
     needed
         .iter()
-        .map(|n| {
-            let mut at = Vec::new();
-            let mut from = 0;
-            while let Some(p) = hay[from..].find(n.as_str()) {
-                let pos = from + p;
-                if contains_number(&hay[pos.saturating_sub(2)..(pos + n.len() + 2).min(hay.len())], n) {
-                    at.push(range.start + pos);
-                }
-                from = pos + n.len();
-            }
-            at
-        })
-        .filter(|v: &Vec<usize>| !v.is_empty())
+        .map(|n| positions(hay, n).into_iter().map(|p| range.start + p).collect::<Vec<usize>>())
+        .filter(|v| !v.is_empty())
         .collect()
 }
 

@@ -309,6 +309,7 @@ impl<'a> Walker<'a> {
         let def = cues::definition(sent);
         let exc = if f & flag::EXCEPTION != 0 { cues::exception_split(sent) } else { None };
         let this = self.src(s.clean.clone());
+        let permission = f & flag::HEDGE == 0 && cues::is_permission(sent);
         let next = sents.get(i + 1);
         let prev = i.checked_sub(1).map(|k| &sents[k]);
 
@@ -323,7 +324,7 @@ impl<'a> Walker<'a> {
                 "prohibition"
             } else if f & flag::OBLIGATION != 0 {
                 "obligation"
-            } else if cond.is_some() || post.is_some() || f & flag::RECOMMENDATION != 0 {
+            } else if cond.is_some() || post.is_some() || f & flag::RECOMMENDATION != 0 || permission {
                 "rule"
             } else if f & flag::SOFT != 0 {
                 "heuristic"
@@ -410,7 +411,7 @@ impl<'a> Walker<'a> {
         if f & (flag::PROHIBITION | flag::MISTAKE) != 0 && cond.is_none() {
             self.anti_pattern(s, next, basis);
         } else if complete
-            && f & (flag::OBLIGATION | flag::RECOMMENDATION) != 0
+            && (f & (flag::OBLIGATION | flag::RECOMMENDATION) != 0 || permission)
             && cond.is_none()
             && post.is_none()
             && exc.is_none()

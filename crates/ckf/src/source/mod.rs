@@ -179,6 +179,8 @@ pub struct Document {
     pub spans: Vec<Span>,
     /// Bibliographic fields from front matter or HTML `<head>`.
     pub front: FrontMatter,
+    /// The document's title: front matter, HTML `<title>`, or its first `#` heading.
+    pub title: Option<String>,
     /// Detected language.
     pub language: Lang,
     /// Preflight profile.
@@ -360,7 +362,10 @@ pub fn read_source(file: &str, bytes: &[u8], opts: &ReadOptions) -> Result<Docum
     locate(&text, &mut spans, format);
     let language = lang::detect_sampled(&text);
     let profile = profile(file, &text, format, language, spans.len());
-    Ok(Document { file: file.to_string(), sha256, format, text, spans, front, language, profile })
+    let title = front.title.clone().or_else(|| {
+        markdown::headings(&text, 0).into_iter().take(1).find(|h| h.1 == 1).map(|h| crate::normalize::normalize(&h.2))
+    });
+    Ok(Document { file: file.to_string(), sha256, format, text, spans, front, title, language, profile })
 }
 
 /// Detects the format of a text document and cuts it into spans.
