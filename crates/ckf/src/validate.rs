@@ -546,8 +546,9 @@ mod tests {
 
     #[test]
     fn write_violations_are_read_mode_warnings() {
-        let mut v = compiled();
-        v["entities"][0]["id"] = "e_001".into();
+        let v = compiled();
+        let old = v["entities"][0]["id"].as_str().unwrap().to_string();
+        let mut v: Value = serde_json::from_str(&v.to_string().replace(&format!("\"{old}\""), "\"e_001\"")).unwrap();
         v["metadata"]["package_id"] = "pkg_lz4k2".into();
         v["metadata"]["domain"] = "corporate policy".into();
         v["atomic_units"][0]["confidence"] = serde_json::from_str("0.873").unwrap();
