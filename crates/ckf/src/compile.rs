@@ -297,7 +297,13 @@ pub fn compile_with(mapper: &dyn Mapper, sources: &[SourceInput<'_>], opts: &Opt
         protocol_version: PROTOCOL_VERSION.to_string(),
         source_type: derive::source_type(format, &sections).to_string(),
         source_title: if title.is_empty() { "unknown".into() } else { title.clone() },
-        source_author: first.front.author.clone().map(|a| normalize(&a)).filter(|a| !a.is_empty()).unwrap_or_else(|| "unknown".into()),
+        source_author: first
+            .front
+            .author
+            .clone()
+            .map(|a| normalize(&a))
+            .filter(|a| !a.is_empty())
+            .unwrap_or_else(|| "unknown".into()),
         domain: guess.domain.to_string(),
         subdomains: guess.subdomains.iter().map(|(n, _)| (*n).to_string()).collect(),
         language: language.tag().to_string(),

@@ -104,7 +104,8 @@ pub fn coverage(sections: &mut [Vec<Item>], spans: &[Span], formats: &[Format], 
         v
     };
     let mapped_chunks = sections[Section::RetrievalChunks.index()].len();
-    let mut report_mode = mode.unwrap_or_else(|| formats.first().map_or(CoverageMode::Balanced, |f| CoverageMode::default_for(*f)));
+    let mut report_mode =
+        mode.unwrap_or_else(|| formats.first().map_or(CoverageMode::Balanced, |f| CoverageMode::default_for(*f)));
     let (mut chunks_added, mut qa_added, mut atomic_added) = (0u32, 0u32, 0u32);
     let mut new_items: Vec<Item> = Vec::new();
     for (i, span) in spans.iter().enumerate() {
@@ -134,7 +135,9 @@ pub fn coverage(sections: &mut [Vec<Item>], spans: &[Span], formats: &[Format], 
                     new_items.push(it);
                     qa_added += 1;
                 }
-                for it in atomic_for(idx, span, body, &starts[i], flag::OBLIGATION | flag::PROHIBITION | flag::EXCEPTION, usize::MAX) {
+                for it in
+                    atomic_for(idx, span, body, &starts[i], flag::OBLIGATION | flag::PROHIBITION | flag::EXCEPTION, usize::MAX)
+                {
                     new_items.push(it);
                     atomic_added += 1;
                 }
@@ -323,7 +326,11 @@ mod tests {
 
     #[test]
     fn complete_mode_inserts_chunks_qa_and_modal_units() {
-        let spans = vec![record("P-1", "Password rotation", "Passwords must be rotated every 90 days. Old passwords are kept for audit.")];
+        let spans = vec![record(
+            "P-1",
+            "Password rotation",
+            "Passwords must be rotated every 90 days. Old passwords are kept for audit.",
+        )];
         let mut sections = vec![Vec::new(); 17];
         let r = coverage(&mut sections, &spans, &[Format::JsonlRecords], None);
         assert_eq!(r.mode, "complete");

@@ -60,7 +60,7 @@ pub fn source_version(front: &FrontMatter, text: &str) -> Option<String> {
 
 /// The manifest entry of a span (§2.7).
 pub fn manifest_entry(index: u32, span: &Span, file: &str) -> ManifestEntry {
-    let preview: String = normalize(&span.text).chars().take(200).collect();
+    let preview = crate::normalize::preview(&span.text, 200);
     ManifestEntry {
         source_id: crate::model::span_id(index),
         source_type: span.kind.as_str(),

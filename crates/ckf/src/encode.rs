@@ -169,7 +169,8 @@ pub fn parse_yaml(text: &str) -> Result<Value, EncodeError> {
 /// Parses a Markdown package (§10): the metadata lines before `---` and every fenced `yaml`
 /// block, merged into one object.
 pub fn parse_markdown(text: &str) -> Result<Value, EncodeError> {
-    let body = text.trim_start().strip_prefix(MD_HEADER).ok_or_else(|| EncodeError(format!("expected the header `{MD_HEADER}`")))?;
+    let body =
+        text.trim_start().strip_prefix(MD_HEADER).ok_or_else(|| EncodeError(format!("expected the header `{MD_HEADER}`")))?;
     let (meta, rest) = match body.split_once("\n---\n") {
         Some(x) => x,
         None => return Err(EncodeError("expected a `---` line after the metadata".into())),

@@ -7,20 +7,20 @@ use warrant_text::fasthash::FastSet;
 
 /// Articles, prepositions and conjunctions (EN, PT, ES) a complete text does not end with.
 const DANGLING: &[&str] = &[
-    "a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into", "and", "or", "but", "nor", "as",
-    "than", "that", "which", "if", "when", "o", "os", "as", "um", "uma", "de", "do", "da", "dos", "das", "em", "no", "na",
-    "nos", "nas", "por", "para", "com", "e", "ou", "mas", "que", "el", "la", "los", "las", "un", "una", "del", "al", "en",
-    "con", "y", "pero", "sin",
+    "a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into", "and", "or", "but", "nor", "as", "than",
+    "that", "which", "if", "when", "o", "os", "as", "um", "uma", "de", "do", "da", "dos", "das", "em", "no", "na", "nos", "nas",
+    "por", "para", "com", "e", "ou", "mas", "que", "el", "la", "los", "las", "un", "una", "del", "al", "en", "con", "y", "pero",
+    "sin",
 ];
 
 /// EN and PT stopwords removed before Jaccard similarity (§6.1 step 4), plus ES.
 const STOPWORDS: &[&str] = &[
     "the", "and", "for", "with", "that", "this", "are", "was", "were", "from", "into", "not", "but", "have", "has", "its",
-    "their", "they", "you", "your", "our", "all", "any", "can", "will", "shall", "should", "must", "may", "been", "than",
-    "then", "when", "which", "what", "who", "how", "does", "also", "such", "these", "those", "there", "each", "only", "per",
-    "um", "uma", "dos", "das", "que", "não", "para", "com", "por", "mais", "como", "mas", "foi", "pelo", "pela", "quando",
-    "deve", "devem", "pode", "podem", "isso", "este", "esta", "essa", "esse", "também", "são", "ser", "seu", "sua", "entre",
-    "sem", "até", "los", "las", "del", "una", "con", "pero", "sus", "debe", "deben", "puede", "pueden", "sin", "hasta",
+    "their", "they", "you", "your", "our", "all", "any", "can", "will", "shall", "should", "must", "may", "been", "than", "then",
+    "when", "which", "what", "who", "how", "does", "also", "such", "these", "those", "there", "each", "only", "per", "um", "uma",
+    "dos", "das", "que", "não", "para", "com", "por", "mais", "como", "mas", "foi", "pelo", "pela", "quando", "deve", "devem",
+    "pode", "podem", "isso", "este", "esta", "essa", "esse", "também", "são", "ser", "seu", "sua", "entre", "sem", "até", "los",
+    "las", "del", "una", "con", "pero", "sus", "debe", "deben", "puede", "pueden", "sin", "hasta",
 ];
 
 static DANGLING_SET: LazyLock<FastSet<&'static str>> = LazyLock::new(|| DANGLING.iter().copied().collect());
@@ -157,7 +157,8 @@ pub fn label(phrase: &str, max_words: usize) -> String {
         }
     }
     let joined = words[..end].join(" ");
-    let trimmed = joined.trim_end_matches(|c: char| !(c.is_alphanumeric() || matches!(c, ')' | '"' | '”' | '\'' | '’' | '%' | '$')));
+    let trimmed =
+        joined.trim_end_matches(|c: char| !(c.is_alphanumeric() || matches!(c, ')' | '"' | '”' | '\'' | '’' | '%' | '$')));
     capitalise(trimmed.trim_start_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '"' | '“' | '(' | '$' | '€' | '£'))))
 }
 

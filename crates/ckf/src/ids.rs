@@ -144,7 +144,11 @@ mod tests {
     #[test]
     fn ids_are_slugs_with_suffixes_only_on_collision() {
         let mut s = vec![Vec::new(); 17];
-        s[0] = vec![entity("Session token", "A token.", 0), entity("Session-Token", "Another one.", 1), entity("Avaliação formativa", "X.", 2)];
+        s[0] = vec![
+            entity("Session token", "A token.", 0),
+            entity("Session-Token", "Another one.", 1),
+            entity("Avaliação formativa", "X.", 2),
+        ];
         assign(&mut s);
         let ids: Vec<&str> = s[0].iter().map(|i| i.id.as_str()).collect();
         assert_eq!(ids[0], "ent_session_token");
@@ -152,7 +156,11 @@ mod tests {
         assert_eq!(ids[2], "ent_avaliacao_formativa");
         // Stable: the same input gives the same ids.
         let mut again = vec![Vec::new(); 17];
-        again[0] = vec![entity("Avaliação formativa", "X.", 2), entity("Session-Token", "Another one.", 1), entity("Session token", "A token.", 0)];
+        again[0] = vec![
+            entity("Avaliação formativa", "X.", 2),
+            entity("Session-Token", "Another one.", 1),
+            entity("Session token", "A token.", 0),
+        ];
         assign(&mut again);
         let ids2: Vec<&str> = again[0].iter().map(|i| i.id.as_str()).collect();
         assert_eq!(ids, ids2);

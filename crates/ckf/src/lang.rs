@@ -59,26 +59,26 @@ const EN: &[&str] = &[
     "unless", "except", "after", "before", "into", "within", "per", "its", "who", "what", "how", "does", "do",
 ];
 const PT: &[&str] = &[
-    "o", "os", "as", "de", "do", "da", "dos", "das", "que", "não", "um", "uma", "para", "com", "por", "no", "na", "nos",
-    "nas", "se", "ao", "aos", "é", "são", "ou", "mais", "como", "mas", "foi", "pelo", "pela", "quando", "deve", "devem",
-    "pode", "podem", "isso", "este", "esta", "essa", "esse", "também", "já", "ser", "seu", "sua", "entre", "sem", "até",
-    "quais", "qual", "após", "antes", "apenas", "aluno", "você", "ele", "ela", "eles", "elas", "muito", "então", "está",
+    "o", "os", "as", "de", "do", "da", "dos", "das", "que", "não", "um", "uma", "para", "com", "por", "no", "na", "nos", "nas",
+    "se", "ao", "aos", "é", "são", "ou", "mais", "como", "mas", "foi", "pelo", "pela", "quando", "deve", "devem", "pode",
+    "podem", "isso", "este", "esta", "essa", "esse", "também", "já", "ser", "seu", "sua", "entre", "sem", "até", "quais", "qual",
+    "após", "antes", "apenas", "aluno", "você", "ele", "ela", "eles", "elas", "muito", "então", "está",
 ];
 const ES: &[&str] = &[
-    "el", "los", "las", "de", "del", "que", "y", "en", "un", "una", "para", "con", "por", "es", "son", "se", "al", "lo",
-    "como", "más", "pero", "sus", "su", "cuando", "debe", "deben", "puede", "pueden", "este", "esta", "estos", "sin", "hasta",
-    "también", "ya", "ser", "entre", "muy", "donde", "porque", "sobre", "todo", "hay", "usted", "ellos", "si", "sólo", "solo",
-    "tiene", "tienen", "después", "antes", "cual", "cuál",
+    "el", "los", "las", "de", "del", "que", "y", "en", "un", "una", "para", "con", "por", "es", "son", "se", "al", "lo", "como",
+    "más", "pero", "sus", "su", "cuando", "debe", "deben", "puede", "pueden", "este", "esta", "estos", "sin", "hasta", "también",
+    "ya", "ser", "entre", "muy", "donde", "porque", "sobre", "todo", "hay", "usted", "ellos", "si", "sólo", "solo", "tiene",
+    "tienen", "después", "antes", "cual", "cuál",
 ];
 const FR: &[&str] = &[
-    "le", "la", "les", "des", "du", "et", "est", "un", "une", "pour", "dans", "qui", "que", "pas", "sur", "au", "aux",
-    "avec", "ce", "cette", "ces", "sont", "ou", "mais", "il", "elle", "nous", "vous", "ils", "leur", "doit", "doivent",
-    "peut", "être", "avoir", "fait", "comme", "plus", "sans", "lorsque", "quand", "si",
+    "le", "la", "les", "des", "du", "et", "est", "un", "une", "pour", "dans", "qui", "que", "pas", "sur", "au", "aux", "avec",
+    "ce", "cette", "ces", "sont", "ou", "mais", "il", "elle", "nous", "vous", "ils", "leur", "doit", "doivent", "peut", "être",
+    "avoir", "fait", "comme", "plus", "sans", "lorsque", "quand", "si",
 ];
 const DE: &[&str] = &[
-    "der", "die", "das", "und", "ist", "nicht", "ein", "eine", "zu", "den", "dem", "mit", "für", "auf", "sich", "des",
-    "im", "von", "werden", "wird", "sind", "auch", "oder", "wenn", "muss", "müssen", "kann", "können", "bei", "nach", "aus",
-    "einer", "eines", "zum", "zur", "über", "wie", "nur", "durch",
+    "der", "die", "das", "und", "ist", "nicht", "ein", "eine", "zu", "den", "dem", "mit", "für", "auf", "sich", "des", "im",
+    "von", "werden", "wird", "sind", "auch", "oder", "wenn", "muss", "müssen", "kann", "können", "bei", "nach", "aus", "einer",
+    "eines", "zum", "zur", "über", "wie", "nur", "durch",
 ];
 
 /// Word → bitmask of languages it is a stopword of.
@@ -183,7 +183,10 @@ mod tests {
     #[test]
     fn detects_the_three_spec_languages() {
         assert_eq!(detect("The employee must submit the form within 60 days of the purchase."), Lang::En);
-        assert_eq!(detect("A avaliação formativa deve orientar o aluno sobre o que já sabe e o que precisa aprender."), Lang::PtBr);
+        assert_eq!(
+            detect("A avaliação formativa deve orientar o aluno sobre o que já sabe e o que precisa aprender."),
+            Lang::PtBr
+        );
         assert_eq!(detect("El empleado debe presentar la solicitud antes de la fecha y con los documentos."), Lang::Es);
         assert_eq!(detect("Le salarié doit présenter la demande avant la date avec les documents."), Lang::Fr);
         assert_eq!(detect("Der Antrag muss vor dem Termin mit den Unterlagen eingereicht werden."), Lang::De);

@@ -722,8 +722,7 @@ impl Item {
 
     /// The label (§2.5): the label fields joined by a space, normalised.
     pub fn label(&self) -> String {
-        let parts: Vec<&str> =
-            self.section.spec().label.iter().map(|n| self.text(n)).filter(|s| !s.is_empty()).collect();
+        let parts: Vec<&str> = self.section.spec().label.iter().map(|n| self.text(n)).filter(|s| !s.is_empty()).collect();
         crate::normalize::normalize(&parts.join(" "))
     }
 

@@ -27,11 +27,7 @@ pub fn normalize(s: &str) -> String {
 
 /// NFC form of an owned string, without copying when it already is NFC.
 fn nfc(s: String) -> String {
-    if s.is_ascii() || is_nfc_quick(s.chars()) == IsNormalized::Yes {
-        s
-    } else {
-        s.nfc().collect()
-    }
+    if s.is_ascii() || is_nfc_quick(s.chars()) == IsNormalized::Yes { s } else { s.nfc().collect() }
 }
 
 /// True when `s` is already in the §4 normal form.
@@ -95,6 +91,12 @@ pub fn slug(label: &str, sep: char, max: usize) -> String {
     let full = slug_full(label, sep);
     let cut = cut_slug(&full, sep, max);
     if cut.is_empty() { "item".to_string() } else { cut.to_string() }
+}
+
+/// At most `max` characters of a normalised string, without a trailing space.
+pub fn preview(s: &str, max: usize) -> String {
+    let cut: String = normalize(s).chars().take(max).collect();
+    cut.trim_end().to_string()
 }
 
 /// Characters in a string (Unicode scalar values).

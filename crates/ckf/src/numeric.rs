@@ -76,7 +76,9 @@ fn span_checked(section: Section) -> bool {
 
 /// The longer literal of `hay` that starts with `token` (`1,250` → `1,250,000.00`).
 fn longer_literal(hay: &str, token: &str) -> Option<String> {
-    numbers(hay).find(|n| n.len() > token.len() && n.starts_with(token) && !n[token.len()..].starts_with(|c: char| c.is_ascii_digit())).map(str::to_string)
+    numbers(hay)
+        .find(|n| n.len() > token.len() && n.starts_with(token) && !n[token.len()..].starts_with(|c: char| c.is_ascii_digit()))
+        .map(str::to_string)
 }
 
 /// Runs the guard over every item. Items found unverifiable are removed; the report lists the
@@ -114,7 +116,10 @@ fn check_item(item: &mut Item, spans: &[Span], report: &mut NumericIntegrity) ->
                 let in_excerpts = excerpts.iter().any(|e| contains_number(e, &tok));
                 let in_span = span_texts.iter().any(|s| contains_number(&s.text, &tok));
                 let in_trail = span_texts.iter().any(|s| {
-                    [s.path.as_deref(), s.heading.as_deref(), s.title.as_deref()].into_iter().flatten().any(|t| contains_number(t, &tok))
+                    [s.path.as_deref(), s.heading.as_deref(), s.title.as_deref()]
+                        .into_iter()
+                        .flatten()
+                        .any(|t| contains_number(t, &tok))
                 });
                 let found = in_excerpts || ((span_checked(section) || navigation) && in_span) || (navigation && in_trail);
                 if found {
@@ -177,7 +182,9 @@ mod tests {
     }
 
     fn atomic(statement: &str, excerpt: &str) -> Item {
-        let mut it = Item::new(Section::AtomicUnits, Basis::Explicit, Score::hundredths(95)).with("statement", statement).with("type", "fact");
+        let mut it = Item::new(Section::AtomicUnits, Basis::Explicit, Score::hundredths(95))
+            .with("statement", statement)
+            .with("type", "fact");
         it.id = "atm_x".into();
         it.trace.evidence.push(Evidence { span: 0, start: 0, end: 1, excerpt: excerpt.into() });
         it

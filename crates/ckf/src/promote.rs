@@ -30,7 +30,9 @@ fn re(p: &str) -> Regex {
 static IF_CUE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^(?:if|when|in case of|to|se|quando|para|em caso de|si|cuando|en caso de)(?-u:\b)"));
 static ANTI_CUE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?-u:\b)(?:do not use|don't use|should not|shouldn't|instead of|avoid using|never use|não use|não deve|em vez de|evite usar|no use|no debe|en lugar de|evite usar)(?-u:\b)")
+    re(
+        r"(?i)(?-u:\b)(?:do not use|don't use|should not|shouldn't|instead of|avoid using|never use|não use|não deve|em vez de|evite usar|no use|no debe|en lugar de|evite usar)(?-u:\b)",
+    )
 });
 static STEP_CUE: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|\s)1[.)]\s+\S.*\s2[.)]\s+\S"));
 static FIRST_CUE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?-u:\b)(?:first|primeiro|primero)(?-u:\b)"));
@@ -72,7 +74,12 @@ pub fn promote(sections: &mut [Vec<Item>], language: Lang, opts: PromoteOptions)
         for r in sentences(body) {
             let s = &body[r];
             if chars(s) > 12 && n < 6 {
-                candidates.push(Candidate { text: s.to_string(), source: i, source_section: Section::RetrievalChunks, first: n == 0 });
+                candidates.push(Candidate {
+                    text: s.to_string(),
+                    source: i,
+                    source_section: Section::RetrievalChunks,
+                    first: n == 0,
+                });
                 n += 1;
             }
         }
@@ -158,7 +165,8 @@ fn derive(source: &Item, target: Section) -> Item {
 
 fn playbook(chunk: &Item) -> Option<Item> {
     let body = chunk.text("compressed_knowledge");
-    let marks: Vec<(usize, usize)> = NUMBERED_STEP.captures_iter(body).filter_map(|c| c.get(0).map(|m| (m.start(), m.end()))).collect();
+    let marks: Vec<(usize, usize)> =
+        NUMBERED_STEP.captures_iter(body).filter_map(|c| c.get(0).map(|m| (m.start(), m.end()))).collect();
     let steps: Vec<String> = if marks.len() >= 2 {
         marks
             .iter()
@@ -220,7 +228,7 @@ fn consider(
         }
         (reason, _) => {
             audit.rejected_count += 1;
-            let preview: String = text.chars().take(80).collect();
+            let preview = crate::normalize::preview(text, 80);
             audit.rejected_items.push(PromotionReject {
                 source_id: source.trace.refs().first().map(|s| span_id(*s)).unwrap_or_default(),
                 source_section: c.source_section.key(),
@@ -252,7 +260,8 @@ fn gate_reason(
         return Some("incomplete_proposition");
     }
     let item = built?;
-    let dup = targets.iter().find(|(t, _, _)| *t == target).is_some_and(|(_, ix, _)| ix.first_match(&tokens(&dup_key(item))).is_some());
+    let dup =
+        targets.iter().find(|(t, _, _)| *t == target).is_some_and(|(_, ix, _)| ix.first_match(&tokens(&dup_key(item))).is_some());
     if dup {
         return Some("near_duplicate");
     }
@@ -317,7 +326,10 @@ mod tests {
         let a = promote(&mut s, Lang::En, PromoteOptions { enabled: true });
         let pb = &s[Section::Playbooks.index()];
         assert_eq!(pb.len(), 1, "{a:?}");
-        assert_eq!(pb[0].field("steps"), &Field::List(vec!["Create a new key.".into(), "Deploy it.".into(), "Revoke the old key.".into()]));
+        assert_eq!(
+            pb[0].field("steps"),
+            &Field::List(vec!["Create a new key.".into(), "Deploy it.".into(), "Revoke the old key.".into()])
+        );
         assert_eq!(pb[0].text("objective"), "To rotate keys");
         assert_eq!(s[Section::AntiPatterns.index()][0].text("name"), "Use shared accounts for deploys");
     }

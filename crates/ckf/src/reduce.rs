@@ -416,7 +416,10 @@ fn resolve_relations(sections: &mut [Vec<Item>], warnings: &mut Vec<String>) {
                 match target {
                     Some(t) if t != own => {
                         r.entity = t;
-                        if !out.iter().any(|x: &crate::model::Relation| x.entity == r.entity && x.relation_type == r.relation_type) {
+                        if !out
+                            .iter()
+                            .any(|x: &crate::model::Relation| x.entity == r.entity && x.relation_type == r.relation_type)
+                        {
                             out.push(r);
                         }
                     }

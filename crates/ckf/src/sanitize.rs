@@ -149,7 +149,7 @@ pub struct Sanitized {
 }
 
 fn preview(t: &str) -> String {
-    t.chars().take(80).collect()
+    crate::normalize::preview(t, 80)
 }
 
 fn pass(sections: &mut [Vec<Item>], lang: Lang, opts: &SanitizeOptions, audit: &mut SanitizerAudit) -> Vec<Item> {
@@ -276,9 +276,8 @@ mod tests {
     #[test]
     fn language_recovery_relabels() {
         let mut s = vec![Vec::new(); 17];
-        s[Section::AtomicUnits.index()] = (0..4)
-            .map(|i| atomic(&format!("O aluno número {i} não deve copiar as respostas da prova de matemática.")))
-            .collect();
+        s[Section::AtomicUnits.index()] =
+            (0..4).map(|i| atomic(&format!("O aluno número {i} não deve copiar as respostas da prova de matemática."))).collect();
         let r = sanitize(&mut s, Lang::En, Lang::PtBr, &SanitizeOptions::default());
         assert_eq!(r.relabelled, Some(Lang::PtBr));
         assert_eq!(r.audit.language_recovery_applied, Some(true));

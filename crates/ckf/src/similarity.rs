@@ -68,13 +68,8 @@ impl JaccardIndex {
             return Vec::new();
         }
         let ranks = self.ranked(tokens);
-        let mut slots: Vec<usize> = ranks
-            .iter()
-            .take(self.prefix_len(ranks.len()))
-            .filter_map(|r| self.postings.get(r))
-            .flatten()
-            .copied()
-            .collect();
+        let mut slots: Vec<usize> =
+            ranks.iter().take(self.prefix_len(ranks.len())).filter_map(|r| self.postings.get(r)).flatten().copied().collect();
         slots.sort_unstable();
         slots.dedup();
         let n = tokens.len() as f64;

@@ -146,8 +146,9 @@ struct Checker {
 
 static PACKAGE_ID: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z0-9]+(-[a-z0-9]+)*$").unwrap_or_else(|e| panic!("{e}")));
 static SPAN_ID: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^s_[0-9]{3,}$").unwrap_or_else(|e| panic!("{e}")));
-static REFERENCE_ID: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(?:e|c|p|h|dr|pr|pt|ap|cc|ct|it|ex|mm|pb|qa|rc|au|itr)_[0-9]+$").unwrap_or_else(|e| panic!("{e}")));
+static REFERENCE_ID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:e|c|p|h|dr|pr|pt|ap|cc|ct|it|ex|mm|pb|qa|rc|au|itr)_[0-9]+$").unwrap_or_else(|e| panic!("{e}"))
+});
 
 const COMPRESSION: [&str; 4] = ["light", "standard", "dense", "agentic"];
 const DIFFICULTY: [&str; 3] = ["easy", "medium", "hard"];
@@ -156,18 +157,140 @@ const ATOMIC_TYPES: [&str; 9] =
 
 /// Common imperative verbs that start procedure and playbook names (label style, §2.5).
 const VERBS: &[&str] = &[
-    "add", "adjust", "analyze", "analyse", "apply", "approve", "archive", "ask", "assess", "assign", "audit", "back", "build",
-    "calculate", "call", "cancel", "change", "check", "choose", "clean", "close", "collect", "communicate", "compare",
-    "complete", "configure", "confirm", "connect", "contact", "copy", "create", "decide", "define", "delete", "deploy",
-    "design", "determine", "disable", "document", "download", "draft", "enable", "ensure", "escalate", "estimate",
-    "evaluate", "file", "fill", "find", "fix", "follow", "gather", "generate", "get", "give", "handle", "identify", "implement",
-    "inform", "install", "investigate", "issue", "keep", "launch", "log", "make", "manage", "map", "measure", "migrate",
-    "monitor", "move", "notify", "obtain", "onboard", "open", "order", "page", "pay", "perform", "plan", "prepare",
-    "prioritize", "process", "provide", "publish", "record", "reduce", "refund", "register", "release", "remove", "renew",
-    "replace", "report", "request", "reset", "resolve", "respond", "restart", "restore", "review", "revoke", "roll",
-    "rotate", "run", "schedule", "select", "send", "set", "share", "ship", "sign", "start", "stop", "submit", "switch",
-    "test", "track", "train", "transfer", "triage", "turn", "update", "upgrade", "upload", "use", "validate", "verify",
-    "wait", "write", "announce", "apply", "to",
+    "add",
+    "adjust",
+    "analyze",
+    "analyse",
+    "apply",
+    "approve",
+    "archive",
+    "ask",
+    "assess",
+    "assign",
+    "audit",
+    "back",
+    "build",
+    "calculate",
+    "call",
+    "cancel",
+    "change",
+    "check",
+    "choose",
+    "clean",
+    "close",
+    "collect",
+    "communicate",
+    "compare",
+    "complete",
+    "configure",
+    "confirm",
+    "connect",
+    "contact",
+    "copy",
+    "create",
+    "decide",
+    "define",
+    "delete",
+    "deploy",
+    "design",
+    "determine",
+    "disable",
+    "document",
+    "download",
+    "draft",
+    "enable",
+    "ensure",
+    "escalate",
+    "estimate",
+    "evaluate",
+    "file",
+    "fill",
+    "find",
+    "fix",
+    "follow",
+    "gather",
+    "generate",
+    "get",
+    "give",
+    "handle",
+    "identify",
+    "implement",
+    "inform",
+    "install",
+    "investigate",
+    "issue",
+    "keep",
+    "launch",
+    "log",
+    "make",
+    "manage",
+    "map",
+    "measure",
+    "migrate",
+    "monitor",
+    "move",
+    "notify",
+    "obtain",
+    "onboard",
+    "open",
+    "order",
+    "page",
+    "pay",
+    "perform",
+    "plan",
+    "prepare",
+    "prioritize",
+    "process",
+    "provide",
+    "publish",
+    "record",
+    "reduce",
+    "refund",
+    "register",
+    "release",
+    "remove",
+    "renew",
+    "replace",
+    "report",
+    "request",
+    "reset",
+    "resolve",
+    "respond",
+    "restart",
+    "restore",
+    "review",
+    "revoke",
+    "roll",
+    "rotate",
+    "run",
+    "schedule",
+    "select",
+    "send",
+    "set",
+    "share",
+    "ship",
+    "sign",
+    "start",
+    "stop",
+    "submit",
+    "switch",
+    "test",
+    "track",
+    "train",
+    "transfer",
+    "triage",
+    "turn",
+    "update",
+    "upgrade",
+    "upload",
+    "use",
+    "validate",
+    "verify",
+    "wait",
+    "write",
+    "announce",
+    "apply",
+    "to",
 ];
 
 fn verb_like(first: &str) -> bool {
@@ -258,7 +381,10 @@ impl Checker {
         }
         let level = m.get("compression_level").and_then(Value::as_str).unwrap_or("");
         if !COMPRESSION.contains(&level) {
-            self.strict("/metadata/compression_level", format!("compression_level '{level}' is not one of {}", COMPRESSION.join(", ")));
+            self.strict(
+                "/metadata/compression_level",
+                format!("compression_level '{level}' is not one of {}", COMPRESSION.join(", ")),
+            );
         }
         if m.get("protocol_version").and_then(Value::as_str) != Some(crate::compile::PROTOCOL_VERSION) {
             self.warn("/metadata/protocol_version", format!("protocol_version is not {}", crate::compile::PROTOCOL_VERSION));
@@ -274,7 +400,10 @@ impl Checker {
             for (i, e) in man.iter().enumerate() {
                 let id = e.get("source_id").and_then(Value::as_str).unwrap_or("");
                 if !SPAN_ID.is_match(id) {
-                    self.strict(&format!("/metadata/source_manifest/{i}/source_id"), format!("source_id '{id}' is not a span id s_NNN"));
+                    self.strict(
+                        &format!("/metadata/source_manifest/{i}/source_id"),
+                        format!("source_id '{id}' is not a span id s_NNN"),
+                    );
                 }
             }
         }
@@ -283,7 +412,9 @@ impl Checker {
     fn item(&mut self, s: Section, item: &Map<String, Value>, p: &str) {
         let spec = s.spec();
         let id = item.get("id").and_then(Value::as_str).unwrap_or("");
-        let slug_ok = id.strip_prefix(spec.prefix).is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'));
+        let slug_ok = id
+            .strip_prefix(spec.prefix)
+            .is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'));
         if !slug_ok {
             let note = if REFERENCE_ID.is_match(id) { " (a reference-compiler sequential id)" } else { "" };
             self.strict(&push_pointer(p, "id"), format!("id '{id}' does not match ^{}[a-z0-9_]+${note}", spec.prefix));
@@ -309,7 +440,10 @@ impl Checker {
         if let Some(b) = basis
             && Basis::parse(b).is_none()
         {
-            self.strict(&push_pointer(p, "source_basis"), format!("source_basis '{b}' is not explicit, inferred, synthesized, author_opinion or uncertain"));
+            self.strict(
+                &push_pointer(p, "source_basis"),
+                format!("source_basis '{b}' is not explicit, inferred, synthesized, author_opinion or uncertain"),
+            );
         }
         if let Some(Value::Number(n)) = item.get("confidence") {
             if !decimals_ok(n) {
@@ -337,7 +471,10 @@ impl Checker {
         if let Some(Value::Array(rs)) = item.get("source_refs") {
             for (k, r) in rs.iter().enumerate() {
                 if !r.as_str().is_some_and(|r| SPAN_ID.is_match(r)) {
-                    self.strict(&push_pointer(&push_pointer(p, "source_refs"), &k.to_string()), "source_ref is not a span id s_NNN");
+                    self.strict(
+                        &push_pointer(&push_pointer(p, "source_refs"), &k.to_string()),
+                        "source_ref is not a span id s_NNN",
+                    );
                 }
             }
         }
@@ -428,7 +565,12 @@ impl Checker {
         }
     }
 
-    fn traceability(&mut self, o: &Map<String, Value>, basis_of: &BTreeMap<String, (String, String)>, meta: Option<&Map<String, Value>>) {
+    fn traceability(
+        &mut self,
+        o: &Map<String, Value>,
+        basis_of: &BTreeMap<String, (String, String)>,
+        meta: Option<&Map<String, Value>>,
+    ) {
         let rows = o.get("source_traceability").and_then(Value::as_array).cloned().unwrap_or_default();
         let spans: Vec<&str> = meta
             .and_then(|m| m.get("source_manifest"))
@@ -447,8 +589,12 @@ impl Checker {
                 Some((basis, _)) => {
                     has_row.insert(id, true);
                     if et != basis {
-                        let note = if section_names.contains(&et) { " (the reference compiler writes the section name)" } else { "" };
-                        self.strict(&format!("{p}/extraction_type"), format!("extraction_type '{et}' differs from the item's source_basis '{basis}'{note}"));
+                        let note =
+                            if section_names.contains(&et) { " (the reference compiler writes the section name)" } else { "" };
+                        self.strict(
+                            &format!("{p}/extraction_type"),
+                            format!("extraction_type '{et}' differs from the item's source_basis '{basis}'{note}"),
+                        );
                     }
                 }
             }
@@ -467,21 +613,33 @@ impl Checker {
         if let Some(ci) = o.get("core_intent")
             && let Some(Value::Array(_)) = ci.get("intended_agent_use")
         {
-            self.strict("/core_intent/intended_agent_use", "intended_agent_use is a list (reference-compiler shape); write a string");
+            self.strict(
+                "/core_intent/intended_agent_use",
+                "intended_agent_use is a list (reference-compiler shape); write a string",
+            );
         }
         if let Some(dm) = o.get("domain_map").and_then(Value::as_object) {
             if let Some(Value::Array(subs)) = dm.get("subdomains") {
                 for (i, s) in subs.iter().enumerate() {
                     match s {
-                        Value::String(_) => self.strict(&format!("/domain_map/subdomains/{i}"), "subdomain as a plain string (reference-compiler shape); write {name, relevance, related_concepts}"),
+                        Value::String(_) => self.strict(
+                            &format!("/domain_map/subdomains/{i}"),
+                            "subdomain as a plain string (reference-compiler shape); write {name, relevance, related_concepts}",
+                        ),
                         Value::Object(so) => {
                             if let Some(Value::Number(n)) = so.get("relevance")
                                 && !decimals_ok(n)
                             {
-                                self.strict(&format!("/domain_map/subdomains/{i}/relevance"), "relevance has more than 2 decimals");
+                                self.strict(
+                                    &format!("/domain_map/subdomains/{i}/relevance"),
+                                    "relevance has more than 2 decimals",
+                                );
                             }
                         }
-                        other => self.err(&format!("/domain_map/subdomains/{i}"), format!("expected an object, found {}", json_kind(other))),
+                        other => self.err(
+                            &format!("/domain_map/subdomains/{i}"),
+                            format!("expected an object, found {}", json_kind(other)),
+                        ),
                     }
                 }
             }

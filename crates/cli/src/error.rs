@@ -15,6 +15,11 @@ impl CliError {
         Self { message: message.into(), code: 2 }
     }
 
+    /// The check failed (exit code 1), e.g. a source that yields no knowledge.
+    pub fn failure(message: impl Into<String>) -> Self {
+        Self { message: message.into(), code: 1 }
+    }
+
     /// The exit code for this error.
     pub fn exit_code(&self) -> u8 {
         self.code

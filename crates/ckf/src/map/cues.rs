@@ -118,8 +118,7 @@ const PATTERNS: [&str; 24] = [
     r"(?i)(?-u:\b)(?:first|then|next|finally|afterwards|primeiro|depois|em seguida|por fim|finalmente|primero|luego|después)(?-u:\b)",
 ];
 
-static SET: LazyLock<RegexSet> =
-    LazyLock::new(|| RegexSet::new(PATTERNS).unwrap_or_else(|e| panic!("cue set: {e}")));
+static SET: LazyLock<RegexSet> = LazyLock::new(|| RegexSet::new(PATTERNS).unwrap_or_else(|e| panic!("cue set: {e}")));
 
 /// The flags of a sentence.
 pub fn flags(s: &str) -> u32 {
@@ -150,7 +149,9 @@ fn is_term(t: &str) -> bool {
 }
 
 static MODAL: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?-u:\b)(?:must|should|shall|may|might|can|cannot|could|will|would|do|does|did|not|never|deve|pode|debe|puede)(?-u:\b)")
+    re(
+        r"(?i)(?-u:\b)(?:must|should|shall|may|might|can|cannot|could|will|would|do|does|did|not|never|deve|pode|debe|puede)(?-u:\b)",
+    )
 });
 
 /// True when a clause has a modal or normative verb.
@@ -159,23 +160,57 @@ pub fn has_modal(s: &str) -> bool {
 }
 
 static DEF_EXPLICIT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r#"(?i)^(?:an?\s+|the\s+|o\s+|a\s+|os\s+|as\s+|um\s+|uma\s+|el\s+|la\s+|los\s+|las\s+|un\s+|una\s+)?["“*_]*(?P<term>[^,;:()"”*]{2,60}?)["”*_]*\s+(?:(?:is|are)\s+(?:defined as|called|known as)|means|refers to|denotes|stands for|significa|significam|refere-se a|referem-se a|(?:é|são)\s+definid[oa]s?\s+como|se refiere a|se define como)\s+\S"#)
+    re(
+        r#"(?i)^(?:an?\s+|the\s+|o\s+|a\s+|os\s+|as\s+|um\s+|uma\s+|el\s+|la\s+|los\s+|las\s+|un\s+|una\s+)?["“*_]*(?P<term>[^,;:()"”*]{2,60}?)["”*_]*\s+(?:(?:is|are)\s+(?:defined as|called|known as)|means|refers to|denotes|stands for|significa|significam|refere-se a|referem-se a|(?:é|são)\s+definid[oa]s?\s+como|se refiere a|se define como)\s+\S"#,
+    )
 });
 static DEF_ISA: LazyLock<Regex> = LazyLock::new(|| {
-    re(r#"^(?:(?i:an?|the|o|a|um|uma|el|la|un|una)\s+)?["“*_]*(?P<term>[^,;:()"”*]{2,60}?)["”*_]*\s+(?:is|are|é|são|es|son)\s+(?i:an?|the|um|uma|o|a|un|una|el|la)\s+(?P<rest>.+)$"#)
+    re(
+        r#"^(?:(?i:an?|the|o|a|um|uma|el|la|un|una)\s+)?["“*_]*(?P<term>[^,;:()"”*]{2,60}?)["”*_]*\s+(?:is|are|é|são|es|son)\s+(?i:an?|the|um|uma|o|a|un|una|el|la)\s+(?P<rest>.+)$"#,
+    )
 });
 static DEF_REST: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)(?-u:\b)(?:that|which|who|whose|where|used|of|for|in|to|with|by|que|de|para|com|con|en|onde|donde)(?-u:\b)")
 });
-static DEF_GLOSSARY: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^(?:\*\*|__)(?P<term>[^*_]{2,60})(?:\*\*|__)\s*[:—–-]\s*\S|^(?P<term2>\p{Lu}[\p{L}\d '’-]{1,40}):\s+\p{Lu}"));
-static DEF_PT: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^entende-se por\s+(?P<term>[^,;:]{2,60}?)\s*[,:]?\s+(?:o|a|os|as|um|uma|todo|toda)\s"));
+static DEF_GLOSSARY: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^(?:\*\*|__)(?P<term>[^*_]{2,60})(?:\*\*|__)\s*[:—–-]\s*\S|^(?P<term2>\p{Lu}[\p{L}\d '’-]{1,40}):\s+\p{Lu}")
+});
+static DEF_PT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^entende-se por\s+(?P<term>[^,;:]{2,60}?)\s*[,:]?\s+(?:o|a|os|as|um|uma|todo|toda)\s"));
 
 /// Glossary labels that are not terms.
 const NOT_GLOSSARY: &[&str] = &[
-    "note", "warning", "example", "tip", "important", "caution", "exception", "step", "q", "a", "question", "answer",
-    "source", "see", "summary", "nota", "exemplo", "atenção", "ejemplo", "speaker", "result", "output", "input", "why",
-    "how", "what", "when", "goal", "purpose", "scope", "rationale",
+    "note",
+    "warning",
+    "example",
+    "tip",
+    "important",
+    "caution",
+    "exception",
+    "step",
+    "q",
+    "a",
+    "question",
+    "answer",
+    "source",
+    "see",
+    "summary",
+    "nota",
+    "exemplo",
+    "atenção",
+    "ejemplo",
+    "speaker",
+    "result",
+    "output",
+    "input",
+    "why",
+    "how",
+    "what",
+    "when",
+    "goal",
+    "purpose",
+    "scope",
+    "rationale",
 ];
 
 /// A definition: the defined term's byte range in `s`, or `None`.
@@ -315,11 +350,30 @@ fn find_ci(hay: &str, needle: &str) -> Option<usize> {
 }
 
 static POSTFIX: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?P<main>.+?)[ ,]+(?P<cue>if and only if|only if|only when|only after|only once|provided that|as long as|whenever|when|if|somente se|somente quando|apenas se|apenas quando|s[oó]lo si|s[oó]lo cuando)\s+(?P<cond>.+)$")
+    re(
+        r"(?i)^(?P<main>.+?)[ ,]+(?P<cue>if and only if|only if|only when|only after|only once|provided that|as long as|whenever|when|if|somente se|somente quando|apenas se|apenas quando|s[oó]lo si|s[oó]lo cuando)\s+(?P<cond>.+)$",
+    )
 });
 const CHECK_VERBS: &[&str] = &[
-    "check", "see", "ask", "verify", "determine", "know", "wonder", "confirm", "test", "decide", "even", "as", "what", "whether",
-    "find", "out", "tell", "regardless", "matter",
+    "check",
+    "see",
+    "ask",
+    "verify",
+    "determine",
+    "know",
+    "wonder",
+    "confirm",
+    "test",
+    "decide",
+    "even",
+    "as",
+    "what",
+    "whether",
+    "find",
+    "out",
+    "tell",
+    "regardless",
+    "matter",
 ];
 
 /// A postfix conditional (`Y only if X`): (main clause, condition, the cue) byte ranges.
@@ -378,7 +432,9 @@ pub fn is_user_trigger(s: &str) -> bool {
 }
 
 static EXCEPTION_SPLIT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?P<pre>,?\s*)(?-u:\b)(?P<cue>unless|except(?:\s+(?:when|if|for|that|where|in|as))?|excepting|with the exception of|exceto(?:\s+(?:quando|se|para|em))?|salvo(?:\s+(?:se|quando|que))?|a menos que|excepto(?:\s+(?:cuando|si|para|en))?)\s+(?P<case>[^,;]+)")
+    re(
+        r"(?i)(?P<pre>,?\s*)(?-u:\b)(?P<cue>unless|except(?:\s+(?:when|if|for|that|where|in|as))?|excepting|with the exception of|exceto(?:\s+(?:quando|se|para|em))?|salvo(?:\s+(?:se|quando|que))?|a menos que|excepto(?:\s+(?:cuando|si|para|en))?)\s+(?P<case>[^,;]+)",
+    )
 });
 
 /// An in-sentence exception: the general rule (the sentence without the exception clause), the
@@ -434,17 +490,24 @@ pub struct Causal {
 }
 
 static CAUSE_FIRST: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:because(?: of)?|due to|owing to|as a result of|devido a|por causa d[eoa]|debido a|porque)\s+(?P<cause>[^,]{3,}?),\s*(?P<effect>.{3,})$")
+    re(
+        r"(?i)^(?:because(?: of)?|due to|owing to|as a result of|devido a|por causa d[eoa]|debido a|porque)\s+(?P<cause>[^,]{3,}?),\s*(?P<effect>.{3,})$",
+    )
 });
 static EFFECT_BECAUSE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^(?P<effect>.{8,}?),?\s+(?:because|porque|pois|due to|devido a|debido a)\s+(?P<cause>.{8,})$"));
 static CAUSE_VERB: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?P<cause>.{4,}?)\s+(?:(?:can|may|will|might|could|often|usually|typically|pode|podem|puede|pueden)\s+)?(?:leads? to|led to|causes|caused|cause|results? in|resulted in|triggers?|leva a|levam a|resulta em|resultam em|provoca|provocam|causa|causam|lleva a|llevan a|resulta en|provocan)\s+(?P<effect>.{3,})$")
+    re(
+        r"(?i)^(?P<cause>.{4,}?)\s+(?:(?:can|may|will|might|could|often|usually|typically|pode|podem|puede|pueden)\s+)?(?:leads? to|led to|causes|caused|cause|results? in|resulted in|triggers?|leva a|levam a|resulta em|resultam em|provoca|provocam|causa|causam|lleva a|llevan a|resulta en|provocan)\s+(?P<effect>.{3,})$",
+    )
 });
 static SECONDARY: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i),\s*which\s+(?:in turn\s+)?(?:leads? to|causes|results? in|triggers)\s+|,\s*o que\s+(?:leva a|causa|resulta em)\s+|,\s*lo que\s+(?:lleva a|causa|provoca)\s+")
+    re(
+        r"(?i),\s*which\s+(?:in turn\s+)?(?:leads? to|causes|results? in|triggers)\s+|,\s*o que\s+(?:leva a|causa|resulta em)\s+|,\s*lo que\s+(?:lleva a|causa|provoca)\s+",
+    )
 });
-const NOUN_CAUSE_BEFORE: &[&str] = &["root", "main", "primary", "the", "a", "common", "leading", "likely", "probable", "underlying"];
+const NOUN_CAUSE_BEFORE: &[&str] =
+    &["root", "main", "primary", "the", "a", "common", "leading", "likely", "probable", "underlying"];
 
 /// Parses a causal sentence.
 pub fn causal(s: &str) -> Option<Causal> {
@@ -482,15 +545,22 @@ pub fn causal(s: &str) -> Option<Causal> {
 }
 
 static PROHIBITED_VP: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?:^(?:please\s+)?(?:do not|don't|never|avoid|you must not|you should not|you shouldn't|nunca|evite|evitar|evita|não)\s+|(?-u:\b)(?:must not|mustn't|shall not|should not|shouldn't|may not|must never|cannot|can't|não deve|não devem|não pode|não podem|no debe|no deben|no puede|no pueden)\s+(?:be\s+)?)(?P<vp>.{3,})$")
+    re(
+        r"(?i)(?:^(?:please\s+)?(?:do not|don't|never|avoid|you must not|you should not|you shouldn't|nunca|evite|evitar|evita|não)\s+|(?-u:\b)(?:must not|mustn't|shall not|should not|shouldn't|may not|must never|cannot|can't|não deve|não devem|não pode|não podem|no debe|no deben|no puede|no pueden)\s+(?:be\s+)?)(?P<vp>.{3,})$",
+    )
 });
-static PROHIBITED_SUBJ: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)^(?P<subj>.{3,}?)\s+(?:is|are)\s+(?:not (?:allowed|permitted)|prohibited|forbidden|é proibid|são proibid)"));
+static PROHIBITED_SUBJ: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^(?P<subj>.{3,}?)\s+(?:is|are)\s+(?:not (?:allowed|permitted)|prohibited|forbidden|é proibid|são proibid)")
+});
 static MISTAKE_OBJ: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?:common mistake|common error|pitfall|anti-?pattern|mistake|erro comum|error común)\s*(?:is|:|—|–|-|é|es)\s*(?:to\s+)?(?P<obj>.{3,})$")
+    re(
+        r"(?i)(?:common mistake|common error|pitfall|anti-?pattern|mistake|erro comum|error común)\s*(?:is|:|—|–|-|é|es)\s*(?:to\s+)?(?P<obj>.{3,})$",
+    )
 });
 static CLAUSE_END: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i),|;|:|\s[—–]\s|\s(?:because|since|as it|as this|unless|except|instead|porque|pois|a menos|salvo|exceto|en lugar|em vez)\s")
+    re(
+        r"(?i),|;|:|\s[—–]\s|\s(?:because|since|as it|as this|unless|except|instead|porque|pois|a menos|salvo|exceto|en lugar|em vez)\s",
+    )
 });
 
 /// The name of a prohibited or mistaken behaviour, from the verb phrase after the cue.
@@ -510,7 +580,9 @@ pub fn prohibited_behaviour(s: &str) -> Option<String> {
 }
 
 static RATIONALE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?-u:\b)(?:because|so that|in order to|to ensure|to avoid|to prevent|as this|porque|pois|para que|para garantir|para evitar|para asegurar|para evitar)\s+(?P<r>[^.;]{3,})")
+    re(
+        r"(?i)(?-u:\b)(?:because|so that|in order to|to ensure|to avoid|to prevent|as this|porque|pois|para que|para garantir|para evitar|para asegurar|para evitar)\s+(?P<r>[^.;]{3,})",
+    )
 });
 
 /// The rationale clause (`because …`, `so that …`, `to ensure …`).
@@ -521,7 +593,9 @@ pub fn rationale(s: &str) -> Option<String> {
 }
 
 static INSTEAD_OF: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?:,|;|\.)?\s*(?:instead,?|rather,?|em vez disso,?|en su lugar,?)\s+(?P<r>[^.;]{3,})|^(?:instead of|rather than|em vez de|ao invés de|en lugar de|en vez de)\s+[^,]+,\s*(?P<r2>[^.;]{3,})")
+    re(
+        r"(?i)(?:,|;|\.)?\s*(?:instead,?|rather,?|em vez disso,?|en su lugar,?)\s+(?P<r>[^.;]{3,})|^(?:instead of|rather than|em vez de|ao invés de|en lugar de|en vez de)\s+[^,]+,\s*(?P<r2>[^.;]{3,})",
+    )
 });
 
 /// The replacement behaviour (`…; instead, do X`, `Instead of A, do B`).
@@ -532,7 +606,9 @@ pub fn replacement(s: &str) -> Option<String> {
 }
 
 static WHEN_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?-u:\b)(?:when|whenever|after|during|before|once|quando|após|durante|antes de|cuando|después de|tras)\s+(?P<w>[^,.;]{3,})")
+    re(
+        r"(?i)(?-u:\b)(?:when|whenever|after|during|before|once|quando|após|durante|antes de|cuando|después de|tras)\s+(?P<w>[^,.;]{3,})",
+    )
 });
 
 /// A `when/after/during …` clause inside a sentence.
@@ -542,7 +618,9 @@ pub fn when_clause(s: &str) -> Option<String> {
 }
 
 static MENTAL_MODEL: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?:think(?:ing)? of|pense n[oa]s?|piense en)\s+(?P<a>.{2,60}?)\s+(?:as|como)\s+(?P<b>[^,.;]{2,80})|^(?P<c>[^,;]{2,50}?)\s+(?:is|are|works|acts)\s+like\s+(?P<d>[^,.;]{2,80})")
+    re(
+        r"(?i)(?:think(?:ing)? of|pense n[oa]s?|piense en)\s+(?P<a>.{2,60}?)\s+(?:as|como)\s+(?P<b>[^,.;]{2,80})|^(?P<c>[^,;]{2,50}?)\s+(?:is|are|works|acts)\s+like\s+(?P<d>[^,.;]{2,80})",
+    )
 });
 
 /// A mental model's name: `X as Y` from `think of X as Y` or `X is like Y`.
@@ -565,7 +643,9 @@ pub fn references(s: &str) -> Vec<(Range<usize>, String)> {
 }
 
 static SEQ_SPLIT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?:^|[,;.]?\s+)(?:first(?:ly)?|then|next|after that|afterwards|finally|lastly|primeiro|depois|em seguida|por fim|finalmente|primero|luego|después|por último)[,:]?\s+")
+    re(
+        r"(?i)(?:^|[,;.]?\s+)(?:first(?:ly)?|then|next|after that|afterwards|finally|lastly|primeiro|depois|em seguida|por fim|finalmente|primero|luego|después|por último)[,:]?\s+",
+    )
 });
 
 /// Splits a sequence sentence (`First X, then Y, finally Z`) into its steps (at most 8), or
@@ -588,7 +668,10 @@ pub fn sequence_steps(s: &str) -> Option<Vec<String>> {
         let mut step = crate::normalize::normalize(&s[*body_start..end]);
         loop {
             let t = step.trim_end_matches(['.', ',', ';', ' ']);
-            let t = ["and", "or", "e", "ou", "y", "o"].iter().find_map(|c| t.strip_suffix(c).filter(|x| x.ends_with(' '))).unwrap_or(t);
+            let t = ["and", "or", "e", "ou", "y", "o"]
+                .iter()
+                .find_map(|c| t.strip_suffix(c).filter(|x| x.ends_with(' ')))
+                .unwrap_or(t);
             if t.len() == step.len() {
                 break;
             }
@@ -654,7 +737,10 @@ mod tests {
         assert!(conditional("If only it were that simple.", Lang::En).is_none());
         let s = "Courses are reimbursable only when the manager approves them in writing.";
         let (m, c, cue) = postfix_conditional(s).unwrap();
-        assert_eq!((sl(s, m), sl(s, c), cue.as_str()), ("Courses are reimbursable", "the manager approves them in writing.", "only when"));
+        assert_eq!(
+            (sl(s, m), sl(s, c), cue.as_str()),
+            ("Courses are reimbursable", "the manager approves them in writing.", "only when")
+        );
         assert!(postfix_conditional("Check if the service is up before you deploy.").is_none());
         assert!(postfix_conditional("I was happy when it rained.").is_none());
     }
@@ -663,7 +749,10 @@ mod tests {
     fn exceptions() {
         let s = "Requests over $500 are denied unless a director approves them.";
         let (rule, case, cue) = exception_split(s).unwrap();
-        assert_eq!((rule.as_str(), sl(s, case), cue.as_str()), ("Requests over $500 are denied.", "a director approves them", "unless"));
+        assert_eq!(
+            (rule.as_str(), sl(s, case), cue.as_str()),
+            ("Requests over $500 are denied.", "a director approves them", "unless")
+        );
         let s = "Unless approved by a manager, requests over $500 are denied.";
         let (rule, case, _) = exception_split(s).unwrap();
         assert_eq!((rule.as_str(), sl(s, case)), ("Requests over $500 are denied.", "approved by a manager"));
@@ -687,13 +776,19 @@ mod tests {
 
     #[test]
     fn behaviours_and_clauses() {
-        assert_eq!(prohibited_behaviour("Do not share passwords with anyone, even your manager.").as_deref(), Some("Share passwords with anyone"));
+        assert_eq!(
+            prohibited_behaviour("Do not share passwords with anyone, even your manager.").as_deref(),
+            Some("Share passwords with anyone")
+        );
         assert_eq!(prohibited_behaviour("Employees must not store keys in code.").as_deref(), Some("Store keys in code"));
         assert_eq!(prohibited_behaviour("A common mistake is to skip the dry run.").as_deref(), Some("Skip the dry run"));
         assert_eq!(prohibited_behaviour("Sharing accounts is prohibited.").as_deref(), Some("Sharing accounts"));
         assert_eq!(rationale("Rotate keys monthly because leaks happen.").as_deref(), Some("because leaks happen"));
         assert_eq!(replacement("Do not email secrets; instead, use the vault.").as_deref(), Some("Use the vault"));
-        assert_eq!(mental_model("Think of the cache as a short-term memory.").as_deref(), Some("The cache as a short-term memory"));
+        assert_eq!(
+            mental_model("Think of the cache as a short-term memory.").as_deref(),
+            Some("The cache as a short-term memory")
+        );
         assert_eq!(
             sequence_steps("First stop the service, then back up the data, and finally restart it.").unwrap(),
             vec!["Stop the service", "Back up the data", "Restart it"].into_iter().map(String::from).collect::<Vec<_>>()

@@ -29,39 +29,141 @@ fn re(p: &str) -> Regex {
 }
 
 static DEFINED: LazyLock<Regex> = LazyLock::new(|| {
-    re(r#"\((?:the\s+|hereinafter\s+|hereafter\s+|o\s+|a\s+|el\s+|la\s+)?["“](?P<t>[^"”]{2,60})["”]\)|^["“](?P<u>[^"”]{2,60})["”]\s+(?i:means|shall mean|refers to|is defined as|significa|se refiere a)(?-u:\b)"#)
+    re(
+        r#"\((?:the\s+|hereinafter\s+|hereafter\s+|o\s+|a\s+|el\s+|la\s+)?["“](?P<t>[^"”]{2,60})["”]\)|^["“](?P<u>[^"”]{2,60})["”]\s+(?i:means|shall mean|refers to|is defined as|significa|se refiere a)(?-u:\b)"#,
+    )
 });
 static ACRONYM: LazyLock<Regex> = LazyLock::new(|| re(r"\((?P<short>\p{Lu}[\p{Lu}\p{Ll}\d&]{1,9})\)"));
 
 const CONNECTORS: &[&str] = &["of", "for", "and", "the", "de", "da", "do", "das", "dos", "del", "la", "y", "e", "in", "on", "&"];
 const DETERMINERS: &[&str] = &[
     "the", "a", "an", "this", "that", "these", "those", "our", "your", "their", "its", "his", "her", "each", "every", "all",
-    "any", "some", "no", "o", "a", "os", "as", "um", "uma", "el", "la", "los", "las", "un", "una", "if", "when", "for",
-    "in", "on", "at", "by", "to", "and", "or", "but", "however", "then", "also", "note", "see", "unless", "after", "before",
+    "any", "some", "no", "o", "a", "os", "as", "um", "uma", "el", "la", "los", "las", "un", "una", "if", "when", "for", "in",
+    "on", "at", "by", "to", "and", "or", "but", "however", "then", "also", "note", "see", "unless", "after", "before",
 ];
 
 static STOP: LazyLock<FastSet<&'static str>> = LazyLock::new(|| {
     [
-        "I", "I'm", "I've", "OK", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January",
-        "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
-        "MUST", "SHALL", "SHOULD", "MAY", "NOT", "REQUIRED", "RECOMMENDED", "OPTIONAL", "NOTE", "IMPORTANT", "WARNING",
-        "Yes", "No", "Q", "A", "P", "R", "E.g", "I.e", "Mr", "Mrs", "Ms", "Dr", "Step", "Steps", "Section", "Article",
-        "Chapter", "Art", "Sim", "Não", "Sí", "Segunda", "Terça", "Quarta", "Quinta", "Sexta", "Sábado", "Domingo",
+        "I",
+        "I'm",
+        "I've",
+        "OK",
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+        "MUST",
+        "SHALL",
+        "SHOULD",
+        "MAY",
+        "NOT",
+        "REQUIRED",
+        "RECOMMENDED",
+        "OPTIONAL",
+        "NOTE",
+        "IMPORTANT",
+        "WARNING",
+        "Yes",
+        "No",
+        "Q",
+        "A",
+        "P",
+        "R",
+        "E.g",
+        "I.e",
+        "Mr",
+        "Mrs",
+        "Ms",
+        "Dr",
+        "Step",
+        "Steps",
+        "Section",
+        "Article",
+        "Chapter",
+        "Art",
+        "Sim",
+        "Não",
+        "Sí",
+        "Segunda",
+        "Terça",
+        "Quarta",
+        "Quinta",
+        "Sexta",
+        "Sábado",
+        "Domingo",
     ]
     .into_iter()
     .collect()
 });
 
 const ORG: &[&str] = &[
-    "team", "department", "dept", "office", "committee", "board", "council", "operations", "inc", "ltd", "llc", "corp",
-    "corporation", "company", "university", "agency", "group", "bank", "ministry", "institute", "foundation", "association",
-    "authority", "commission", "hospital", "school", "college", "service", "services",
+    "team",
+    "department",
+    "dept",
+    "office",
+    "committee",
+    "board",
+    "council",
+    "operations",
+    "inc",
+    "ltd",
+    "llc",
+    "corp",
+    "corporation",
+    "company",
+    "university",
+    "agency",
+    "group",
+    "bank",
+    "ministry",
+    "institute",
+    "foundation",
+    "association",
+    "authority",
+    "commission",
+    "hospital",
+    "school",
+    "college",
+    "service",
+    "services",
 ];
 const SYSTEM: &[&str] =
     &["portal", "system", "platform", "tool", "app", "api", "console", "dashboard", "database", "server", "cluster", "cli"];
 const DOCUMENT: &[&str] = &[
-    "form", "policy", "handbook", "guide", "manual", "act", "law", "regulation", "code", "standard", "agreement", "contract",
-    "plan", "report", "request", "template", "rfc", "procedure", "runbook",
+    "form",
+    "policy",
+    "handbook",
+    "guide",
+    "manual",
+    "act",
+    "law",
+    "regulation",
+    "code",
+    "standard",
+    "agreement",
+    "contract",
+    "plan",
+    "report",
+    "request",
+    "template",
+    "rfc",
+    "procedure",
+    "runbook",
 ];
 const ROLE: &[&str] =
     &["manager", "director", "officer", "lead", "engineer", "administrator", "admin", "owner", "coordinator", "specialist"];
@@ -221,9 +323,7 @@ fn cap_runs_with_position(text: &str) -> Vec<(String, Range<usize>, bool)> {
         let mut s = start_tok;
         // A sentence's first word does not join the next name through a connector
         // ("Submit the Language Learning Request form").
-        if text[..toks[start_tok].0.start].trim().is_empty()
-            && start_tok < end_tok
-            && CONNECTORS.contains(&toks[start_tok + 1].1)
+        if text[..toks[start_tok].0.start].trim().is_empty() && start_tok < end_tok && CONNECTORS.contains(&toks[start_tok + 1].1)
         {
             s = start_tok + 1;
             while s <= end_tok && CONNECTORS.contains(&toks[s].1) {
@@ -325,7 +425,10 @@ mod tests {
         assert_eq!(h[1].name, "Section 4.2");
         assert_eq!(h[1].kind, "reference");
         let h = entities("Acme Corporation (the \"Company\") employs staff.");
-        assert_eq!(h.iter().find(|x| x.kind == "defined_term").map(|x| (x.name.as_str(), x.aliases.clone())), Some(("Company", vec!["Acme Corporation".to_string()])));
+        assert_eq!(
+            h.iter().find(|x| x.kind == "defined_term").map(|x| (x.name.as_str(), x.aliases.clone())),
+            Some(("Company", vec!["Acme Corporation".to_string()]))
+        );
         assert!(initials_match("Offer in Compromise", "OIC"));
         assert!(!initials_match("Alpha Beta", "XY"));
     }

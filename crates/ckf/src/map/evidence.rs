@@ -145,8 +145,11 @@ pub fn windows(text: &str, range: Range<usize>, needed: &[String], max: usize) -
     let mut wins = vec![window(text, &words, 0)];
     let word_of = |p: usize| words.iter().position(|w| w.end > p).unwrap_or(words.len() - 1);
     while wins.len() < max && !covered(&positions, &wins) {
-        let Some(first_uncovered) =
-            positions.iter().filter(|ps| !ps.iter().any(|p| wins.iter().any(|w| w.contains(p)))).filter_map(|ps| ps.first()).min()
+        let Some(first_uncovered) = positions
+            .iter()
+            .filter(|ps| !ps.iter().any(|p| wins.iter().any(|w| w.contains(p))))
+            .filter_map(|ps| ps.first())
+            .min()
         else {
             break;
         };
@@ -226,7 +229,10 @@ mod tests {
         assert!(contains_number("Section 4.2.", "4.2"));
         assert!(!contains_number("Section 4.21", "4.2"));
         assert!(!contains_number("version 1.4.2", "4.2"));
-        assert_eq!(numbers("pay $1,250.50 by 14:30 on 2024-05-01").collect::<Vec<_>>(), vec!["1,250.50", "14:30", "2024", "05", "01"]);
+        assert_eq!(
+            numbers("pay $1,250.50 by 14:30 on 2024-05-01").collect::<Vec<_>>(),
+            vec!["1,250.50", "14:30", "2024", "05", "01"]
+        );
     }
 
     #[test]

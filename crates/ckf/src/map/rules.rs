@@ -72,26 +72,38 @@ fn re(p: &str) -> Regex {
 }
 
 static LEAD: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+|(?i:step)\s+\d{1,3}\s*[:.)-]\s*|(?:\*\*|__)?(?:Q|A|P|R)\s*[:：](?:\*\*|__)?\s+|(?i:question|answer|pergunta|resposta|pregunta|respuesta)\s*[:：]\s*)+")
+    re(
+        r"^(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+|(?i:step)\s+\d{1,3}\s*[:.)-]\s*|(?:\*\*|__)?(?:Q|A|P|R)\s*[:：](?:\*\*|__)?\s+|(?i:question|answer|pergunta|resposta|pregunta|respuesta)\s*[:：]\s*)+",
+    )
 });
 static NUMBERED: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s{0,3}(?:(?P<n>\d{1,3})[.)]|(?i:step)\s+(?P<s>\d{1,3})\s*[:.)-])\s+\S"));
 static INTRO_HEADING: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?-u:\b)(?:introduction|intro|overview|summary|abstract|purpose|scope|about|background|objectives?|goals?|preface|introdução|resumo|objetivos?|propósito|escopo|apresentação|introducción|resumen|alcance|finalidad)(?-u:\b)")
+    re(
+        r"(?i)(?-u:\b)(?:introduction|intro|overview|summary|abstract|purpose|scope|about|background|objectives?|goals?|preface|introdução|resumo|objetivos?|propósito|escopo|apresentação|introducción|resumen|alcance|finalidad)(?-u:\b)",
+    )
 });
 static PURPOSE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:this|the|our|o|a|este|esta|el|la)\s+(?:\w+\s+){0,2}(?:policy|document|guide|runbook|handbook|faq|standard|procedure|page|manual|article|section|law|regulation|specification|spec|playbook|process|política|documento|guia|norma|lei|regulamento|reglamento|guía|procedimiento)\s+(?:\w+\s+)?(?:describes|explains|sets out|defines|covers|applies|establishes|outlines|documents|provides|governs|explains|aims|is intended|descreve|explica|define|estabelece|apresenta|regula|describe|establece|regula)(?-u:\b)|(?i)^the (?:purpose|goal|aim) of this")
+    re(
+        r"(?i)^(?:this|the|our|o|a|este|esta|el|la)\s+(?:\w+\s+){0,2}(?:policy|document|guide|runbook|handbook|faq|standard|procedure|page|manual|article|section|law|regulation|specification|spec|playbook|process|política|documento|guia|norma|lei|regulamento|reglamento|guía|procedimiento)\s+(?:\w+\s+)?(?:describes|explains|sets out|defines|covers|applies|establishes|outlines|documents|provides|governs|explains|aims|is intended|descreve|explica|define|estabelece|apresenta|regula|describe|establece|regula)(?-u:\b)|(?i)^the (?:purpose|goal|aim) of this",
+    )
 });
 static AUDIENCE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?-u:\b)(?:applies to|is intended for|are intended for|is for|is written for|aplica-se a|aplica-se aos|destina-se a|destina-se aos|se aplica a|está dirigid[oa] a)\s+(?P<who>[^.;]{3,120})")
+    re(
+        r"(?i)(?-u:\b)(?:applies to|is intended for|are intended for|is for|is written for|aplica-se a|aplica-se aos|destina-se a|destina-se aos|se aplica a|está dirigid[oa] a)\s+(?P<who>[^.;]{3,120})",
+    )
 });
 static VALUE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?-u:\b)(?:helps|ensures|so that|in order to|allows|enables|protects|reduces|ajuda|garante|permite|protege|reduz|ayuda|garantiza|reduce)(?-u:\b)")
+    re(
+        r"(?i)(?-u:\b)(?:helps|ensures|so that|in order to|allows|enables|protects|reduces|ajuda|garante|permite|protege|reduz|ayuda|garantiza|reduce)(?-u:\b)",
+    )
 });
 static TO_OBJECTIVE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)(?:^|steps? to|how to|in order to|^para)\s*(?:to\s+)?(?P<o>[^:]{3,120}?)\s*:?$"));
 static HOWEVER_LEAD: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:however|nevertheless|nonetheless|in contrast|no entanto|entretanto|contudo|porém|todavia|sin embargo|no obstante|therefore|thus|consequently|as a result|hence|portanto|por isso|assim|por lo tanto|por eso|en consecuencia),?\s+")
+    re(
+        r"(?i)^(?:however|nevertheless|nonetheless|in contrast|no entanto|entretanto|contudo|porém|todavia|sin embargo|no obstante|therefore|thus|consequently|as a result|hence|portanto|por isso|assim|por lo tanto|por eso|en consecuencia),?\s+",
+    )
 });
 static INSTEAD_LEAD: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(?:instead|rather|em vez disso|en su lugar),?\s+"));
 static YES_NO: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(?:yes|no|sim|não|sí)(?-u:\b)"));
@@ -211,10 +223,8 @@ impl<'a> Walker<'a> {
             || (self.input.first_chunk && self.heading.is_none());
         self.qa();
         self.procedures(start..chunk.range.end);
-        let paras: Vec<Range<usize>> = paragraphs(&text[start..chunk.range.end])
-            .into_iter()
-            .map(|p| p.start + start..p.end + start)
-            .collect();
+        let paras: Vec<Range<usize>> =
+            paragraphs(&text[start..chunk.range.end]).into_iter().map(|p| p.start + start..p.end + start).collect();
         for p in paras {
             let mut p = p;
             loop {
@@ -305,7 +315,8 @@ impl<'a> Walker<'a> {
         let basis = if opinion { Basis::AuthorOpinion } else { Basis::Explicit };
         let conf = |c: u8| if opinion { OPINION.min(c) } else { c };
         let cond = if f & flag::CONDITIONAL != 0 { cues::conditional(sent, self.lang) } else { None };
-        let post = if cond.is_none() && f & (flag::CONDITIONAL | flag::ONLY_WHEN) != 0 { cues::postfix_conditional(sent) } else { None };
+        let post =
+            if cond.is_none() && f & (flag::CONDITIONAL | flag::ONLY_WHEN) != 0 { cues::postfix_conditional(sent) } else { None };
         let def = cues::definition(sent);
         let exc = if f & flag::EXCEPTION != 0 { cues::exception_split(sent) } else { None };
         let this = self.src(s.clean.clone());
@@ -709,7 +720,8 @@ impl<'a> Walker<'a> {
                     }
                 }
             } else if let Some(last) = list.last_mut() {
-                let continuation = !prev_blank && crate::chunk::heading_line(body).is_none() && !body.trim_start().starts_with(['-', '*', '•']);
+                let continuation =
+                    !prev_blank && crate::chunk::heading_line(body).is_none() && !body.trim_start().starts_with(['-', '*', '•']);
                 if continuation {
                     last.1.end = at + body.trim_end().len();
                 } else if !body.starts_with([' ', '\t']) {
@@ -846,7 +858,8 @@ impl<'a> Walker<'a> {
         let range = pk.evidence_start..pk.end;
         let inside = |it: &Item| it.trace.evidence.first().is_some_and(|e| range.contains(&(e.start as usize)));
         let keys_of = |secs: &[Section]| -> Vec<String> {
-            let mut v: Vec<String> = self.items.iter().filter(|it| secs.contains(&it.section) && inside(it)).map(Item::handle).collect();
+            let mut v: Vec<String> =
+                self.items.iter().filter(|it| secs.contains(&it.section) && inside(it)).map(Item::handle).collect();
             v.dedup();
             v
         };
@@ -879,7 +892,9 @@ impl<'a> Walker<'a> {
 fn contains_ref(heading: &str, name: &str) -> bool {
     heading.find(name).is_some_and(|p| {
         let after = heading[p + name.len()..].chars().next();
-        !after.is_some_and(|c| c.is_ascii_digit() || c == '.' && heading[p + name.len() + 1..].starts_with(|d: char| d.is_ascii_digit()))
+        !after.is_some_and(|c| {
+            c.is_ascii_digit() || c == '.' && heading[p + name.len() + 1..].starts_with(|d: char| d.is_ascii_digit())
+        })
     })
 }
 
@@ -894,7 +909,14 @@ mod tests {
         let cs = chunks(&doc.spans, 6000);
         let mut out = Vec::new();
         for (i, c) in cs.iter().enumerate() {
-            let input = MapInput { spans: &doc.spans, base: 0, chunk: c, language: doc.language, format: doc.format, first_chunk: i == 0 };
+            let input = MapInput {
+                spans: &doc.spans,
+                base: 0,
+                chunk: c,
+                language: doc.language,
+                format: doc.format,
+                first_chunk: i == 0,
+            };
             out.extend(RuleMapper.map(&input).unwrap().items);
         }
         out
@@ -960,6 +982,10 @@ mod tests {
         assert_eq!(exc.len(), 1, "{exc:?}");
         assert!(exc[0].text("general_rule").starts_with("Full-time employees may request"));
         assert_eq!(exc[0].trace.refs(), vec![0, 1]);
-        assert!(of(&items, Section::DecisionRules).iter().any(|d| d.text("decision").starts_with("Language courses are reimbursable")));
+        assert!(
+            of(&items, Section::DecisionRules)
+                .iter()
+                .any(|d| d.text("decision").starts_with("Language courses are reimbursable"))
+        );
     }
 }

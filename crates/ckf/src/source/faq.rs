@@ -14,12 +14,10 @@ fn re(p: &str) -> Regex {
     Regex::new(p).unwrap_or_else(|e| panic!("regex {p}: {e}"))
 }
 
-static QUESTION: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^\s*(?:[*_]{1,2})?(?i:Q|P|Question|Pergunta|Pregunta)(?:\s*\d{1,3})?\s*[:：](?:[*_]{1,2})?\s*")
-});
-static ANSWER: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^\s*(?:[*_]{1,2})?(?i:A|R|Answer|Resposta|Respuesta)(?:\s*\d{1,3})?\s*[:：](?:[*_]{1,2})?\s*")
-});
+static QUESTION: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^\s*(?:[*_]{1,2})?(?i:Q|P|Question|Pergunta|Pregunta)(?:\s*\d{1,3})?\s*[:：](?:[*_]{1,2})?\s*"));
+static ANSWER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^\s*(?:[*_]{1,2})?(?i:A|R|Answer|Resposta|Respuesta)(?:\s*\d{1,3})?\s*[:：](?:[*_]{1,2})?\s*"));
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mark {

@@ -20,9 +20,35 @@ pub struct HtmlText {
 
 const SKIP: &[&str] = &["script", "style", "noscript", "template", "svg", "iframe", "object", "canvas"];
 const BLOCK: &[&str] = &[
-    "p", "div", "section", "article", "header", "footer", "main", "aside", "nav", "ul", "ol", "dl", "table", "thead",
-    "tbody", "tfoot", "blockquote", "form", "fieldset", "figure", "figcaption", "address", "details", "summary", "hr",
-    "body", "html", "caption", "center",
+    "p",
+    "div",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "main",
+    "aside",
+    "nav",
+    "ul",
+    "ol",
+    "dl",
+    "table",
+    "thead",
+    "tbody",
+    "tfoot",
+    "blockquote",
+    "form",
+    "fieldset",
+    "figure",
+    "figcaption",
+    "address",
+    "details",
+    "summary",
+    "hr",
+    "body",
+    "html",
+    "caption",
+    "center",
 ];
 
 struct Out {
@@ -148,7 +174,6 @@ fn tag_end(b: &[u8], mut i: usize) -> Option<usize> {
     }
     None
 }
-
 
 /// Converts HTML to text (see module docs).
 pub fn html_to_text(html: &str) -> HtmlText {

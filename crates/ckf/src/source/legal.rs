@@ -71,7 +71,8 @@ fn markers(text: &str, from: usize) -> Vec<Marker> {
 /// Cuts a normative text into articles, or `None` when it is not one.
 pub fn segment(text: &str, from: usize) -> Option<Vec<Span>> {
     let all = markers(text, from);
-    let family = [Family::Article, Family::Paragraph, Family::Section].into_iter().find(|f| all.iter().any(|m| m.family == *f))?;
+    let family =
+        [Family::Article, Family::Paragraph, Family::Section].into_iter().find(|f| all.iter().any(|m| m.family == *f))?;
     let ms: Vec<&Marker> = all.iter().filter(|m| m.family == family).collect();
     let mut ids: Vec<&str> = ms.iter().map(|m| m.id.as_str()).collect();
     ids.sort_unstable();

@@ -272,7 +272,9 @@ static FILENAME_ONLY: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn is_hex_hash(s: &str) -> bool {
-    let s = s.split_once(':').map_or(s, |(algo, rest)| if algo.len() <= 8 && algo.bytes().all(|b| b.is_ascii_alphanumeric()) { rest } else { s });
+    let s = s
+        .split_once(':')
+        .map_or(s, |(algo, rest)| if algo.len() <= 8 && algo.bytes().all(|b| b.is_ascii_alphanumeric()) { rest } else { s });
     matches!(s.len(), 32 | 40 | 56 | 64 | 96 | 128) && s.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
@@ -290,10 +292,7 @@ fn block(file: &str, text: &str) -> Result<(), SourceError> {
         ));
     }
     if lines.len() == 1 && t.len() < 260 && FILENAME_ONLY.is_match(t) {
-        return Err(SourceError::new(
-            file,
-            format!("the input is only a file name ({t}), not a document; pass the file itself"),
-        ));
+        return Err(SourceError::new(file, format!("the input is only a file name ({t}), not a document; pass the file itself")));
     }
     Ok(())
 }
@@ -318,10 +317,7 @@ fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, SourceError> {
 /// Reads one source file (§7.1, §7.2): preflight, reader, format detection, spans.
 pub fn read_source(file: &str, bytes: &[u8], opts: &ReadOptions) -> Result<Document, SourceError> {
     if bytes.len() > opts.max_bytes {
-        return Err(SourceError::new(
-            file,
-            format!("the input is {} bytes; the limit is {} bytes", bytes.len(), opts.max_bytes),
-        ));
+        return Err(SourceError::new(file, format!("the input is {} bytes; the limit is {} bytes", bytes.len(), opts.max_bytes)));
     }
     let raw = decode(file, bytes)?;
     block(file, raw)?;

@@ -56,7 +56,9 @@ fn record_span(v: &Value, kind: SpanKind, fallback_id: String) -> Result<Span, S
         }
     }
     let Some((text_field, body)) = text else {
-        return Err("the record has no text (expected a non-empty `text`, `content`, `body`, `answer` or `resposta` string)".into());
+        return Err(
+            "the record has no text (expected a non-empty `text`, `content`, `body`, `answer` or `resposta` string)".into()
+        );
     };
     let title = TITLE_FIELDS
         .iter()
@@ -108,8 +110,9 @@ pub fn read_jsonl(file: &str, text: &str) -> Result<(Vec<Span>, usize), SourceEr
             continue;
         }
         let n = i + 1;
-        let v: Value = serde_json::from_str(line)
-            .map_err(|e| SourceError::at(file, format!("line {n}"), format!("invalid JSON: {e}; expected one JSON record per line")))?;
+        let v: Value = serde_json::from_str(line).map_err(|e| {
+            SourceError::at(file, format!("line {n}"), format!("invalid JSON: {e}; expected one JSON record per line"))
+        })?;
         let mut span = record_span(&v, SpanKind::JsonlRecord, format!("line {n}"))
             .map_err(|m| SourceError::at(file, format!("line {n}"), m))?;
         span.lines = (n as u32, n as u32);

@@ -17,7 +17,8 @@ static TIMECODE: LazyLock<Regex> =
 static VOICE: LazyLock<Regex> = LazyLock::new(|| re(r"<v(?:\.[\w.-]+)?\s+([^>]+)>"));
 static TAG: LazyLock<Regex> = LazyLock::new(|| re(r"</?[A-Za-z][^>]*>|<\d{1,2}:\d{2}(?::\d{2})?[.,]\d{1,3}>|\{\\[^}]*\}"));
 static SPEAKER_LINE: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:-\s*)?([A-Z][\p{L}0-9 .'-]{0,30}):\s+\S"));
-static TIMESTAMP: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|\s|\[|\()(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?(?:\]|\)|\s|$)"));
+static TIMESTAMP: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?:^|\s|\[|\()(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?(?:\]|\)|\s|$)"));
 
 fn decode_entities(s: &str) -> String {
     if !s.contains('&') {
@@ -138,7 +139,9 @@ pub fn looks_like_transcript(text: &str) -> bool {
         if TIMESTAMP.is_match(l) {
             stamps += 1;
         }
-        if SPEAKER_LINE.is_match(l.trim_start_matches(|c: char| c == '[' || c.is_ascii_digit() || c == ':' || c == ']' || c == ' ')) {
+        if SPEAKER_LINE
+            .is_match(l.trim_start_matches(|c: char| c == '[' || c.is_ascii_digit() || c == ':' || c == ']' || c == ' '))
+        {
             speakers += 1;
         }
         if stamps >= 3 && speakers >= 3 {
