@@ -134,6 +134,55 @@ pub fn jaccard(a: &[String], b: &[String]) -> f64 {
     inter as f64 / (a.len() + b.len() - inter) as f64
 }
 
+/// Common imperative verbs (EN), for instructions and procedure names.
+pub const VERBS: &[&str] = &[
+    "add", "adjust", "analyze", "analyse", "announce", "apply", "approve", "archive", "ask", "assess", "assign", "audit",
+    "avoid", "back", "build", "calculate", "call", "cancel", "change", "check", "choose", "clean", "close", "collect",
+    "communicate", "compare", "complete", "configure", "confirm", "connect", "consider", "contact", "copy", "create",
+    "decide", "define", "delete", "deploy", "design", "determine", "disable", "document", "download", "draft", "enable",
+    "ensure", "escalate", "estimate", "evaluate", "file", "fill", "find", "fix", "follow", "gather", "generate", "get",
+    "give", "handle", "identify", "implement", "include", "inform", "install", "investigate", "issue", "keep", "launch",
+    "log", "make", "manage", "measure", "migrate", "monitor", "move", "notify", "obtain", "open", "page", "pay", "perform",
+    "plan", "prepare", "prioritize", "process", "provide", "publish", "read", "record", "reduce", "refund", "register",
+    "release", "remove", "renew", "replace", "report", "request", "reset", "resolve", "respond", "restart", "restore",
+    "review", "revoke", "roll", "rotate", "run", "schedule", "select", "send", "set", "share", "ship", "sign", "start",
+    "stop", "submit", "switch", "take", "test", "track", "train", "transfer", "triage", "turn", "update", "upgrade",
+    "upload", "use", "validate", "verify", "wait", "write",
+];
+
+/// True when a sentence (or its main clause after a leading `Before/After/To/When …,`) starts
+/// with an imperative verb: `Determine the eGFR category.`, `Before deploying, run the tests.`
+pub fn is_imperative(sentence: &str) -> bool {
+    let lead = ["before ", "after ", "to ", "when ", "once ", "for ", "during ", "if "];
+    let lower = sentence.trim_start().to_lowercase();
+    let main = if lead.iter().any(|l| lower.starts_with(l)) {
+        match lower.split_once(", ") {
+            Some((_, rest)) => rest.to_string(),
+            None => return false,
+        }
+    } else {
+        lower
+    };
+    let original = sentence.trim_start();
+    let offset = original.len() - main.len().min(original.len());
+    let mut w = main.split_whitespace();
+    let (Some(first), Some(second)) = (w.next(), w.next()) else { return false };
+    let first = first.trim_matches(|c: char| !c.is_alphabetic());
+    let second_clean = second.trim_matches(|c: char| !c.is_alphanumeric());
+    // Many verbs are also nouns ("Report generation is slow"): an imperative's next word opens
+    // its object or complement.
+    const OPENERS: &[&str] = &[
+        "the", "a", "an", "all", "any", "each", "every", "your", "their", "its", "this", "that", "these", "those", "it",
+        "them", "to", "with", "for", "on", "in", "at", "from", "up", "down", "out", "off", "back", "no", "only", "both",
+        "one", "two", "three", "whether", "if", "how", "what", "when", "new", "existing", "old",
+    ];
+    let second_original = original[offset.min(original.len())..].split_whitespace().nth(1).unwrap_or("");
+    let object_like = OPENERS.contains(&second_clean)
+        || second_clean.starts_with(|c: char| c.is_ascii_digit())
+        || second_original.starts_with(|c: char| c.is_uppercase() || c == '`' || c == '"');
+    VERBS.contains(&first) && object_like
+}
+
 /// Capitalises the first letter.
 pub fn capitalise(s: &str) -> String {
     let mut c = s.chars();
@@ -193,6 +242,14 @@ mod tests {
         let b = tokens("Refund takes five days for orders");
         assert!((jaccard(&a, &b) - 1.0).abs() < 1e-9);
         assert!(jaccard(&a, &tokens("Something else entirely")) < 0.1);
+    }
+
+    #[test]
+    fn imperatives() {
+        assert!(is_imperative("Determine the patient's eGFR category."));
+        assert!(is_imperative("Before selecting the regimen, determine the patient's eGFR category."));
+        assert!(!is_imperative("Report generation is slow."));
+        assert!(!is_imperative("The report is due."));
     }
 
     #[test]

@@ -65,19 +65,22 @@ pub mod flag {
     pub const MISTAKE: u32 = 1 << 22;
     /// Procedural markers: first, then, next, finally (+ PT/ES).
     pub const SEQUENCE: u32 = 1 << 23;
+    /// Scope and constraint statements: `applies to`, `restricted to`, `requires`, `depends
+    /// on`, `is (not) eligible`, `overrides`, `until`, `regardless`, mid-sentence `does not`.
+    pub const CONSTRAINT: u32 = 1 << 24;
 }
 
-const PATTERNS: [&str; 24] = [
+const PATTERNS: [&str; 25] = [
     // PROHIBITION
-    r"(?i)^(?:do not|don't|never|avoid|please do not|you must not|you should not|you shouldn't|nunca|evite|evitar|evita)(?-u:\b)|(?i)(?-u:\b)(?:must not|mustn't|shall not|should not|shouldn't|may not|must never|cannot be|can't be|(?:is|are) not (?:allowed|permitted)|(?:is|are) (?:prohibited|forbidden)|prohibited from|não deve|não devem|não pode|não podem|no debe|no deben|no puede|no pueden|prohibid[oa]s?|proibid[oa]s?|vedad[oa]s?)(?-u:\b)|(?i)^não(?-u:\b)",
+    r"(?i)^(?:do not|don't|never|avoid|please do not|you must not|you should not|you shouldn't|nunca|evite|evitar|evita)(?-u:\b)|(?i)(?-u:\b)(?:must not|mustn't|shall not|should not|shouldn't|may not|must never|cannot|can't|(?:is|are) not (?:allowed|permitted|recommended)|(?:is|are) (?:prohibited|forbidden|contraindicated)|contraindicated|prohibited from|(?:says|instructs|recommends|advises) (?:to )?avoid|não deve|não devem|não pode|não podem|no debe|no deben|no puede|no pueden|prohibid[oa]s?|proibid[oa]s?|vedad[oa]s?|contraindicad[oa]s?)(?-u:\b)|(?i)^não(?-u:\b)|(?i)^no (?:\w+ ){1,3}(?:may|shall|can|will|should) (?:be )?",
     // OBLIGATION
     r"(?i)(?-u:\b)(?:must|shall|(?:is|are) required to|required to|has to|have to|needs? to|(?:is|are) mandatory|mandatory|obligatory|deve|devem|obrigat[oó]ri[oa]s?|debe|deben|obligatori[oa]s?|tiene que|tienen que|tem que|têm que)(?-u:\b)",
     // RECOMMENDATION
     r"(?i)(?-u:\b)(?:should|ought to|recommended|it is (?:important|essential|critical|best|advisable|good practice|vital)|best practice|always|deveria|deveriam|recomenda-se|recomendad[oa]|debería|deberían|se recomienda|recomendable|sempre|siempre)(?-u:\b)",
     // EXCEPTION
-    r"(?i)(?-u:\b)(?:unless|except|excepting|with the exception of|(?:does|do|shall|will) not apply|doesn't apply|don't apply|(?:is|are) exempt|exempt from|notwithstanding|exceto|salvo|a menos que|com exceção|excepto|con excepción|no se aplica|não se aplica|exceção|excepción)(?-u:\b)|(?i)^exception(?-u:\b)",
+    r"(?i)(?-u:\b)(?:unless|except|excepting|with the exception of|(?:does|do|shall|will) not apply|doesn't apply|don't apply|(?:is|are) exempt|exempt from|notwithstanding|exceto|salvo|a menos que|com exceção|excepto|con excepción|no se aplica|não se aplica|exceção|excepción|an exception (?:for|to)|exceptions? to)(?-u:\b)|(?i)^exception(?-u:\b)",
     // CAUSAL
-    r"(?i)(?-u:\b)(?:because|due to|as a result|therefore|consequently|leads? to|led to|leading to|causes|caused by|results? in|resulted in|triggers|so that|porque|pois|devido a|por causa d[eoa]|leva a|levam a|resulta em|provoca|provocam|debido a|lleva a|llevan a|resulta en|por lo tanto|portanto)(?-u:\b)",
+    r"(?i)(?-u:\b)(?:because|due to|as a result|therefore|consequently|leads? to|led to|leading to|causes|caused by|results? in|resulted in|triggers|so that|increases|decreases|reduces|affects|determines|porque|pois|devido a|por causa d[eoa]|leva a|levam a|resulta em|provoca|provocam|debido a|lleva a|llevan a|resulta en|por lo tanto|portanto)(?-u:\b)",
     // PATTERN
     r"(?i)(?-u:\b)(?:often|frequently|commonly|typically|usually|tends? to|in most cases|(?:is|are) common|a common pattern|we often see|frequentemente|geralmente|normalmente|costuma|costumam|suele|suelen|a menudo)(?-u:\b)",
     // MENTAL
@@ -87,7 +90,7 @@ const PATTERNS: [&str; 24] = [
     // HEDGE
     r"(?i)(?-u:\b)(?:might|possibly|perhaps|probably|it seems|appears to|talvez|provavelmente|quizás|probablemente)(?-u:\b)",
     // DECISION
-    r"(?i)(?-u:\b)(?:approve[sd]?|deny|denie[sd]|reject(?:s|ed)?|escalate[sd]?|eligible|ineligible|qualif(?:y|ies|ied)|(?:is|are) (?:not )?allowed|permitted|reimbursable|reimbursed|grant(?:s|ed)?|decline[sd]?|waive[sd]?|exempt|authori[sz]e[sd]?|aprovad[oa]s?|aprova|negad[oa]s?|rejeitad[oa]s?|eleg[ií]ve(?:l|is)|permitid[oa]s?|autorizad[oa]s?|aprobad[oa]s?|denegad[oa]s?|rechazad[oa]s?|elegibles?)(?-u:\b)",
+    r"(?i)(?-u:\b)(?:approve[sd]?|deny|denie[sd]|reject(?:s|ed)?|escalate[sd]?|eligible|ineligible|qualif(?:y|ies|ied)|(?:is|are) (?:not )?allowed|permitted|reimbursable|reimbursed|grant(?:s|ed)?|decline[sd]?|waive[sd]?|exempt|excluded|included|covered|authori[sz]e[sd]?|aprovad[oa]s?|aprova|negad[oa]s?|rejeitad[oa]s?|eleg[ií]ve(?:l|is)|permitid[oa]s?|autorizad[oa]s?|aprobad[oa]s?|denegad[oa]s?|rechazad[oa]s?|elegibles?)(?-u:\b)",
     // SOFT
     r"(?i)(?-u:\b)(?:consider|prefer|try to|it(?: is|'s) (?:usually|often|generally) (?:best|better|wise)|it helps|a good idea|you may want|you might want|suggest(?:ed)?|considere|prefira|tente|considera|prefiera|intente)(?-u:\b)",
     // USER_TRIGGER
@@ -107,15 +110,17 @@ const PATTERNS: [&str; 24] = [
     // ONLY_WHEN
     r"(?i)(?-u:\b)(?:only (?:if|when|after|once|where)|if and only if|somente (?:se|quando|após)|apenas (?:se|quando|após)|s[oó]lo (?:si|cuando))(?-u:\b)",
     // REFERENCE
-    r"(?-u:\b)(?:Section|Sec\.|Article|Art\.|Chapter|Artigo|Seção|Sección|Artículo)\s*\d+(?:\.\d+)*|§\s*\d+",
+    r"(?-u:\b)(?:Section|Sec\.|Article|Art\.|Chapter|Artigo|Seção|Sección|Artículo)\s*(?:\d+(?:\.\d+)*|[A-Z](?-u:\b))|§\s*\d+",
     // CONDITIONAL
-    r"(?i)(?-u:\b)(?:if|when|whenever|in case of|in the event|provided that|as long as|unless)(?-u:\b)|(?i)^(?:se|quando|caso|sempre que|em caso de|desde que|si|cuando|siempre que|en caso de|to)(?-u:\b)",
+    r"(?i)(?-u:\b)(?:if|when|whenever|in case of|in the event|provided that|as long as|unless)(?-u:\b)|(?i)^(?:se|quando|caso|sempre que|em caso de|desde que|si|cuando|siempre que|en caso de|to|for|para)(?-u:\b)",
     // INSTEAD
     r"(?i)(?-u:\b)(?:instead|rather than|em vez de|ao invés de|em vez disso|en lugar de|en vez de)(?-u:\b)",
     // MISTAKE
     r"(?i)(?-u:\b)(?:common mistake|common error|pitfall|anti-?pattern|a mistake|mistake is|mistake to|erro comum|armadilha|error común)(?-u:\b)",
     // SEQUENCE
     r"(?i)(?-u:\b)(?:first|then|next|finally|afterwards|primeiro|depois|em seguida|por fim|finalmente|primero|luego|después)(?-u:\b)",
+    // CONSTRAINT
+    r"(?i)(?-u:\b)(?:restricted to|limited to|appl(?:y|ies) (?:only )?to|only appl(?:y|ies)|(?:is|are) (?:not )?eligible|ineligible|(?:is|are) excluded|excluded from|outside the scope|(?:is|are) (?:used|available|valid) only|only for|can only|may only|requires?|required|depends? on|overrides?|takes? precedence|(?:is|are) controlled|(?:is|are) not used|until|regardless of|even (?:if|when)|(?:does|do) not|no longer|aplica-se|restrit[oa] a|limitad[oa] a|depende de|exige|requer|se aplica|restringid[oa] a|requiere)(?-u:\b)",
 ];
 
 static SET: LazyLock<RegexSet> = LazyLock::new(|| RegexSet::new(PATTERNS).unwrap_or_else(|e| panic!("cue set: {e}")));
@@ -284,9 +289,27 @@ fn strip_cue(s: &str, cue: &str) -> Option<usize> {
 /// A prefix conditional (`If X, (then) Y`): the condition's and the consequence's byte ranges.
 /// The cue word itself is left out of the condition.
 pub fn conditional(s: &str, lang: Lang) -> Option<(Range<usize>, Range<usize>)> {
-    let start = COND_CUES.iter().filter(|(_, l)| l.is_none_or(|l| l == lang)).find_map(|(c, _)| strip_cue(s, c))?;
-    split_condition(s, start)
+    if let Some(start) = COND_CUES.iter().filter(|(_, l)| l.is_none_or(|l| l == lang)).find_map(|(c, _)| strip_cue(s, c)) {
+        return split_condition(s, start);
+    }
+    // "For eGFR below 30 mL/min, a reduced dose is used": a scoped rule when the consequence is
+    // normative.
+    let start = strip_cue(s, "for").or_else(|| strip_cue(s, "para")).or_else(|| strip_cue(s, "en el caso de"))?;
+    let lower = s[start..].to_lowercase();
+    if ["example", "instance", "more ", "details", "this reason", "now", "exemplo", "ejemplo", "all ", "each "].iter().any(|x| lower.starts_with(x)) {
+        return None;
+    }
+    let (c, t) = split_condition(s, start)?;
+    let cons = &s[t.clone()];
+    let normative = flags(cons) & (flag::OBLIGATION | flag::RECOMMENDATION | flag::PROHIBITION | flag::CONSTRAINT | flag::DECISION) != 0
+        || has_modal(cons)
+        || USED.is_match(cons);
+    normative.then_some((c, t))
 }
+
+static USED: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)(?-u:\b)(?:is|are) (?:used|applied|given|reduced|increased|adjusted|retained|kept|stored|offered|processed|issued|handled|charged|paid|capped|limited|waived)(?-u:\b)")
+});
 
 /// Splits `s[start..]` into condition and consequence at `, then` or a clause comma.
 fn split_condition(s: &str, start: usize) -> Option<(Range<usize>, Range<usize>)> {
@@ -392,13 +415,19 @@ pub fn postfix_conditional(s: &str) -> Option<(Range<usize>, Range<usize>, Strin
     }
     let weak = matches!(cue_l.as_str(), "when" | "whenever" | "if");
     if weak && !has_modal(main.as_str()) && !DECISION_WORDS.is_match(main.as_str()) {
-        return None;
+        // A present-tense statement about a thing ("The default strategy performs rolling
+        // updates when the template changes") is a rule; a narrative ("I was happy when …") not.
+        let first = main.as_str().split_whitespace().next().unwrap_or("").to_lowercase();
+        let pronoun = matches!(first.as_str(), "i" | "he" | "she" | "we" | "they" | "you" | "it" | "there");
+        if pronoun || PAST.is_match(main.as_str()) {
+            return None;
+        }
     }
     Some((main.range(), cond.range(), cue_l))
 }
 
 static PERMISSION: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?-u:\b)(?:may|(?:is|are) entitled to|(?:is|are) eligible (?:to|for)|pode|podem|puede|pueden)\s+(?P<next>[\p{L}-]+)")
+    re(r"(?i)(?-u:\b)(?P<modal>may|can|(?:is|are) entitled to|(?:is|are) eligible (?:to|for)|pode|podem|puede|pueden)\s+(?P<next>[\p{L}-]+)")
 });
 
 /// True for a permission (`Employees may request …`, `X is entitled to …`); `may be`, `may
@@ -406,11 +435,14 @@ static PERMISSION: LazyLock<Regex> = LazyLock::new(|| {
 pub fn is_permission(s: &str) -> bool {
     PERMISSION.captures_iter(s).any(|c| {
         let next = c.name("next").map_or("", |m| m.as_str()).to_lowercase();
-        !matches!(next.as_str(), "be" | "have" | "not" | "also" | "well" | "ser" | "estar" | "haber" | "não" | "no")
+        let may = c.name("modal").is_some_and(|m| m.as_str().eq_ignore_ascii_case("may"));
+        !(matches!(next.as_str(), "be" | "not" | "also" | "well" | "ser" | "estar" | "haber" | "não" | "no")
+            || (may && next == "have"))
     })
 }
 
 static DECISION_WORDS: LazyLock<Regex> = LazyLock::new(|| re(PATTERNS[9]));
+static PAST: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?-u:\b)(?:was|were|had|did|said|went|came|felt|thought|got)(?-u:\b)"));
 
 /// True when a consequence decides (approve, deny, eligible, …).
 pub fn is_decision(s: &str) -> bool {
@@ -478,6 +510,16 @@ pub fn exception_split(s: &str) -> Option<(String, Range<usize>, String)> {
     Some((crate::gate::capitalise(&rule), case_r, cue))
 }
 
+static HAS_EXCEPTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^(?P<rule>.{4,}?)\s+(?:has|have|is|are|includes?)\s+(?:an?\s+|one\s+)?exceptions?\s+(?:for|to|when|if)\s+(?P<case>.{3,})$")
+});
+
+/// `The X rule has an exception for Y`: the rule's and the exception's byte ranges.
+pub fn stated_exception(s: &str) -> Option<(Range<usize>, Range<usize>)> {
+    let c = HAS_EXCEPTION.captures(s.trim_end_matches(['.', '!']))?;
+    Some((c.name("rule")?.range(), c.name("case")?.range()))
+}
+
 /// A causal statement: cause, effect and secondary effects (byte ranges in `s`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Causal {
@@ -498,7 +540,7 @@ static EFFECT_BECAUSE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^(?P<effect>.{8,}?),?\s+(?:because|porque|pois|due to|devido a|debido a)\s+(?P<cause>.{8,})$"));
 static CAUSE_VERB: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?P<cause>.{4,}?)\s+(?:(?:can|may|will|might|could|often|usually|typically|pode|podem|puede|pueden)\s+)?(?:leads? to|led to|causes|caused|cause|results? in|resulted in|triggers?|leva a|levam a|resulta em|resultam em|provoca|provocam|causa|causam|lleva a|llevan a|resulta en|provocan)\s+(?P<effect>.{3,})$",
+        r"(?i)^(?P<cause>.{4,}?)\s+(?:(?:can|may|will|might|could|often|usually|typically|pode|podem|puede|pueden)\s+)?(?:leads? to|led to|causes|caused|cause|results? in|resulted in|triggers?|increases|decreases|reduces|affects|determines|leva a|levam a|resulta em|resultam em|provoca|provocam|causa|causam|aumenta|reduz|lleva a|llevan a|resulta en|provocan)\s+(?P<effect>.{3,})$",
     )
 });
 static SECONDARY: LazyLock<Regex> = LazyLock::new(|| {

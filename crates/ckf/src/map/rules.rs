@@ -321,6 +321,7 @@ impl<'a> Walker<'a> {
         let exc = if f & flag::EXCEPTION != 0 { cues::exception_split(sent) } else { None };
         let this = self.src(s.clean.clone());
         let permission = f & flag::HEDGE == 0 && cues::is_permission(sent);
+        let instruction = gate::is_imperative(sent);
         let next = sents.get(i + 1);
         let prev = i.checked_sub(1).map(|k| &sents[k]);
 
@@ -335,7 +336,12 @@ impl<'a> Walker<'a> {
                 "prohibition"
             } else if f & flag::OBLIGATION != 0 {
                 "obligation"
-            } else if cond.is_some() || post.is_some() || f & flag::RECOMMENDATION != 0 || permission {
+            } else if cond.is_some()
+                || post.is_some()
+                || f & (flag::RECOMMENDATION | flag::CONSTRAINT) != 0
+                || permission
+                || instruction
+            {
                 "rule"
             } else if f & flag::SOFT != 0 {
                 "heuristic"
@@ -422,7 +428,7 @@ impl<'a> Walker<'a> {
         if f & (flag::PROHIBITION | flag::MISTAKE) != 0 && cond.is_none() {
             self.anti_pattern(s, next, basis);
         } else if complete
-            && (f & (flag::OBLIGATION | flag::RECOMMENDATION) != 0 || permission)
+            && (f & (flag::OBLIGATION | flag::RECOMMENDATION | flag::CONSTRAINT) != 0 || permission || instruction)
             && cond.is_none()
             && post.is_none()
             && exc.is_none()
@@ -509,6 +515,14 @@ impl<'a> Walker<'a> {
                 .with("explanation", &as_sentence(&s.stmt));
             let sources = [self.src(p.clean.clone()), this];
             self.emit(it, &sources, true);
+            return;
+        }
+        if let Some((rule, case)) = cues::stated_exception(sent) {
+            let it = Self::new_item(Section::Exceptions, basis, PARSED)
+                .with("general_rule", &clause(&sent[rule]))
+                .with("exception_case", &clause(&sent[case]))
+                .with("explanation", &as_sentence(&s.stmt));
+            self.emit(it, std::slice::from_ref(&this), true);
             return;
         }
         let cross_ref = f & flag::REFERENCE != 0 && f & (flag::ONLY_WHEN | flag::EXCEPTION) != 0;

@@ -15,7 +15,7 @@ use crate::normalize::normalize;
 
 static MARKER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^\s*(?:#{1,6}\s+)?(?:[*_]{1,2})?(?:(?P<art>(?:Art\.?|Artigo|Article|Artículo)\s*\d+(?:\s*[º°ª]|o(?-u:\b))?(?:-[A-Z])?)|(?P<par>§\s*\d+(?:\s*[º°])?)|(?P<sec>(?:Section|Sec\.|Seção|Secção|Sección)\s+\d+(?:\.\d+)*))(?:[.:)]|\s|[*_]|$)",
+        r"^\s*(?:#{1,6}\s+)?(?:[*_]{1,2})?(?:(?P<art>(?:Art\.?|Artigo|Article|Artículo)\s*\d+(?:\s*[º°ª]|o(?-u:\b))?(?:-[A-Z])?)|(?P<par>§\s*\d+(?:\s*[º°])?)|(?P<sec>(?:Section|Sec\.|Seção|Secção|Sección)\s+(?:\d+(?:\.\d+)*|[A-Z])))(?:[.:)]|\s|[*_]|$)",
     )
     .unwrap_or_else(|e| panic!("regex: {e}"))
 });
@@ -98,12 +98,30 @@ pub fn segment(text: &str, from: usize) -> Option<Vec<Span>> {
         // starts the article's text ("Art. 1º Esta Lei dispõe sobre …").
         let rest = &text[m.marker_end..m.line_at + m.line.len()];
         let line_end = (m.line_at + m.line.len()).saturating_sub(r.start);
+        let mut heading = heading.to_string();
         s.body_start = if rest.trim().chars().count() <= 80 {
             (line_end + 1).min(s.text.len())
         } else {
-            (m.marker_end.saturating_sub(r.start)).min(s.text.len())
+            // "Section A. Standard adult dosing. Paxlovid has …": a short first sentence after
+            // the marker is the title; the text starts after it.
+            let after = m.marker_end.saturating_sub(r.start).min(s.text.len());
+            let tail = &s.text[after..];
+            let lead = tail.len() - tail.trim_start_matches(['.', ':', ' ', '—', '–', '-', ')']).len();
+            let title_end = tail[lead..].find(". ").map(|p| after + lead + p + 1);
+            match title_end {
+                Some(e) if s.text[after + lead..e].split_whitespace().count() <= 8 => {
+                    let line_start = m.line_at.saturating_sub(r.start);
+                    let head = s.text[line_start..e].trim_start_matches(['#', ' ']).trim_matches(|c| c == '*' || c == '_');
+                    heading = normalize(head);
+                    e
+                }
+                _ => {
+                    heading = m.id.clone();
+                    after
+                }
+            }
         };
-        s.heading = Some(normalize(heading));
+        s.heading = Some(normalize(&heading));
         s.path = s.heading.clone();
         s.record_id = Some(m.id.clone());
         out.push(s);
