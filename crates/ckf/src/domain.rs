@@ -133,6 +133,17 @@ const CUES: [&[&str]; 6] = [
         "pursuant",
         "gdpr",
         "breach",
+        "act",
+        "art",
+        "liable",
+        "lawful",
+        "lawfully",
+        "authority",
+        "controller",
+        "consent",
+        "statutory",
+        "decree",
+        "ordinance",
     ],
     // healthcare
     &[
@@ -223,7 +234,6 @@ const CUES: [&[&str]; 6] = [
         "cells",
         "species",
         "theory",
-        "data",
         "measurement",
         "physics",
         "chemistry",
@@ -411,5 +421,19 @@ mod tests {
         assert_eq!(map_suggested("Legal"), ("legal", None));
         assert_eq!(map_suggested("corporate_policy"), ("business", Some("corporate_policy".into())));
         assert_eq!(map_suggested("astrology"), (GENERAL, Some("astrology".into())));
+    }
+}
+
+#[cfg(test)]
+mod statute_tests {
+    use super::*;
+
+    #[test]
+    fn statute_is_legal() {
+        let t = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/statute.txt")).unwrap_or_default();
+        let mut s = DomainSignal::default();
+        s.add(&t);
+        eprintln!("{:?}", s.domain_hits);
+        assert_eq!(s.guess().domain, "legal");
     }
 }

@@ -186,9 +186,15 @@ fn playbook(chunk: &Item) -> Option<Item> {
     }
     let intro = marks.first().map_or("", |m| body[..m.0].trim());
     let objective = intro.trim_end_matches(':').trim();
+    // "To rotate keys:" names the playbook "Rotate keys"; otherwise the chunk's title does.
+    let name = objective
+        .strip_prefix("To ")
+        .or_else(|| objective.strip_prefix("to "))
+        .filter(|o| !o.is_empty() && o.split_whitespace().count() <= 12)
+        .map_or_else(|| chunk.text("title").to_string(), gate::capitalise);
     Some(
         derive(chunk, Section::Playbooks)
-            .with("name", chunk.text("title"))
+            .with("name", &name)
             .with("objective", if chars(objective) <= 200 { objective } else { "" })
             .with("activation_context", chunk.text("standalone_context"))
             .with_list("steps", steps),

@@ -157,7 +157,8 @@ const ATOMIC_TYPES: [&str; 9] =
 
 fn verb_like(first: &str) -> bool {
     let w = first.to_lowercase();
-    crate::gate::VERBS.contains(&w.as_str()) || w == "to"
+    crate::gate::VERBS.contains(&w.as_str())
+        || w == "to"
         || w.ends_with("ing")
         || (w.len() > 3 && (w.ends_with("ar") || w.ends_with("er") || w.ends_with("ir")) && !w.ends_with("ter"))
 }

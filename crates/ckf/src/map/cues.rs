@@ -106,7 +106,7 @@ const PATTERNS: [&str; 25] = [
     // ASSUMPTION
     r"(?i)(?-u:\b)(?:assume[sd]?|assuming|assumption|presumably|we expect|it is expected|supõe-se|assumindo|pressupõe|suponiendo|se asume)(?-u:\b)",
     // OUTDATED
-    r"(?i)(?-u:\b)(?:deprecated|no longer|obsolete|legacy|superseded|will be removed|until (?:\d|january|february|march|april|may|june|july|august|september|october|november|december)|as of (?:\d|january|february|march|april|may|june|july|august|september|october|november|december)|effective (?:from|as of|on|\d)|expires?|sunset|descontinuad[oa]|obsolet[oa]|ya no)(?-u:\b)",
+    r"(?i)(?-u:\b)(?:deprecated|no longer|obsolete|legacy|superseded|will be removed|until (?:\d|january|february|march|april|may|june|july|august|september|october|november|december)|as of (?:\d|january|february|march|april|may|june|july|august|september|october|november|december)|effective (?:from|as of|on|\d)|sunset|descontinuad[oa]|obsolet[oa]|ya no)(?-u:\b)",
     // ONLY_WHEN
     r"(?i)(?-u:\b)(?:only (?:if|when|after|once|where)|if and only if|somente (?:se|quando|após)|apenas (?:se|quando|após)|s[oó]lo (?:si|cuando))(?-u:\b)",
     // REFERENCE
@@ -120,7 +120,7 @@ const PATTERNS: [&str; 25] = [
     // SEQUENCE
     r"(?i)(?-u:\b)(?:first|then|next|finally|afterwards|primeiro|depois|em seguida|por fim|finalmente|primero|luego|después)(?-u:\b)",
     // CONSTRAINT
-    r"(?i)(?-u:\b)(?:restricted to|limited to|appl(?:y|ies) (?:only )?to|only appl(?:y|ies)|(?:is|are) (?:not )?eligible|ineligible|(?:is|are) excluded|excluded from|outside the scope|(?:is|are) (?:used|available|valid) only|only for|can only|may only|requires?|required|depends? on|overrides?|takes? precedence|(?:is|are) controlled|(?:is|are) not used|until|regardless of|even (?:if|when)|(?:does|do) not|no longer|aplica-se|restrit[oa] a|limitad[oa] a|depende de|exige|requer|se aplica|restringid[oa] a|requiere)(?-u:\b)",
+    r"(?i)(?-u:\b)(?:restricted to|limited to|appl(?:y|ies) (?:only )?to|only appl(?:y|ies)|(?:is|are) (?:not )?eligible|ineligible|(?:is|are) excluded|excluded from|outside the scope|(?:is|are) (?:used|available|valid) only|only for|can only|may only|requires?|required|depends? on|overrides?|takes? precedence|(?:is|are) controlled|(?:is|are) not used|until|regardless of|even (?:if|when)|(?:does|do) not|no longer|(?:is|are) liable|aplica-se|restrit[oa] a|limitad[oa] a|depende de|exige|requer|se aplica|restringid[oa] a|requiere)(?-u:\b)",
 ];
 
 static SET: LazyLock<RegexSet> = LazyLock::new(|| RegexSet::new(PATTERNS).unwrap_or_else(|e| panic!("cue set: {e}")));
@@ -296,19 +296,25 @@ pub fn conditional(s: &str, lang: Lang) -> Option<(Range<usize>, Range<usize>)> 
     // normative.
     let start = strip_cue(s, "for").or_else(|| strip_cue(s, "para")).or_else(|| strip_cue(s, "en el caso de"))?;
     let lower = s[start..].to_lowercase();
-    if ["example", "instance", "more ", "details", "this reason", "now", "exemplo", "ejemplo", "all ", "each "].iter().any(|x| lower.starts_with(x)) {
+    if ["example", "instance", "more ", "details", "this reason", "now", "exemplo", "ejemplo", "all ", "each "]
+        .iter()
+        .any(|x| lower.starts_with(x))
+    {
         return None;
     }
     let (c, t) = split_condition(s, start)?;
     let cons = &s[t.clone()];
-    let normative = flags(cons) & (flag::OBLIGATION | flag::RECOMMENDATION | flag::PROHIBITION | flag::CONSTRAINT | flag::DECISION) != 0
-        || has_modal(cons)
-        || USED.is_match(cons);
+    let normative =
+        flags(cons) & (flag::OBLIGATION | flag::RECOMMENDATION | flag::PROHIBITION | flag::CONSTRAINT | flag::DECISION) != 0
+            || has_modal(cons)
+            || USED.is_match(cons);
     normative.then_some((c, t))
 }
 
 static USED: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?-u:\b)(?:is|are) (?:used|applied|given|reduced|increased|adjusted|retained|kept|stored|offered|processed|issued|handled|charged|paid|capped|limited|waived)(?-u:\b)")
+    re(
+        r"(?i)(?-u:\b)(?:is|are) (?:used|applied|given|reduced|increased|adjusted|retained|kept|stored|offered|processed|issued|handled|charged|paid|capped|limited|waived)(?-u:\b)",
+    )
 });
 
 /// Splits `s[start..]` into condition and consequence at `, then` or a clause comma.
@@ -427,7 +433,9 @@ pub fn postfix_conditional(s: &str) -> Option<(Range<usize>, Range<usize>, Strin
 }
 
 static PERMISSION: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?-u:\b)(?P<modal>may|can|(?:is|are) entitled to|(?:is|are) eligible (?:to|for)|pode|podem|puede|pueden)\s+(?P<next>[\p{L}-]+)")
+    re(
+        r"(?i)(?-u:\b)(?P<modal>may|can|(?:is|are) entitled to|(?:is|are) eligible (?:to|for)|pode|podem|puede|pueden)\s+(?P<next>[\p{L}-]+)",
+    )
 });
 
 /// True for a permission (`Employees may request …`, `X is entitled to …`); `may be`, `may
@@ -435,9 +443,9 @@ static PERMISSION: LazyLock<Regex> = LazyLock::new(|| {
 pub fn is_permission(s: &str) -> bool {
     PERMISSION.captures_iter(s).any(|c| {
         let next = c.name("next").map_or("", |m| m.as_str()).to_lowercase();
-        let may = c.name("modal").is_some_and(|m| m.as_str().eq_ignore_ascii_case("may"));
+        let modal = c.name("modal").map_or(String::new(), |m| m.as_str().to_lowercase());
         !(matches!(next.as_str(), "be" | "not" | "also" | "well" | "ser" | "estar" | "haber" | "não" | "no")
-            || (may && next == "have"))
+            || (modal == "may" && next == "have"))
     })
 }
 
@@ -511,7 +519,9 @@ pub fn exception_split(s: &str) -> Option<(String, Range<usize>, String)> {
 }
 
 static HAS_EXCEPTION: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?P<rule>.{4,}?)\s+(?:has|have|is|are|includes?)\s+(?:an?\s+|one\s+)?exceptions?\s+(?:for|to|when|if)\s+(?P<case>.{3,})$")
+    re(
+        r"(?i)^(?P<rule>.{4,}?)\s+(?:has|have|is|are|includes?)\s+(?:an?\s+|one\s+)?exceptions?\s+(?:for|to|when|if)\s+(?P<case>.{3,})$",
+    )
 });
 
 /// `The X rule has an exception for Y`: the rule's and the exception's byte ranges.
@@ -560,7 +570,11 @@ pub fn causal(s: &str) -> Option<Causal> {
     } else if let Some(c) = CAUSE_VERB.captures(body) {
         let cause = c.name("cause")?;
         let last = cause.as_str().split_whitespace().last().unwrap_or("").to_lowercase();
-        if NOUN_CAUSE_BEFORE.contains(&last.as_str()) {
+        // "the root cause is …", "the organisation that determines …", "unlikely to result in …"
+        if NOUN_CAUSE_BEFORE.contains(&last.as_str())
+            || matches!(last.as_str(), "that" | "which" | "who" | "whom" | "whose" | "que")
+            || crate::gate::is_dangling(&last)
+        {
             return None;
         }
         (cause.range(), c.name("effect")?.range())
@@ -599,6 +613,11 @@ static MISTAKE_OBJ: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)(?:common mistake|common error|pitfall|anti-?pattern|mistake|erro comum|error común)\s*(?:is|:|—|–|-|é|es)\s*(?:to\s+)?(?P<obj>.{3,})$",
     )
 });
+static PASSIVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?P<subj>(?:[\p{L}\d'’-]+ ){0,5}?[\p{L}\d'’-]+)\s+(?:must not|mustn't|shall not|should not|shouldn't|may not|cannot|can't|must never)\s+be\s+\S.*$",
+    )
+});
 static CLAUSE_END: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i),|;|:|\s[—–]\s|\s(?:because|since|as it|as this|unless|except|instead|porque|pois|a menos|salvo|exceto|en lugar|em vez)\s",
@@ -607,6 +626,17 @@ static CLAUSE_END: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The name of a prohibited or mistaken behaviour, from the verb phrase after the cue.
 pub fn prohibited_behaviour(s: &str) -> Option<String> {
+    // A passive prohibition names its subject: "SMS codes should not be used as a second
+    // factor" → "SMS codes should not be used as a second factor".
+    if let Some(c) = PASSIVE.captures(s) {
+        let subject = c.name("subj")?.as_str();
+        let first = subject.split_whitespace().next().unwrap_or("").to_lowercase();
+        if !matches!(first.as_str(), "they" | "it" | "this" | "these" | "that" | "those" | "he" | "she") {
+            let whole = c.get(0)?.as_str();
+            let cut = CLAUSE_END.find(whole).map_or(whole, |m| &whole[..m.start()]);
+            return Some(crate::gate::label(cut.trim_end_matches(['.', '!', '?']), 12));
+        }
+    }
     let raw = if let Some(c) = MISTAKE_OBJ.captures(s) {
         c.name("obj")?.as_str()
     } else if let Some(c) = PROHIBITED_VP.captures(s) {

@@ -76,6 +76,7 @@ static LEAD: LazyLock<Regex> = LazyLock::new(|| {
         r"^(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+|(?i:step)\s+\d{1,3}\s*[:.)-]\s*|(?:\*\*|__)?(?:Q|A|P|R)\s*[:：](?:\*\*|__)?\s+|(?i:question|answer|pergunta|resposta|pregunta|respuesta)\s*[:：]\s*)+",
     )
 });
+static LIST_MARK: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:[-*+•]\s|\d{1,3}[.)]\s|(?i:step)\s+\d)"));
 static NUMBERED: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s{0,3}(?:(?P<n>\d{1,3})[.)]|(?i:step)\s+(?P<s>\d{1,3})\s*[:.)-])\s+\S"));
 static INTRO_HEADING: LazyLock<Regex> = LazyLock::new(|| {
@@ -121,6 +122,8 @@ struct Sent {
     stmt: String,
     /// Cue flags.
     flags: u32,
+    /// A list item (`- …`, `1. …`, `Step 1: …`).
+    list_item: bool,
 }
 
 /// A retrieval chunk being packed.
@@ -220,7 +223,7 @@ impl<'a> Walker<'a> {
         }
         self.body_start = start;
         self.in_intro = self.heading.as_deref().is_some_and(|h| INTRO_HEADING.is_match(h))
-            || (self.input.first_chunk && self.heading.is_none());
+            || (self.input.first_chunk && self.heading.is_none() && !self.input.format.is_records());
         self.qa();
         self.procedures(start..chunk.range.end);
         let paras: Vec<Range<usize>> =
@@ -275,7 +278,8 @@ impl<'a> Walker<'a> {
             return None;
         }
         let flags = cues::flags(&self.text[clean.clone()]);
-        Some(Sent { raw, clean, stmt, flags })
+        let list_item = LIST_MARK.is_match(s);
+        Some(Sent { raw, clean, stmt, flags, list_item })
     }
 
     fn src(&self, range: Range<usize>) -> Source<'a> {
@@ -428,7 +432,9 @@ impl<'a> Walker<'a> {
         if f & (flag::PROHIBITION | flag::MISTAKE) != 0 && cond.is_none() {
             self.anti_pattern(s, next, basis);
         } else if complete
-            && (f & (flag::OBLIGATION | flag::RECOMMENDATION | flag::CONSTRAINT) != 0 || permission || instruction)
+            && (f & (flag::OBLIGATION | flag::RECOMMENDATION | flag::CONSTRAINT) != 0
+                || permission
+                || (instruction && !s.list_item))
             && cond.is_none()
             && post.is_none()
             && exc.is_none()
@@ -573,7 +579,10 @@ impl<'a> Walker<'a> {
                 let lead = LEAD.find(t).map_or(0, |m| m.end());
                 let clean = trim_range(&target.text, r.start + lead..r.end);
                 let c = &target.text[clean.clone()];
-                if (cues::has_modal(c) || cues::is_decision(c)) && !c.trim_end().ends_with('?') {
+                let normative = cues::flags(c)
+                    & (flag::PROHIBITION | flag::OBLIGATION | flag::RECOMMENDATION | flag::CONSTRAINT | flag::DECISION)
+                    != 0;
+                if (normative || cues::has_modal(c) || cues::is_permission(c)) && !c.trim_end().ends_with('?') {
                     return Some(((self.input.base + k as u32, target.text.as_str()), clean, normalize(c)));
                 }
             }
@@ -591,7 +600,7 @@ impl<'a> Walker<'a> {
         let mut why = cues::rationale(sent).unwrap_or_default();
         let mut replacement = cues::replacement(sent).unwrap_or_default();
         if let Some(n) = next {
-            let starts_instead = INSTEAD_LEAD.is_match(&n.stmt);
+            let starts_instead = INSTEAD_LEAD.is_match(&n.stmt) || n.flags & flag::INSTEAD != 0;
             if replacement.is_empty() && starts_instead {
                 replacement = gate::capitalise(&clause(&INSTEAD_LEAD.replace(&n.stmt, "")));
                 sources.push(self.src(n.clean.clone()));

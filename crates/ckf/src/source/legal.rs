@@ -99,25 +99,50 @@ pub fn segment(text: &str, from: usize) -> Option<Vec<Span>> {
         let rest = &text[m.marker_end..m.line_at + m.line.len()];
         let line_end = (m.line_at + m.line.len()).saturating_sub(r.start);
         let mut heading = heading.to_string();
-        s.body_start = if rest.trim().chars().count() <= 80 {
+        // A short rest with no verb is a title ("— Language Training."); otherwise the line
+        // already holds the article's text ("Art. 5. Processing of health data is prohibited.").
+        let verbish = rest.split_whitespace().any(|w| {
+            matches!(
+                w.trim_matches(|c: char| !c.is_alphabetic()).to_lowercase().as_str(),
+                "is" | "are"
+                    | "must"
+                    | "shall"
+                    | "may"
+                    | "will"
+                    | "has"
+                    | "have"
+                    | "can"
+                    | "should"
+                    | "é"
+                    | "são"
+                    | "deve"
+                    | "pode"
+                    | "es"
+                    | "son"
+                    | "debe"
+                    | "puede"
+            )
+        });
+        s.body_start = if rest.trim().chars().count() <= 80 && rest.split_whitespace().count() <= 8 && !verbish {
             (line_end + 1).min(s.text.len())
         } else {
             // "Section A. Standard adult dosing. Paxlovid has …": a short first sentence after
-            // the marker is the title; the text starts after it.
+            // the marker is the title; the text starts after it (past the marker's punctuation).
             let after = m.marker_end.saturating_sub(r.start).min(s.text.len());
             let tail = &s.text[after..];
             let lead = tail.len() - tail.trim_start_matches(['.', ':', ' ', '—', '–', '-', ')']).len();
-            let title_end = tail[lead..].find(". ").map(|p| after + lead + p + 1);
-            match title_end {
-                Some(e) if s.text[after + lead..e].split_whitespace().count() <= 8 => {
+            let body = after + lead;
+            let first = warrant_text::segment::sentences_in(&s.text, body..s.text.len()).into_iter().next();
+            match first {
+                Some(f) if s.text[f.clone()].split_whitespace().count() <= 6 && f.end < line_end => {
                     let line_start = m.line_at.saturating_sub(r.start);
-                    let head = s.text[line_start..e].trim_start_matches(['#', ' ']).trim_matches(|c| c == '*' || c == '_');
+                    let head = s.text[line_start..f.end].trim_start_matches(['#', ' ']).trim_matches(|c| c == '*' || c == '_');
                     heading = normalize(head);
-                    e
+                    f.end
                 }
                 _ => {
                     heading = m.id.clone();
-                    after
+                    body
                 }
             }
         };
@@ -152,7 +177,7 @@ mod tests {
         assert_eq!(s[0].kind, SpanKind::Document);
         assert_eq!(s[1].record_id.as_deref(), Some("Art. 1º"));
         assert!(s[1].text.contains("§ 1º"));
-        assert!(s[1].text[s[1].body_start..].starts_with(" Esta Lei"));
+        assert!(s[1].text[s[1].body_start..].starts_with("Esta Lei"));
         assert!(segment("Art. 1 only one.\nText.", 0).is_none());
         assert!(segment("No markers here.", 0).is_none());
     }

@@ -358,9 +358,13 @@ pub fn read_source(file: &str, bytes: &[u8], opts: &ReadOptions) -> Result<Docum
     locate(&text, &mut spans, format);
     let language = lang::detect_sampled(&text);
     let profile = profile(file, &text, format, language, spans.len());
-    let title = front.title.clone().or_else(|| {
-        markdown::headings(&text, 0).into_iter().take(1).find(|h| h.1 == 1).map(|h| crate::normalize::normalize(&h.2))
-    });
+    let title = front
+        .title
+        .clone()
+        .or_else(|| {
+            markdown::headings(&text, 0).into_iter().take(1).find(|h| h.1 == 1).map(|h| crate::normalize::normalize(&h.2))
+        })
+        .or_else(|| if format.is_records() { None } else { title_line(&text) });
     Ok(Document { file: file.to_string(), sha256, format, text, spans, front, title, language, profile })
 }
 
@@ -429,6 +433,18 @@ fn locate(text: &str, spans: &mut [Span], format: Format) {
         }
         s.chars = (map.to_char(b0) as u64, map.to_char(b1) as u64);
     }
+}
+
+/// A short first line standing alone above the text ("DATA PROTECTION ACT", "Paxlovid renal
+/// dosing note.") is the document's title.
+fn title_line(text: &str) -> Option<String> {
+    let t = text.trim_start();
+    let (first, rest) = t.split_once('\n')?;
+    let first = first.trim();
+    let stands_alone = rest.starts_with('\n') || rest.starts_with("\r\n");
+    let words = first.split_whitespace().count();
+    (stands_alone && (1..=12).contains(&words) && !rest.trim().is_empty() && !first.ends_with([':', ',', ';', '?']))
+        .then(|| crate::normalize::normalize(first.trim_start_matches('#').trim().trim_end_matches('.')))
 }
 
 fn profile(file: &str, text: &str, format: Format, language: Lang, spans: usize) -> Profile {
