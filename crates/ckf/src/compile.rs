@@ -257,6 +257,7 @@ pub fn compile_with(mapper: &dyn Mapper, sources: &[SourceInput<'_>], opts: &Opt
     );
     let language = sanitized.relabelled.unwrap_or(language);
     reduce::rewrite_refs(&mut sections, &sanitized.redirect);
+    derive::exception_triggers(&mut sections, language);
     verbatim_guard(&mut sections, &spans, &mut warnings);
     // Ids, numeric guard, traceability.
     let guess = domain.guess();

@@ -98,6 +98,7 @@ pub fn source_type(format: Format, sections: &[Vec<Item>]) -> &'static str {
 }
 
 struct Phrases {
+    trigger: &'static str,
     agent_use: &'static str,
     goal: &'static str,
     check_exceptions: &'static str,
@@ -114,6 +115,7 @@ struct Phrases {
 fn phrases(lang: Lang) -> Phrases {
     match lang {
         Lang::PtBr => Phrases {
+            trigger: "Aplicar a exceção em vez da regra geral ({rule}) quando o caso for: {case}.",
             agent_use: "Responder perguntas e agir com base em «{title}» usando suas regras, exceções e procedimentos tipados, citando os source_excerpts.",
             goal: "Transformar «{title}» em conhecimento tipado e rastreável que um agente possa seguir.",
             check_exceptions: "Antes de aplicar uma regra geral, verifique as exceções: uma exceção prevalece sobre a regra que ela nomeia.",
@@ -127,6 +129,7 @@ fn phrases(lang: Lang) -> Phrases {
             professional: "Conteúdo que exige confirmação de um profissional qualificado antes de agir.",
         },
         Lang::Es => Phrases {
+            trigger: "Aplicar la excepción en lugar de la regla general ({rule}) cuando el caso sea: {case}.",
             agent_use: "Responder preguntas y actuar según «{title}» usando sus reglas, excepciones y procedimientos tipados, citando los source_excerpts.",
             goal: "Convertir «{title}» en conocimiento tipado y trazable que un agente pueda seguir.",
             check_exceptions: "Antes de aplicar una regla general, revise sus excepciones: una excepción prevalece sobre la regla que nombra.",
@@ -140,6 +143,7 @@ fn phrases(lang: Lang) -> Phrases {
             professional: "Contenido que requiere confirmación de un profesional calificado antes de actuar.",
         },
         _ => Phrases {
+            trigger: "Apply the exception instead of the general rule ({rule}) when the case is: {case}.",
             agent_use: "Answer questions and act on «{title}» using its typed rules, exceptions and procedures, citing their source_excerpts.",
             goal: "Turn «{title}» into typed, traceable knowledge an agent can follow.",
             check_exceptions: "Before applying a general rule, check its exceptions: an exception overrides the rule it names.",
@@ -294,6 +298,29 @@ pub fn knowledge_limits(sections: &[Vec<Item>], spans: &[Span], domain: &str, la
         push_unique(&mut k.needs_human_review, p.professional.to_string(), 20);
     }
     k
+}
+
+/// One inferred contextual trigger per exception: when the exception's case comes up, activate
+/// the exception (composition hallucination is applying the rule and missing its exception).
+/// The guidance is a template; the item quotes the exception's own excerpts.
+pub fn exception_triggers(sections: &mut [Vec<Item>], lang: Lang) {
+    let p = phrases(lang);
+    let mut triggers = Vec::new();
+    for e in &sections[Section::Exceptions.index()] {
+        let case = e.text("exception_case");
+        let rule = e.text("general_rule");
+        if case.is_empty() || rule.is_empty() {
+            continue;
+        }
+        let should = p.trigger.replace("{rule}", rule).replace("{case}", case);
+        let mut t = Item::new(Section::ContextualTriggers, Basis::Inferred, Score::hundredths(65))
+            .with("if_user_says_or_context_contains", case)
+            .with("agent_should", &should)
+            .with_field("activate_knowledge", Field::Refs(vec![e.handle()]));
+        t.trace.evidence = e.trace.evidence.clone();
+        triggers.push(t);
+    }
+    sections[Section::ContextualTriggers.index()].extend(triggers);
 }
 
 /// Sets every concept's `domain` to the package domain.
