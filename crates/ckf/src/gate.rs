@@ -292,22 +292,7 @@ pub const VERBS: &[&str] = &[
 /// True when a sentence (or its main clause after a leading `Before/After/To/When …,`) starts
 /// with an imperative verb: `Determine the eGFR category.`, `Before deploying, run the tests.`
 pub fn is_imperative(sentence: &str) -> bool {
-    let lead = ["before ", "after ", "to ", "when ", "once ", "for ", "during ", "if "];
-    let lower = sentence.trim_start().to_lowercase();
-    let main = if lead.iter().any(|l| lower.starts_with(l)) {
-        match lower.split_once(", ") {
-            Some((_, rest)) => rest.to_string(),
-            None => return false,
-        }
-    } else {
-        lower
-    };
-    let original = sentence.trim_start();
-    let offset = original.len() - main.len().min(original.len());
-    let mut w = main.split_whitespace();
-    let (Some(first), Some(second)) = (w.next(), w.next()) else { return false };
-    let first = first.trim_matches(|c: char| !c.is_alphabetic());
-    let second_clean = second.trim_matches(|c: char| !c.is_alphanumeric());
+    const LEAD: [&str; 8] = ["before", "after", "to", "when", "once", "for", "during", "if"];
     // Many verbs are also nouns ("Report generation is slow"): an imperative's next word opens
     // its object or complement.
     const OPENERS: &[&str] = &[
@@ -315,11 +300,24 @@ pub fn is_imperative(sentence: &str) -> bool {
         "to", "with", "for", "on", "in", "at", "from", "up", "down", "out", "off", "back", "no", "only", "both", "one", "two",
         "three", "whether", "if", "how", "what", "when", "new", "existing", "old",
     ];
-    let second_original = original[offset.min(original.len())..].split_whitespace().nth(1).unwrap_or("");
-    let object_like = OPENERS.contains(&second_clean)
+    let original = sentence.trim_start();
+    let first_word = original.split_whitespace().next().unwrap_or("").to_lowercase();
+    let main = if LEAD.contains(&first_word.as_str()) {
+        match original.split_once(", ") {
+            Some((_, rest)) => rest,
+            None => return false,
+        }
+    } else {
+        original
+    };
+    let mut w = main.split_whitespace();
+    let (Some(first), Some(second)) = (w.next(), w.next()) else { return false };
+    let first = first.trim_matches(|c: char| !c.is_alphabetic()).to_lowercase();
+    let second_clean = second.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+    let object_like = OPENERS.contains(&second_clean.as_str())
         || second_clean.starts_with(|c: char| c.is_ascii_digit())
-        || second_original.starts_with(|c: char| c.is_uppercase() || c == '`' || c == '"');
-    VERBS.contains(&first) && object_like
+        || second.starts_with(|c: char| c.is_uppercase() || c == '`' || c == '"');
+    VERBS.contains(&first.as_str()) && object_like
 }
 
 /// Capitalises the first letter.

@@ -680,10 +680,10 @@ impl Item {
         &mut self.fields[i]
     }
 
-    /// A text field's value (`""` for other kinds).
+    /// A text field's value (`""` for other kinds and for fields the section does not have).
     pub fn text(&self, name: &str) -> &str {
-        match self.field(name) {
-            Field::Text(s) => s,
+        match self.section.field_index(name).map(|i| &self.fields[i]) {
+            Some(Field::Text(s)) => s,
             _ => "",
         }
     }

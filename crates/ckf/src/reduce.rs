@@ -299,18 +299,17 @@ fn merge_pair(groups: &mut [Option<Group>], a: usize, b: usize, by_confidence: b
     let b_wins = by_confidence && gb.item.trace.confidence > ga.item.trace.confidence;
     let (keep, drop) = if b_wins { (b, a) } else { (a, b) };
     let Some(dropped) = groups[drop].take() else { return };
-    let label = dropped.item.text("name").to_string();
-    let aliases = match dropped.item.field("aliases") {
-        Field::List(v) => v.clone(),
-        _ => Vec::new(),
-    };
+    let mut labels = Vec::new();
+    if dropped.item.section == Section::Entities {
+        labels.push(dropped.item.text("name").to_string());
+        if let Field::List(v) = dropped.item.field("aliases") {
+            labels.extend(v.iter().cloned());
+        }
+    }
     if let Some(k) = groups[keep].as_mut() {
         k.absorb(dropped);
-        if k.item.section == Section::Entities {
-            k.add_alias(&label);
-            for al in aliases {
-                k.add_alias(&al);
-            }
+        for l in labels {
+            k.add_alias(&l);
         }
     }
 }

@@ -34,7 +34,8 @@ fn check_golden(file: &str, actual: &str) {
         std::fs::write(&path, actual).unwrap();
         return;
     }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (run with WARRANT_BLESS=1)", path.display()));
+    let expected =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (run with WARRANT_BLESS=1)", path.display()));
     if expected != actual {
         let line = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).unwrap_or(0);
         panic!(
@@ -124,7 +125,10 @@ fn editing_one_paragraph_changes_only_its_items() {
     }
     for (id, json, touched) in &new_items {
         if !*touched {
-            assert!(old_items.iter().any(|(i, j, _)| i == id && j == json), "item {id} appeared without quoting the edit:\n{json}");
+            assert!(
+                old_items.iter().any(|(i, j, _)| i == id && j == json),
+                "item {id} appeared without quoting the edit:\n{json}"
+            );
         }
     }
     assert!(changed > 0, "the edited paragraph had items");

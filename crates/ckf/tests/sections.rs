@@ -41,7 +41,10 @@ fn entities_with_types_aliases_and_relations() {
 
 #[test]
 fn concepts_from_definitions() {
-    let p = run("c.txt", "A migration window is a 30-minute period in which schema changes may be applied. \"Session token\" means the random string issued at login.");
+    let p = run(
+        "c.txt",
+        "A migration window is a 30-minute period in which schema changes may be applied. \"Session token\" means the random string issued at login.",
+    );
     let c = find(&p, Section::Concepts, |c| c.text("label") == "migration window");
     assert!(c.text("definition").starts_with("A migration window is a 30-minute period"));
     assert_eq!(c.text("domain"), p.metadata.domain);
@@ -51,7 +54,10 @@ fn concepts_from_definitions() {
 
 #[test]
 fn principles_from_normative_statements() {
-    let p = run("p.txt", "Passwords must be rotated every 90 days because leaked passwords stay valid otherwise. We believe small teams should own their services.");
+    let p = run(
+        "p.txt",
+        "Passwords must be rotated every 90 days because leaked passwords stay valid otherwise. We believe small teams should own their services.",
+    );
     let pr = find(&p, Section::Principles, |x| x.text("statement").starts_with("Passwords must"));
     assert_eq!(pr.text("rationale"), "because leaked passwords stay valid otherwise");
     let op = find(&p, Section::Principles, |x| x.text("statement").starts_with("We believe"));
@@ -69,7 +75,10 @@ fn heuristics_from_soft_conditionals() {
 
 #[test]
 fn decision_rules_from_deciding_conditionals() {
-    let p = run("d.txt", "If the refund is over $500, a Support Lead must approve it. Courses are reimbursable only when the manager approves them in writing.");
+    let p = run(
+        "d.txt",
+        "If the refund is over $500, a Support Lead must approve it. Courses are reimbursable only when the manager approves them in writing.",
+    );
     let d = find(&p, Section::DecisionRules, |d| d.text("condition") == "the refund is over $500");
     assert_eq!(d.text("decision"), "a Support Lead must approve it.");
     let o = find(&p, Section::DecisionRules, |d| d.text("decision") == "Courses are reimbursable");
@@ -78,7 +87,10 @@ fn decision_rules_from_deciding_conditionals() {
 
 #[test]
 fn procedures_from_numbered_steps() {
-    let p = run("r.md", "# Keys\n\nTo rotate a signing key:\n\n1. Create a new key in the vault.\n2. Deploy the new key to all 3 regions.\n3. Revoke the old key after 24 hours.\n");
+    let p = run(
+        "r.md",
+        "# Keys\n\nTo rotate a signing key:\n\n1. Create a new key in the vault.\n2. Deploy the new key to all 3 regions.\n3. Revoke the old key after 24 hours.\n",
+    );
     let pr = find(&p, Section::Procedures, |_| true);
     assert_eq!(pr.text("name"), "Rotate a signing key");
     assert_eq!(pr.text("objective"), "To rotate a signing key");
@@ -111,7 +123,10 @@ fn anti_patterns_from_avoid_do_not_and_common_mistakes() {
 
 #[test]
 fn causal_chains_from_because_leads_to_causes() {
-    let p = run("cau.txt", "Skipping the snapshot causes long outages, which in turn leads to missed objectives. Deploys are frozen on Fridays because support is thin. The cache was cold. Therefore, latency rose sharply.");
+    let p = run(
+        "cau.txt",
+        "Skipping the snapshot causes long outages, which in turn leads to missed objectives. Deploys are frozen on Fridays because support is thin. The cache was cold. Therefore, latency rose sharply.",
+    );
     let c = find(&p, Section::CausalChains, |c| c.text("cause") == "Skipping the snapshot");
     assert_eq!(c.text("effect"), "long outages");
     assert_eq!(c.field("secondary_effects"), &Field::List(vec!["missed objectives".into()]));
@@ -136,7 +151,10 @@ fn contextual_triggers_from_what_the_user_says() {
 
 #[test]
 fn if_then_rules_with_exception_clauses() {
-    let p = run("ift.txt", "If the build fails, roll back the release unless the failure is a flaky test. When replication lag exceeds 30 seconds, pause writes.");
+    let p = run(
+        "ift.txt",
+        "If the build fails, roll back the release unless the failure is a flaky test. When replication lag exceeds 30 seconds, pause writes.",
+    );
     let r = find(&p, Section::IfThenRules, |r| r.text("if") == "the build fails");
     assert_eq!(r.text("because"), "Exception: the failure is a flaky test");
     let l = find(&p, Section::IfThenRules, |r| r.text("if") == "replication lag exceeds 30 seconds");
@@ -174,7 +192,10 @@ fn mental_models_from_analogies() {
 fn playbooks_by_promotion() {
     let p = run("pb.txt", "First stop the writer service, then back up the database, and finally restart the writer service.");
     let pb = find(&p, Section::Playbooks, |_| true);
-    assert_eq!(pb.field("steps"), &Field::List(vec!["Stop the writer service".into(), "Back up the database".into(), "Restart the writer service".into()]));
+    assert_eq!(
+        pb.field("steps"),
+        &Field::List(vec!["Stop the writer service".into(), "Back up the database".into(), "Restart the writer service".into()])
+    );
     let source = find(&p, Section::AtomicUnits, |_| true);
     assert_eq!(pb.trace.confidence, source.trace.confidence.scale(85));
     assert!(p.promotion_audit.as_ref().unwrap().promoted_count >= 1);
@@ -182,21 +203,36 @@ fn playbooks_by_promotion() {
 
 #[test]
 fn qa_pairs_from_faqs_in_every_shape() {
-    let p = run("faq.txt", "Q: How long do refunds take?\nA: Refunds take 5 business days.\n\nQuestion: Can I cancel?\nAnswer: Yes, within 30 days.");
+    let p = run(
+        "faq.txt",
+        "Q: How long do refunds take?\nA: Refunds take 5 business days.\n\nQuestion: Can I cancel?\nAnswer: Yes, within 30 days.",
+    );
     let q = find(&p, Section::QaPairs, |q| q.text("question") == "How long do refunds take?");
     assert_eq!((q.text("ideal_answer"), q.text("difficulty")), ("Refunds take 5 business days.", "easy"));
     assert_eq!(find(&p, Section::QaPairs, |q| q.text("question") == "Can I cancel?").text("answer_type"), "yes_no");
-    let md = run("faq.md", "# Help\n\n## What is a token?\n\nA token is a credential that proves who you are.\n\n## How do I rotate it?\n\nRun the rotate command from the console.\n");
+    let md = run(
+        "faq.md",
+        "# Help\n\n## What is a token?\n\nA token is a credential that proves who you are.\n\n## How do I rotate it?\n\nRun the rotate command from the console.\n",
+    );
     assert_eq!(find(&md, Section::QaPairs, |q| q.text("question") == "What is a token?").text("answer_type"), "definition");
-    let rec = run("faq.jsonl", "{\"id\": \"q1\", \"question\": \"Is there a fee?\", \"answer\": \"No, there is no fee.\"}\n{\"id\": \"q2\", \"question\": \"Where do I sign up?\", \"answer\": \"Sign up on the website.\"}\n");
+    let rec = run(
+        "faq.jsonl",
+        "{\"id\": \"q1\", \"question\": \"Is there a fee?\", \"answer\": \"No, there is no fee.\"}\n{\"id\": \"q2\", \"question\": \"Where do I sign up?\", \"answer\": \"Sign up on the website.\"}\n",
+    );
     assert_eq!(rec.section(Section::QaPairs).len(), 2);
-    assert_eq!(rec.source_traceability.iter().find(|r| r.extracted_item_id.starts_with("qa_is")).unwrap().source_record_id.as_deref(), Some("q1"));
+    assert_eq!(
+        rec.source_traceability.iter().find(|r| r.extracted_item_id.starts_with("qa_is")).unwrap().source_record_id.as_deref(),
+        Some("q1")
+    );
 }
 
 #[test]
 fn retrieval_chunks_cover_paragraphs_and_hold_their_numbers() {
     let long = (1..=30).map(|i| format!("Item {i} costs ${i}0 and ships in {i} days.")).collect::<Vec<_>>().join(" ");
-    let p = run("chunks.md", &format!("# Prices\n\n{long}\n\n## Shipping\n\nParcels leave the warehouse every morning and arrive within a week."));
+    let p = run(
+        "chunks.md",
+        &format!("# Prices\n\n{long}\n\n## Shipping\n\nParcels leave the warehouse every morning and arrive within a week."),
+    );
     let chunks = p.section(Section::RetrievalChunks);
     assert!(chunks.len() >= 3, "a number-dense paragraph splits into chunks whose excerpts can hold its numbers");
     let first = find(&p, Section::RetrievalChunks, |c| c.text("title") == "Prices");
@@ -237,7 +273,10 @@ fn metadata_core_intent_domain_map_and_limits() {
     let p = run("auth.md", src);
     let m = &p.metadata;
     assert_eq!(m.package_id, "session-auth-spec-v2-0");
-    assert_eq!((m.source_title.as_str(), m.source_author.as_str(), m.language.as_str()), ("Session Auth Spec", "Platform Team", "en"));
+    assert_eq!(
+        (m.source_title.as_str(), m.source_author.as_str(), m.language.as_str()),
+        ("Session Auth Spec", "Platform Team", "en")
+    );
     assert_eq!(m.domain, "software");
     assert_eq!(m.protocol_version, "ckf-1.0");
     assert_eq!(m.created_at, "1970-01-01T00:00:00Z");
@@ -255,12 +294,16 @@ fn metadata_core_intent_domain_map_and_limits() {
 
 #[test]
 fn languages_and_portuguese_cues() {
-    let p = run("pt.txt", "Se o aluno errar a questão, o professor deve replanejar a aula. A avaliação formativa é um processo que orienta a aprendizagem dos alunos.");
+    let p = run(
+        "pt.txt",
+        "Se o aluno errar a questão, o professor deve replanejar a aula. A avaliação formativa é um processo que orienta a aprendizagem dos alunos.",
+    );
     assert_eq!(p.metadata.language, "pt-BR");
     find(&p, Section::Concepts, |c| c.text("label") == "A avaliação formativa" || c.text("label") == "avaliação formativa");
     assert!(!p.section(Section::IfThenRules).is_empty() || !p.section(Section::DecisionRules).is_empty());
     assert!(p.agent_instructions.response_rules[0].starts_with("Cite os source_excerpts"));
-    let es = run("es.txt", "El empleado debe presentar la solicitud antes de la fecha límite y con todos los documentos firmados.");
+    let es =
+        run("es.txt", "El empleado debe presentar la solicitud antes de la fecha límite y con todos los documentos firmados.");
     assert_eq!(es.metadata.language, "es");
 }
 

@@ -369,13 +369,10 @@ fn words(s: &str) -> usize {
 }
 
 fn find_ci(hay: &str, needle: &str) -> Option<usize> {
-    if hay.is_ascii() && needle.is_ascii() {
-        let h = hay.as_bytes();
-        let n = needle.as_bytes();
-        return (0..h.len().saturating_sub(n.len() - 1)).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n));
-    }
-    let lower = hay.to_lowercase();
-    if lower.len() == hay.len() { lower.find(&needle.to_lowercase()) } else { None }
+    let n = needle.len();
+    hay.char_indices()
+        .map(|(i, _)| i)
+        .find(|&i| hay.get(i..i + n).is_some_and(|w| w.eq_ignore_ascii_case(needle) || w.to_lowercase() == needle))
 }
 
 static POSTFIX: LazyLock<Regex> = LazyLock::new(|| {

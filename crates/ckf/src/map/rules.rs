@@ -76,6 +76,7 @@ static LEAD: LazyLock<Regex> = LazyLock::new(|| {
         r"^(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+|(?i:step)\s+\d{1,3}\s*[:.)-]\s*|(?:\*\*|__)?(?:Q|A|P|R)\s*[:：](?:\*\*|__)?\s+|(?i:question|answer|pergunta|resposta|pregunta|respuesta)\s*[:：]\s*)+",
     )
 });
+static SPEAKER: LazyLock<Regex> = LazyLock::new(|| re(r"^\p{Lu}[\p{L} .'-]{0,30}:\s+"));
 static LIST_MARK: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:[-*+•]\s|\d{1,3}[.)]\s|(?i:step)\s+\d)"));
 static NUMBERED: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s{0,3}(?:(?P<n>\d{1,3})[.)]|(?i:step)\s+(?P<s>\d{1,3})\s*[:.)-])\s+\S"));
@@ -268,7 +269,12 @@ impl<'a> Walker<'a> {
 
     fn prepare(&self, raw: Range<usize>) -> Option<Sent> {
         let s = &self.text[raw.clone()];
-        let lead = LEAD.find(s).map_or(0, |m| m.end());
+        let mut lead = LEAD.find(s).map_or(0, |m| m.end());
+        if self.input.format == crate::source::Format::Transcript
+            && let Some(m) = SPEAKER.find(&s[lead..])
+        {
+            lead += m.end();
+        }
         let clean = trim_range(self.text, raw.start + lead..raw.end);
         if clean.is_empty() {
             return None;

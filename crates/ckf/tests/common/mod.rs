@@ -19,7 +19,9 @@ pub fn fixture(name: &str) -> PathBuf {
 
 /// Compiles one in-memory source with default options.
 pub fn compile_str(name: &str, text: &str) -> Package {
-    compile(&[SourceInput { name, bytes: text.as_bytes() }], &Options::default()).unwrap_or_else(|e| panic!("{name}: {e}")).package
+    compile(&[SourceInput { name, bytes: text.as_bytes() }], &Options::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .package
 }
 
 /// The package as a JSON value.
@@ -55,9 +57,8 @@ pub fn assert_invariants(p: &Package, spans: &[Span]) {
                     let sp = &spans[*s as usize];
                     [&sp.path, &sp.heading, &sp.title].into_iter().flatten().any(|t| contains_number(t, n))
                 });
-                let ok = in_excerpts
-                    || (span_checked && in_span)
-                    || (NAVIGATION_FIELDS.contains(&field) && (in_span || in_trail));
+                let ok =
+                    in_excerpts || (span_checked && in_span) || (NAVIGATION_FIELDS.contains(&field) && (in_span || in_trail));
                 assert!(ok, "{} {field}: number {n} is not in its excerpts", it.id);
             }
         }
