@@ -9,6 +9,10 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
 /// NFC, whitespace runs collapsed to one space, trimmed (§4).
 pub fn normalize(s: &str) -> String {
+    // Already normal ASCII (the common case for labels and short fields): one copy.
+    if s.is_ascii() && !s.starts_with(' ') && !s.ends_with(' ') && !has_ascii_space_run(s) {
+        return s.to_string();
+    }
     let mut out = String::with_capacity(s.len());
     let mut pending_space = false;
     for c in s.chars() {
@@ -23,6 +27,12 @@ pub fn normalize(s: &str) -> String {
         }
     }
     nfc(out)
+}
+
+/// True when an ASCII string has whitespace other than single spaces.
+fn has_ascii_space_run(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| (c.is_ascii_whitespace() || c == 0x0b) && (c != b' ' || b.get(i + 1) == Some(&b' ')))
 }
 
 /// NFC form of an owned string, without copying when it already is NFC.
@@ -54,8 +64,24 @@ fn fold(label: &str) -> String {
 /// The untruncated slug of a label: runs of characters other than `[a-z0-9]` become `sep`,
 /// trimmed at both ends. Empty when the label has no ASCII letters or digits.
 pub fn slug_full(label: &str, sep: char) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(label.len());
     let mut gap = false;
+    // ASCII needs no normalisation or folding: lower-case byte by byte.
+    if label.is_ascii() {
+        for b in label.bytes() {
+            let c = b.to_ascii_lowercase();
+            if c.is_ascii_lowercase() || c.is_ascii_digit() {
+                if gap && !out.is_empty() {
+                    out.push(sep);
+                }
+                gap = false;
+                out.push(c as char);
+            } else {
+                gap = true;
+            }
+        }
+        return out;
+    }
     for c in fold(label).chars() {
         if c.is_ascii_lowercase() || c.is_ascii_digit() {
             if gap && !out.is_empty() {

@@ -113,15 +113,18 @@ fn check_item(item: &mut Item, spans: &[Span], report: &mut NumericIntegrity) ->
             let tokens: Vec<String> = numbers(text).map(str::to_string).collect();
             for tok in tokens {
                 report.total_values_checked += 1;
-                let in_excerpts = excerpts.iter().any(|e| contains_number(e, &tok));
-                let in_span = span_texts.iter().any(|s| contains_number(&s.text, &tok));
-                let in_trail = span_texts.iter().any(|s| {
-                    [s.path.as_deref(), s.heading.as_deref(), s.title.as_deref()]
-                        .into_iter()
-                        .flatten()
-                        .any(|t| contains_number(t, &tok))
-                });
-                let found = in_excerpts || ((span_checked(section) || navigation) && in_span) || (navigation && in_trail);
+                // Cheapest first: the excerpts; the span's text only where it may stand in.
+                let in_excerpts = || excerpts.iter().any(|e| contains_number(e, &tok));
+                let in_span = || span_texts.iter().any(|s| contains_number(&s.text, &tok));
+                let in_trail = || {
+                    span_texts.iter().any(|s| {
+                        [s.path.as_deref(), s.heading.as_deref(), s.title.as_deref()]
+                            .into_iter()
+                            .flatten()
+                            .any(|t| contains_number(t, &tok))
+                    })
+                };
+                let found = in_excerpts() || ((span_checked(section) || navigation) && in_span()) || (navigation && in_trail());
                 if found {
                     report.exact_matches += 1;
                     continue;

@@ -41,11 +41,27 @@ pub fn order_key(it: &Item) -> (u32, String, String) {
     (it.trace.first_span(), it.label(), it.content_json())
 }
 
-/// Sorts a section in §3.2 order.
+/// Sorts a section in §3.2 order. The canonical content JSON only breaks ties of span and label,
+/// so it is computed for those items alone.
 pub fn sort_section(items: &mut [Item]) {
-    let mut keyed: Vec<((u32, String, String), usize)> = items.iter().map(order_key).zip(0..).collect();
+    let mut keyed: Vec<((u32, String), usize)> = items.iter().map(|it| (it.trace.first_span(), it.label())).zip(0..).collect();
     keyed.sort();
-    let order: Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
+    let mut order: Vec<usize> = Vec::with_capacity(keyed.len());
+    let mut i = 0;
+    while i < keyed.len() {
+        let mut j = i + 1;
+        while j < keyed.len() && keyed[j].0 == keyed[i].0 {
+            j += 1;
+        }
+        if j - i == 1 {
+            order.push(keyed[i].1);
+        } else {
+            let mut tie: Vec<(String, usize)> = keyed[i..j].iter().map(|(_, k)| (items[*k].content_json(), *k)).collect();
+            tie.sort();
+            order.extend(tie.into_iter().map(|(_, k)| k));
+        }
+        i = j;
+    }
     let mut taken: Vec<Option<Item>> = items.iter_mut().map(|i| Some(std::mem::replace(i, placeholder(i.section)))).collect();
     for (dst, src) in order.into_iter().enumerate() {
         if let Some(it) = taken[src].take() {
@@ -61,25 +77,40 @@ fn placeholder(section: Section) -> Item {
 /// A group of merged items.
 struct Group {
     item: Item,
-    evidence: Vec<Evidence>,
+    /// The first absorbed excerpt from a span the survivor does not quote.
+    other_span: Option<Evidence>,
+    /// The first absorbed excerpt that differs from the survivor's.
+    other_excerpt: Option<Evidence>,
     confidences: Vec<Score>,
     handles: Vec<String>,
 }
 
 impl Group {
-    fn new(item: Item) -> Self {
-        let evidence = item.trace.evidence.clone();
+    fn new(item: Item, handle: String) -> Self {
         let confidences = vec![item.trace.confidence];
-        let handles = vec![item.handle()];
-        Group { item, evidence, confidences, handles }
+        Group { item, other_span: None, other_excerpt: None, confidences, handles: vec![handle] }
+    }
+
+    /// Remembers the first excerpts worth keeping beside the survivor's own (O(1) per merge).
+    fn note_evidence(&mut self, e: Evidence) {
+        let own = &self.item.trace.evidence;
+        if self.other_span.is_none() && !own.iter().any(|x| x.span == e.span) {
+            self.other_span = Some(e.clone());
+        }
+        if self.other_excerpt.is_none() && !own.iter().any(|x| x.excerpt == e.excerpt) {
+            self.other_excerpt = Some(e);
+        }
     }
 
     /// Merges `other` into this group (§6.2).
-    fn absorb(&mut self, other: Group) {
+    fn absorb(&mut self, mut other: Group) {
         let own_excerpts: Vec<String> = self.item.trace.evidence.iter().map(|e| e.excerpt.clone()).collect();
         self.item.trace.basis = self.item.trace.basis.max(other.item.trace.basis);
         let spec = self.item.section.spec();
-        for (fs, (mine, theirs)) in spec.fields.iter().zip(self.item.fields.iter_mut().zip(other.item.fields)) {
+        let other_evidence = std::mem::take(&mut other.item.trace.evidence);
+        for (fs, (mine, theirs)) in
+            spec.fields.iter().zip(self.item.fields.iter_mut().zip(std::mem::take(&mut other.item.fields)))
+        {
             match (mine, theirs) {
                 (Field::Text(a), Field::Text(b)) => {
                     let label_field = spec.label.contains(&fs.name);
@@ -95,10 +126,8 @@ impl Group {
                         }
                     }
                 }
-                (Field::Steps(a), Field::Steps(b)) => {
-                    if a.is_empty() {
-                        *a = b;
-                    }
+                (Field::Steps(a), Field::Steps(b)) if a.is_empty() => {
+                    *a = b;
                 }
                 (Field::Related(a), Field::Related(b)) => {
                     for r in b {
@@ -111,10 +140,8 @@ impl Group {
                 _ => {}
             }
         }
-        for e in other.evidence {
-            if !self.evidence.iter().any(|x| x.span == e.span && x.excerpt == e.excerpt) {
-                self.evidence.push(e);
-            }
+        for e in other_evidence.into_iter().chain(other.other_span).chain(other.other_excerpt) {
+            self.note_evidence(e);
         }
         self.confidences.extend(other.confidences);
         self.handles.extend(other.handles);
@@ -134,17 +161,12 @@ impl Group {
 
     fn finish(mut self) -> (Item, Vec<String>) {
         // Excerpts: the survivor's own (they back its text), then one from another span.
-        let mut kept: Vec<Evidence> = self.item.trace.evidence.iter().take(2).cloned().collect();
-        if kept.len() < 2 {
-            let spans: Vec<u32> = kept.iter().map(|e| e.span).collect();
-            let extra = self
-                .evidence
-                .iter()
-                .find(|e| !spans.contains(&e.span))
-                .or_else(|| self.evidence.iter().find(|e| !kept.iter().any(|k| k.excerpt == e.excerpt)));
-            if let Some(e) = extra {
-                kept.push(e.clone());
-            }
+        let mut kept: Vec<Evidence> = std::mem::take(&mut self.item.trace.evidence);
+        kept.truncate(2);
+        if kept.len() < 2
+            && let Some(e) = self.other_span.take().or_else(|| self.other_excerpt.take())
+        {
+            kept.push(e);
         }
         self.item.trace.evidence = kept;
         if self.confidences.len() > 1 {
@@ -199,12 +221,12 @@ fn dedup_section(section: Section, items: Vec<Item>) -> Vec<Group> {
         match by_handle.get(&h) {
             Some(&g) => {
                 if let Some(grp) = groups[g].as_mut() {
-                    grp.absorb(Group::new(it));
+                    grp.absorb(Group::new(it, h));
                 }
             }
             None => {
-                by_handle.insert(h, groups.len());
-                groups.push(Some(Group::new(it)));
+                by_handle.insert(h.clone(), groups.len());
+                groups.push(Some(Group::new(it, h)));
             }
         }
     }
@@ -355,26 +377,29 @@ fn fuzzy(groups: &mut [Option<Group>], section: Section, fields: &[&str], thresh
 
 /// Rewrites every cross-reference through `redirect` and drops those to items that are gone.
 pub fn rewrite_refs(sections: &mut [Vec<Item>], redirect: &FastMap<String, String>) {
-    let live: FastSet<String> = sections.iter().flatten().map(Item::handle).collect();
+    let handles: Vec<Vec<String>> = sections.iter().map(|s| s.iter().map(Item::handle).collect()).collect();
+    let live: FastSet<&str> = handles.iter().flatten().map(String::as_str).collect();
     let resolve = |h: &String| -> Option<String> {
         let mut cur = h.clone();
         for _ in 0..8 {
-            if live.contains(&cur) {
+            if live.contains(cur.as_str()) {
                 return Some(cur);
             }
             cur = redirect.get(&cur)?.clone();
         }
         None
     };
-    for items in sections.iter_mut() {
-        for it in items.iter_mut() {
-            let own = it.handle();
+    for (items, hs) in sections.iter_mut().zip(&handles) {
+        for (it, own) in items.iter_mut().zip(hs) {
+            if !it.fields.iter().any(|f| matches!(f, Field::Refs(v) if !v.is_empty())) {
+                continue;
+            }
             for f in &mut it.fields {
                 if let Field::Refs(v) = f {
                     let mut out: Vec<String> = Vec::with_capacity(v.len());
                     for h in v.iter() {
                         if let Some(r) = resolve(h)
-                            && r != own
+                            && &r != own
                             && !out.contains(&r)
                         {
                             out.push(r);

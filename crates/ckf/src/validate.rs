@@ -355,10 +355,8 @@ impl Checker {
                     self.strict(&push_pointer(p, "type"), format!("atomic type '{t}' is not one of {}", ATOMIC_TYPES.join(", ")));
                 }
             }
-            Section::Entities => {
-                if item.contains_key("related") {
-                    self.strict(&push_pointer(p, "related"), "entity relations as related[{name, relation}] (reference-compiler shape); write related_entities[{entity_id, relation_type, confidence}]");
-                }
+            Section::Entities if item.contains_key("related") => {
+                self.strict(&push_pointer(p, "related"), "entity relations as related[{name, relation}] (reference-compiler shape); write related_entities[{entity_id, relation_type, confidence}]");
             }
             _ => {}
         }
@@ -526,10 +524,8 @@ impl Checker {
 
 fn collect_unnormalized(v: &Value, p: &str, out: &mut Vec<String>) {
     match v {
-        Value::String(s) => {
-            if !is_normalized(s) {
-                out.push(p.to_string());
-            }
+        Value::String(s) if !is_normalized(s) => {
+            out.push(p.to_string());
         }
         Value::Array(a) => {
             for (i, x) in a.iter().enumerate() {

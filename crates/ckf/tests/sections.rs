@@ -15,7 +15,7 @@ fn run(name: &str, text: &str) -> Package {
     p
 }
 
-fn find<'a>(p: &'a Package, s: Section, pred: impl Fn(&Item) -> bool) -> &'a Item {
+fn find(p: &Package, s: Section, pred: impl Fn(&Item) -> bool) -> &Item {
     p.section(s).iter().find(|i| pred(i)).unwrap_or_else(|| {
         let labels: Vec<String> = p.section(s).iter().map(Item::label).collect();
         panic!("no matching item in {}: {labels:?}", s.key())

@@ -370,9 +370,17 @@ fn words(s: &str) -> usize {
 
 fn find_ci(hay: &str, needle: &str) -> Option<usize> {
     let n = needle.len();
+    if needle.is_ascii() {
+        let (h, nb) = (hay.as_bytes(), needle.as_bytes());
+        if h.len() < n {
+            return None;
+        }
+        // An ASCII needle can only match at char boundaries.
+        return (0..=h.len() - n).find(|&i| h[i..i + n].eq_ignore_ascii_case(nb));
+    }
     hay.char_indices()
         .map(|(i, _)| i)
-        .find(|&i| hay.get(i..i + n).is_some_and(|w| w.eq_ignore_ascii_case(needle) || w.to_lowercase() == needle))
+        .find(|&i| hay.get(i..i + n).is_some_and(|w| w.chars().flat_map(char::to_lowercase).eq(needle.chars())))
 }
 
 static POSTFIX: LazyLock<Regex> = LazyLock::new(|| {

@@ -155,6 +155,7 @@ struct Walker<'a> {
     intro: Intro,
     in_intro: bool,
     body_start: usize,
+    entity_names: warrant_text::fasthash::FastSet<String>,
 }
 
 fn strip_emphasis(s: &str) -> String {
@@ -202,6 +203,7 @@ impl<'a> Walker<'a> {
             intro: Intro::default(),
             in_intro: false,
             body_start: input.chunk.range.start,
+            entity_names: Default::default(),
         }
     }
 
@@ -634,6 +636,12 @@ impl<'a> Walker<'a> {
         let description = as_sentence(&s.stmt);
         for (i, h) in hits.iter().enumerate() {
             self.mentions.push((s.clean.start + h.range.start, h.name.clone()));
+            // One item per entity per chunk: later mentions in the same span add nothing reduce
+            // would keep, unless they carry a relation or a new alias.
+            let seen = !self.entity_names.insert(h.name.clone());
+            if seen && h.aliases.is_empty() && !rels.iter().any(|(from, _, _)| *from == i) {
+                continue;
+            }
             let related: Vec<Relation> = rels
                 .iter()
                 .filter(|(from, _, _)| *from == i)
@@ -780,7 +788,7 @@ impl<'a> Walker<'a> {
             let t = text[r.clone()].trim_end();
             t.ends_with(':') && text[r.end..list_start].trim().is_empty()
         });
-        let objective = lead_in.as_ref().map(|r| clause(&text[r.clone()].trim_end().trim_end_matches(':'))).unwrap_or_default();
+        let objective = lead_in.as_ref().map(|r| clause(text[r.clone()].trim_end().trim_end_matches(':'))).unwrap_or_default();
         let name = if !objective.is_empty() {
             TO_OBJECTIVE
                 .captures(&objective)

@@ -70,10 +70,8 @@ impl Out {
             return;
         }
         match self.pending {
-            1 => {
-                if !self.text.ends_with([' ', '\n']) {
-                    self.text.push(' ');
-                }
+            1 if !self.text.ends_with([' ', '\n']) => {
+                self.text.push(' ');
             }
             2 => {
                 trim_trailing_spaces(&mut self.text);
@@ -281,10 +279,8 @@ pub fn html_to_text(html: &str) -> HtmlText {
                 out.want(3);
             }
             ("tr", _) => out.want(2),
-            ("td" | "th", false) => {
-                if !out.text.ends_with('\n') && out.pending < 2 && !out.text.is_empty() {
-                    out.push_raw(" | ");
-                }
+            ("td" | "th", false) if !out.text.ends_with('\n') && out.pending < 2 && !out.text.is_empty() => {
+                out.push_raw(" | ");
             }
             ("dt", false) => out.want(2),
             ("dd", false) => {
