@@ -436,11 +436,20 @@ fn cue_words(text: &str) -> u8 {
     for m in ac.find_iter(text) {
         let before = m.start() == 0 || !b[m.start() - 1].is_ascii_alphanumeric();
         let after = m.end() == b.len() || !b[m.end()].is_ascii_alphanumeric();
-        if before && after {
+        if before && after && !(tags[m.pattern().as_usize()] == OPINION && descriptive_use(text, m.start(), m.end())) {
             found |= tags[m.pattern().as_usize()];
         }
     }
     found
+}
+
+/// True when an evaluative word is used descriptively: capitalised inside a sentence, it is
+/// part of a name or title ("Best Actor", "Great Britain"); before "known" or "selling" it is a
+/// fact about reputation or sales ("best known for", "best-selling").
+fn descriptive_use(text: &str, start: usize, end: usize) -> bool {
+    let titled = text.as_bytes()[start].is_ascii_uppercase() && !text[..start].trim().is_empty();
+    let rest = text[end..].trim_start_matches([' ', '-']);
+    titled || rest.starts_with("known") || rest.starts_with("selling") || rest.starts_with("seller")
 }
 
 /// Modality cues found in a sentence (computed once, shared by its clauses).
@@ -685,6 +694,10 @@ mod tests {
         assert_eq!(m("Paris is the capital of France"), Factual);
         assert_eq!(m("I think rotating tokens monthly is the safest option"), Opinion);
         assert_eq!(m("Python is the best language"), Opinion);
+        assert_eq!(m("Carl Orff is best known for his cantata Carmina Burana"), Factual);
+        assert_eq!(m("He won the Golden Globe Award for Best Actor in 1993"), Factual);
+        assert_eq!(m("Miloš Forman hails from Great Britain"), Factual);
+        assert_eq!(m("It was the best-selling album of 1981"), Factual);
         assert_eq!(m("If the cache is cold, requests take 2 seconds"), Conditional);
         assert_eq!(m("Imagine the server had twice the memory"), Hypothetical);
         assert_eq!(m("Run the migration before deploying"), Instruction);

@@ -1,0 +1,272 @@
+//! Aligning a claim with candidate evidence windows (one to three consecutive sentences of a
+//! source) and reading the signals: coverage of the claim's content, and conflicts — a
+//! different number or date, a substituted name, a flipped negation, an antonym.
+
+use crate::analysis::{Analysis, DateKey, Name, Num};
+use crate::corpus::Corpus;
+use crate::lexicon;
+
+/// What a claim asserts beyond its context (the question, when there is one).
+#[derive(Debug, Clone, Default)]
+pub struct Focus {
+    /// Content keys to find.
+    pub keys: Vec<String>,
+    /// Names to find (all of the claim's).
+    pub names: Vec<Name>,
+    /// Numbers to find.
+    pub nums: Vec<Num>,
+    /// Dates to find.
+    pub dates: Vec<DateKey>,
+    /// All the claim's keys (context for conflict checks).
+    pub all_keys: Vec<String>,
+    /// Keys the claim negates ("not a suspect" → `suspect`).
+    pub negated: Vec<String>,
+    /// Who did what, per the claim.
+    pub roles: Vec<(String, Vec<String>)>,
+    /// Per name, number and date: whether the question already states it (then it is context,
+    /// required to be present but not counted as support).
+    pub given_names: Vec<bool>,
+    /// See `given_names`.
+    pub given_nums: Vec<bool>,
+    /// See `given_names`.
+    pub given_dates: Vec<bool>,
+}
+
+impl Focus {
+    /// The focus of `claim` given an optional question: what the claim adds. A claim that adds
+    /// nothing (it restates the question) is checked whole.
+    pub fn of(claim: &Analysis, question: Option<&Analysis>) -> Self {
+        let mut f = Focus {
+            all_keys: claim.keys.clone(),
+            negated: claim.negated.clone(),
+            roles: claim.roles.clone(),
+            names: claim.names.clone(),
+            nums: claim.nums.clone(),
+            dates: claim.dates.clone(),
+            ..Focus::default()
+        };
+        match question {
+            // Words the question already says are context: support is measured on what the
+            // claim adds. Its names, numbers and dates must still all be found together, since
+            // the claim asserts they belong together.
+            Some(q) => {
+                f.keys = claim.keys.iter().filter(|k| !q.has_key(k)).cloned().collect();
+                f.given_names = claim.names.iter().map(|n| q.has_name(n)).collect();
+                f.given_nums = claim.nums.iter().map(|n| q.has_num(n)).collect();
+                f.given_dates = claim.dates.iter().map(|d| q.has_date(d)).collect();
+                // A claim that adds nothing of its own ("First for Women was started first")
+                // asserts the question's predicate: then all of it counts.
+                let adds =
+                    !f.keys.is_empty() || [&f.given_names, &f.given_nums, &f.given_dates].iter().any(|g| g.contains(&false));
+                if !adds {
+                    f.keys = claim.keys.clone();
+                    f.given_names.fill(false);
+                    f.given_nums.fill(false);
+                    f.given_dates.fill(false);
+                }
+            }
+            None => {
+                f.keys = claim.keys.clone();
+                f.given_names = vec![false; f.names.len()];
+                f.given_nums = vec![false; f.nums.len()];
+                f.given_dates = vec![false; f.dates.len()];
+            }
+        }
+        f
+    }
+
+    /// Number of items support is measured on: the keys and the specifics the claim adds.
+    fn total(&self) -> usize {
+        let new = |g: &[bool]| g.iter().filter(|x| !**x).count();
+        self.keys.len() + new(&self.given_names) + new(&self.given_nums) + new(&self.given_dates)
+    }
+}
+
+/// Why a window contradicts a claim.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Conflict {
+    /// The source states a different number of the same kind.
+    Number { claim: String, source: String },
+    /// The source states a different date.
+    Date,
+    /// The source names someone or something else in the same context.
+    Substitution { claim: String, source: String },
+    /// The source gives another agent for the same act ("directed by Peter Chelsom").
+    Agent { verb: String, claim: String, source: String },
+    /// One side is negated, the other is not.
+    Negation,
+    /// The source uses the opposite word.
+    Antonym { claim: String, source: String },
+}
+
+impl Conflict {
+    /// A short explanation.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Number { claim, source } => format!("the source states {source}, not {claim}"),
+            Self::Date => "the source states a different date".into(),
+            Self::Substitution { claim, source } => format!("the source names {source} where the claim names {claim}"),
+            Self::Agent { verb, claim, source } => format!("the source gives {source}, not {claim}, as the one who {verb}"),
+            Self::Negation => "the source states the opposite (negation)".into(),
+            Self::Antonym { claim, source } => format!("the source says \"{source}\" where the claim says \"{claim}\""),
+        }
+    }
+}
+
+/// How one window relates to the claim.
+#[derive(Debug, Clone)]
+pub struct WindowEval {
+    /// First and last sentence indices (inclusive).
+    pub first: usize,
+    /// Last sentence index.
+    pub last: usize,
+    /// Fraction of the focus found in the window.
+    pub support: f64,
+    /// Fraction of all the claim's keys found in the window (how much it is about the claim).
+    pub context: f64,
+    /// Focus names, numbers or dates the window lacks.
+    pub missing: usize,
+    /// A conflict, if any.
+    pub conflict: Option<Conflict>,
+    /// Fraction of the question's keys found in the window (1 without a question).
+    pub relevance: f64,
+}
+
+impl WindowEval {
+    /// Number of sentences.
+    pub fn size(&self) -> usize {
+        self.last - self.first + 1
+    }
+}
+
+/// The merged analysis of sentences `first..=last`.
+fn merged(corpus: &Corpus, first: usize, last: usize) -> Analysis {
+    let mut a = Analysis::default();
+    for s in &corpus.sentences()[first..=last] {
+        let x = &s.analysis;
+        for k in &x.keys {
+            if !a.keys.contains(k) {
+                a.keys.push(k.clone());
+            }
+        }
+        a.negated.extend(x.negated.iter().cloned());
+        a.roles.extend(x.roles.iter().cloned());
+        a.nums.extend(x.nums.iter().cloned());
+        a.dates.extend(x.dates.iter().copied());
+        a.names.extend(x.names.iter().cloned());
+        // A separator keeps names from matching across sentence boundaries.
+        if !a.words.is_empty() {
+            a.words.push("|".into());
+        }
+        a.words.extend(x.words.iter().cloned());
+        a.negations += x.negations;
+    }
+    a
+}
+
+/// Evaluates one window.
+pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, question: Option<&Analysis>) -> WindowEval {
+    let w = merged(corpus, first, last);
+    let keys_in = focus.keys.iter().filter(|k| w.has_key(k)).count();
+    let found_names: Vec<bool> = focus.names.iter().map(|n| w.has_name(n)).collect();
+    let found_nums: Vec<bool> = focus.nums.iter().map(|n| w.has_num(n)).collect();
+    let found_dates: Vec<bool> = focus.dates.iter().map(|d| w.has_date(d)).collect();
+    let names_missing: Vec<&Name> = focus.names.iter().zip(&found_names).filter(|(_, f)| !**f).map(|(n, _)| n).collect();
+    let nums_missing: Vec<&Num> = focus.nums.iter().zip(&found_nums).filter(|(_, f)| !**f).map(|(n, _)| n).collect();
+    let dates_missing: Vec<&DateKey> = focus.dates.iter().zip(&found_dates).filter(|(_, f)| !**f).map(|(n, _)| n).collect();
+    let new_found = |found: &[bool], given: &[bool]| found.iter().zip(given).filter(|(f, g)| **f && !**g).count();
+    let covered = keys_in
+        + new_found(&found_names, &focus.given_names)
+        + new_found(&found_nums, &focus.given_nums)
+        + new_found(&found_dates, &focus.given_dates);
+    let support = covered as f64 / focus.total().max(1) as f64;
+    let context = if focus.all_keys.is_empty() {
+        support
+    } else {
+        focus.all_keys.iter().filter(|k| w.has_key(k)).count() as f64 / focus.all_keys.len() as f64
+    };
+    let relevance = question.map_or(1.0, |q| {
+        if q.keys.is_empty() { 1.0 } else { q.keys.iter().filter(|k| w.has_key(k)).count() as f64 / q.keys.len() as f64 }
+    });
+
+    let mut conflict = None;
+    for (verb, agent) in &focus.roles {
+        let theirs: Vec<&Vec<String>> = w.roles.iter().filter(|(v, _)| v == verb).map(|(_, a)| a).collect();
+        let same = |a: &Vec<String>| {
+            a.last() == agent.last() || crate::analysis::has_words_near(a, agent) || crate::analysis::has_words_near(agent, a)
+        };
+        if let Some(other) = theirs.iter().find(|a| !same(a))
+            && !theirs.iter().any(|a| same(a))
+        {
+            conflict = Some(Conflict::Agent { verb: verb.clone(), claim: titled_words(agent), source: titled_words(other) });
+            break;
+        }
+    }
+    for n in nums_missing.iter().filter(|_| conflict.is_none()) {
+        if let Some(m) = w.nums.iter().find(|m| n.differs_from(m)) {
+            conflict = Some(Conflict::Number {
+                claim: warrant_text::number::format_rational(&n.written, 6),
+                source: warrant_text::number::format_rational(&m.written, 6),
+            });
+            break;
+        }
+    }
+    if conflict.is_none() && dates_missing.iter().any(|d| w.dates.iter().any(|x| d.conflicts(x))) {
+        conflict = Some(Conflict::Date);
+    }
+    if conflict.is_none()
+        && let Some(n) = names_missing.first()
+    {
+        let new_name = w.names.iter().find(|m| {
+            !focus.names.iter().any(|f| f.words == m.words)
+                && question.is_none_or(|q| !q.has_name(m))
+                && !m.words.iter().any(|mw| n.words.contains(mw))
+        });
+        if let Some(m) = new_name {
+            conflict = Some(Conflict::Substitution { claim: titled(n), source: titled(m) });
+        }
+    }
+    if conflict.is_none() && support >= 0.6 {
+        // A negation that scopes over the claim's own words, on one side only.
+        let flipped = if focus.negated.is_empty() {
+            focus.keys.iter().any(|k| w.negated.contains(k))
+        } else {
+            focus.negated.iter().any(|k| w.has_key(k) && !w.negated.contains(k))
+        };
+        if flipped {
+            conflict = Some(Conflict::Negation);
+        }
+    }
+    if conflict.is_none() {
+        for k in focus.keys.iter().filter(|k| !w.has_key(k)) {
+            if let Some(j) = w.keys.iter().find(|j| lexicon::antonyms(k, j)) {
+                conflict = Some(Conflict::Antonym { claim: k.clone(), source: j.clone() });
+                break;
+            }
+        }
+    }
+    WindowEval {
+        first,
+        last,
+        support,
+        context,
+        missing: names_missing.len() + nums_missing.len() + dates_missing.len(),
+        conflict,
+        relevance,
+    }
+}
+
+fn titled(n: &Name) -> String {
+    titled_words(&n.words)
+}
+
+fn titled_words(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -1,0 +1,387 @@
+//! What a span of text says, in comparable form: content keys, quantities, dates, names and
+//! negations. Claims and source sentences are analysed the same way.
+
+use std::ops::Range;
+
+use warrant_text::date::{DateKind, find_dates};
+use warrant_text::number::BigRational;
+use warrant_text::quantity::{Dimension, find_all_quantities};
+use warrant_text::words::words;
+
+use crate::lexicon;
+
+/// A numeric mention, normalised.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Num {
+    /// What it measures (`Number`, `Money(USD)`, `Duration`, …).
+    pub dimension: Dimension,
+    /// Value in the dimension's canonical unit (seconds, metres, …), or as written.
+    pub value: BigRational,
+    /// The number as written, before unit conversion (`90` in "90 minutes").
+    pub written: BigRational,
+    /// Key of the content word counted, for unit-less numbers ("40 drug stores" → `drug`).
+    pub noun: Option<String>,
+    /// Byte range in the analysed text.
+    pub range: Range<usize>,
+}
+
+impl Num {
+    /// True when `other` states the same amount: equal canonical values of one dimension, or,
+    /// when either side is a bare number, equal written values ("nine" = "nine weeks").
+    pub fn same_amount(&self, other: &Num) -> bool {
+        if self.dimension == other.dimension {
+            return self.value == other.value;
+        }
+        matches!((&self.dimension, &other.dimension), (Dimension::Number, _) | (_, Dimension::Number))
+            && self.written == other.written
+    }
+
+    /// True when `other` counts the same thing differently: same unit dimension and another
+    /// value, or bare numbers of the same noun with another value.
+    pub fn differs_from(&self, other: &Num) -> bool {
+        match (&self.dimension, &other.dimension) {
+            (Dimension::Number, Dimension::Number) => self.noun.is_some() && self.noun == other.noun && self.value != other.value,
+            (a, b) => a == b && self.value != other.value,
+        }
+    }
+}
+
+/// A date mention: what it pins down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DateKey {
+    /// Year, if stated.
+    pub year: Option<i32>,
+    /// Month, if stated.
+    pub month: Option<u8>,
+    /// Day, if stated.
+    pub day: Option<u8>,
+}
+
+impl DateKey {
+    /// True when the two dates cannot be the same day (a field both state differs).
+    pub fn conflicts(&self, other: &DateKey) -> bool {
+        let differ = |a: Option<i64>, b: Option<i64>| matches!((a, b), (Some(x), Some(y)) if x != y);
+        differ(self.year.map(i64::from), other.year.map(i64::from))
+            || differ(self.month.map(i64::from), other.month.map(i64::from))
+            || differ(self.day.map(i64::from), other.day.map(i64::from))
+    }
+
+    /// True when every field this date states agrees with `other`.
+    pub fn within(&self, other: &DateKey) -> bool {
+        !self.conflicts(other) && (self.year.is_none() || other.year.is_some()) && (self.month.is_none() || other.month.is_some())
+    }
+}
+
+/// A proper name: a run of capitalised words, normalised to lower case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Name {
+    /// Lower-case words.
+    pub words: Vec<String>,
+    /// Byte range in the analysed text.
+    pub range: Range<usize>,
+}
+
+impl Name {
+    /// The name as one lower-case string.
+    pub fn joined(&self) -> String {
+        self.words.join(" ")
+    }
+}
+
+/// The comparable content of a text span.
+#[derive(Debug, Clone, Default)]
+pub struct Analysis {
+    /// Content keys (stemmed, synonym-folded), in order of first appearance, deduplicated.
+    pub keys: Vec<String>,
+    /// Retrieval terms: the keys plus the keys of name words, deduplicated.
+    pub terms: Vec<String>,
+    /// Numbers with units, normalised.
+    pub nums: Vec<Num>,
+    /// Dates.
+    pub dates: Vec<DateKey>,
+    /// Proper names.
+    pub names: Vec<Name>,
+    /// Lower-case words (possessives stripped), for name lookups.
+    pub words: Vec<String>,
+    /// Number of negation cues.
+    pub negations: usize,
+    /// Keys in the scope of a negation (up to three words after the cue, within the clause).
+    pub negated: Vec<String>,
+    /// The text starts with a pronoun or determiner that refers back ("He", "It", "This").
+    pub refers_back: bool,
+    /// Who did what: `(verb key, agent name words)` from "directed by Peter Chelsom" and
+    /// "Lucy Gordon directed".
+    pub roles: Vec<(String, Vec<String>)>,
+}
+
+const NAME_STOP: &[&str] = &[
+    "The", "A", "An", "This", "That", "These", "Those", "It", "Its", "He", "She", "They", "We", "You", "I", "His", "Her",
+    "Their", "Our", "Your", "In", "On", "At", "For", "To", "From", "By", "With", "Of", "And", "But", "Or", "If", "When", "While",
+    "Both", "Yes", "No", "Not", "Only", "All", "Some", "Many", "Most", "There", "Here", "What", "Which", "Who", "How", "Why",
+    "Where", "As", "After", "Before", "Since", "Are", "Is", "Was", "Were", "Do", "Does", "Did", "Can", "Could", "Has", "Have",
+    "Had", "Will", "Would", "Should", "So", "Also", "However", "Then", "Although", "Because", "Whom", "Whose", "Although",
+    "Though", "Each", "Every", "Neither", "Either", "Both",
+];
+
+impl Analysis {
+    /// Analyses `text`.
+    pub fn of(text: &str) -> Self {
+        let mut a = Analysis::default();
+        let mut name: Option<Name> = None;
+        let mut seen = warrant_text::fasthash::FastSet::default();
+        // Words left in the current negation's scope.
+        let mut scope = 0usize;
+        let mut prev_end = 0usize;
+        // Content words with their byte offsets; keys are chosen once names are known.
+        let mut content: Vec<(usize, String)> = Vec::new();
+        for (i, (range, w)) in words(text).enumerate() {
+            let lower = strip_possessive(&w.to_lowercase()).to_string();
+            let gap = &text[prev_end..range.start];
+            prev_end = range.end;
+            if gap.contains([',', ';', ':', '.', '(', ')']) {
+                scope = 0;
+            }
+            if i == 0 {
+                a.refers_back = REFERS_BACK.contains(&w);
+            }
+            if lexicon::is_negation(&lower) {
+                a.negations += 1;
+                scope = 4;
+            }
+            let capital = w.chars().next().is_some_and(char::is_uppercase) && w.chars().any(char::is_alphabetic);
+            if capital && !NAME_STOP.contains(&w) {
+                match name.as_mut() {
+                    Some(n)
+                        if text[n.range.end..range.start].trim().is_empty() || text[n.range.end..range.start].trim() == "of" =>
+                    {
+                        n.words.push(lower.clone());
+                        n.range.end = range.end;
+                    }
+                    _ => {
+                        if let Some(n) = name.take() {
+                            a.names.push(n);
+                        }
+                        name = Some(Name { words: vec![lower.clone()], range: range.clone() });
+                    }
+                }
+            } else if let Some(n) = name.take() {
+                a.names.push(n);
+            }
+            if !lexicon::is_stopword(&lower) && !lexicon::is_negation(&lower) && lower.chars().any(char::is_alphabetic) {
+                let k = lexicon::key(&lower);
+                if scope > 0 && !a.negated.contains(&k) {
+                    a.negated.push(k.clone());
+                }
+                content.push((range.start, k));
+            }
+            scope = scope.saturating_sub(1);
+            a.words.push(lower);
+        }
+        if let Some(n) = name.take() {
+            a.names.push(n);
+        }
+        // Words of a multi-word name count as the name, not as content words.
+        let mut terms = warrant_text::fasthash::FastSet::default();
+        for (at, k) in content {
+            let in_name = a.names.iter().any(|n| n.words.len() > 1 && n.range.contains(&at));
+            if terms.insert(k.clone()) {
+                a.terms.push(k.clone());
+            }
+            if !in_name && seen.insert(k.clone()) {
+                a.keys.push(k);
+            }
+        }
+        a.roles = roles(text, &a.names);
+        let dates = find_dates(text);
+        for d in &dates {
+            if matches!(d.kind, DateKind::Date | DateKind::Year) {
+                a.dates.push(DateKey { year: d.year, month: d.month, day: d.day });
+            }
+        }
+        for q in find_all_quantities(text) {
+            // A year written as a bare number is a date, not a count.
+            if dates.iter().any(|d| d.range.start <= q.range.start && q.range.end <= d.range.end) {
+                continue;
+            }
+            let value = q.canonical().unwrap_or_else(|| q.value.clone());
+            let noun = if q.dimension == Dimension::Number { noun_after(text, q.range.end) } else { None };
+            a.nums.push(Num { dimension: q.dimension.clone(), value, written: q.value.clone(), noun, range: q.range });
+        }
+        a
+    }
+
+    /// True when the analysed text contains this name: all its words, in order, with at most
+    /// two other words between consecutive ones ("Anna Kournikova" in "Anna Sergeyevna
+    /// Kournikova"), never across a sentence separator.
+    pub fn has_name(&self, name: &Name) -> bool {
+        has_words_near(&self.words, &name.words)
+    }
+
+    /// True when the same amount is present; a bare number also matches a stated year
+    /// ("2006" in "September 2006").
+    pub fn has_num(&self, num: &Num) -> bool {
+        self.nums.iter().any(|m| m.same_amount(num))
+            || num.dimension == Dimension::Number
+                && num.written.is_integer()
+                && self.dates.iter().any(|d| d.year.is_some_and(|y| BigRational::from_integer(y.into()) == num.written))
+    }
+
+    /// True when the text states this date (every field the date states agrees).
+    pub fn has_date(&self, date: &DateKey) -> bool {
+        self.dates.iter().any(|x| date.within(x))
+            || date.month.is_none()
+                && date.year.is_some_and(|y| {
+                    self.nums.iter().any(|n| n.dimension == Dimension::Number && n.written == BigRational::from_integer(y.into()))
+                })
+    }
+
+    /// True when a key is present.
+    pub fn has_key(&self, k: &str) -> bool {
+        self.keys.iter().any(|x| x == k)
+    }
+}
+
+/// Words that open a sentence continuing the previous one's subject.
+const REFERS_BACK: &[&str] = &["He", "She", "It", "They", "His", "Her", "Its", "Their", "This", "These", "Those", "Both", "Such"];
+
+/// Agents of verbs: "<verb> by <Name>" (also "written and directed by <Name>") and
+/// "<Name> <verb>ed".
+fn roles(text: &str, names: &[Name]) -> Vec<(String, Vec<String>)> {
+    let tokens: Vec<(Range<usize>, &str)> = words(text).collect();
+    let mut out = Vec::new();
+    let verb_key = |w: &str| {
+        let lower = w.to_lowercase();
+        (lower.chars().all(char::is_alphabetic) && !lexicon::is_stopword(&lower) && !w.starts_with(char::is_uppercase))
+            .then(|| lexicon::key(&lower))
+    };
+    for name in names {
+        let Some(at) = tokens.iter().position(|(r, _)| r.start == name.range.start) else { continue };
+        let end = tokens.iter().position(|(r, _)| r.end == name.range.end).unwrap_or(at);
+        // Passive: "<verb> by [the] <Name>".
+        let mut j = at;
+        if j > 0 && tokens[j - 1].1.eq_ignore_ascii_case("the") {
+            j -= 1;
+        }
+        if j >= 2 && tokens[j - 1].1 == "by" {
+            let mut k = j - 2;
+            loop {
+                if let Some(v) = verb_key(tokens[k].1) {
+                    out.push((v, name.words.clone()));
+                }
+                // "written and directed by": step back over "and".
+                if k >= 2 && tokens[k - 1].1 == "and" && text[tokens[k - 1].0.end..tokens[k].0.start].trim().is_empty() {
+                    k -= 2;
+                } else {
+                    break;
+                }
+            }
+        }
+        // Active: "<Name> [also] <verb>ed".
+        let mut v = end + 1;
+        if v < tokens.len() && matches!(tokens[v].1, "also" | "later" | "first" | "then" | "once") {
+            v += 1;
+        }
+        if let Some((r, w)) = tokens.get(v)
+            && w.ends_with("ed")
+            && text[name.range.end..r.start].chars().all(|c| c.is_alphanumeric() || c.is_whitespace())
+            && let Some(k) = verb_key(w)
+        {
+            out.push((k, name.words.clone()));
+        }
+    }
+    out
+}
+
+/// True when `run` occurs in `words` in order with at most two other words between
+/// consecutive run words, never across a `|` separator.
+pub fn has_words_near(words: &[String], run: &[String]) -> bool {
+    let Some(first) = run.first() else { return false };
+    'start: for (i, w) in words.iter().enumerate() {
+        if w != first {
+            continue;
+        }
+        let mut at = i;
+        for r in &run[1..] {
+            let limit = (at + 4).min(words.len());
+            match words[at + 1..limit].iter().position(|x| x == r || x == "|") {
+                Some(p) if words[at + 1 + p] == *r => at += 1 + p,
+                _ => continue 'start,
+            }
+        }
+        return true;
+    }
+    false
+}
+
+/// "nixon's" → "nixon".
+fn strip_possessive(w: &str) -> &str {
+    w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(w)
+}
+
+/// Key of the first content word within two words after byte `end` ("40 drug stores" → drug).
+fn noun_after(text: &str, end: usize) -> Option<String> {
+    for (_, w) in words(&text[end..]).take(2) {
+        let lower = w.to_lowercase();
+        if !lower.chars().all(char::is_alphabetic) {
+            return None;
+        }
+        if !lexicon::is_stopword(&lower) {
+            return Some(lexicon::key(&lower));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn analyses_a_sentence() {
+        let a = Analysis::of("Session tokens expire after 30 minutes of inactivity in Paris, not London.");
+        assert!(a.keys.contains(&crate::lexicon::key("tokens")));
+        assert!(!a.keys.iter().any(|k| k == "of"));
+        assert_eq!(a.nums.len(), 1);
+        assert_eq!(a.nums[0].value, BigRational::from_integer(1800.into()));
+        assert_eq!(a.names.iter().map(Name::joined).collect::<Vec<_>>(), vec!["session", "paris", "london"]);
+        assert_eq!(a.negations, 1);
+        assert!(a.negated.contains(&crate::lexicon::key("london")));
+        assert!(!a.negated.contains(&crate::lexicon::key("tokens")));
+        assert!(Analysis::of("He was born in 1990.").refers_back);
+        let r = Analysis::of(
+            "Serendipity is a film directed by Peter Chelsom, written and produced by the Weinstein Company. Lucy Gordon starred.",
+        );
+        let agents: Vec<(String, String)> = r.roles.iter().map(|(v, a)| (v.clone(), a.join(" "))).collect();
+        assert!(agents.contains(&(crate::lexicon::key("directed"), "peter chelsom".into())), "{agents:?}");
+        assert!(agents.contains(&(crate::lexicon::key("written"), "weinstein company".into())), "{agents:?}");
+        assert!(agents.contains(&(crate::lexicon::key("starred"), "lucy gordon".into())), "{agents:?}");
+        let b = Analysis::of("It lasts one hour, since 1991.");
+        assert_eq!(b.nums[0].value, BigRational::from_integer(3600.into()), "number words with units normalise too");
+    }
+
+    #[test]
+    fn names_and_numbers_match() {
+        let src = Analysis::of("Rafael Nadal defeated Dominic Thiem in the final of 2017, earning $1,000.");
+        let claim = Analysis::of("Nadal beat Thiem.");
+        assert!(claim.names.iter().all(|n| src.has_name(n)));
+        let c = Analysis::of("He earned 1000 dollars.");
+        assert!(c.nums.iter().all(|n| src.has_num(n)));
+        assert!(
+            Analysis::of("President Richard Nixon")
+                .names
+                .iter()
+                .all(|n| Analysis::of("after President Richard Nixon's middle name").has_name(n))
+        );
+        let year = Analysis::of("2006");
+        assert!(
+            year.nums.iter().all(|n| Analysis::of("It first aired in September 2006.").has_num(n))
+                || year.dates.iter().all(|d| Analysis::of("It first aired in September 2006.").has_date(d))
+        );
+        let nine = Analysis::of("nine");
+        assert!(Analysis::of("spent nine weeks at No. 1").has_num(&nine.nums[0]), "a bare number matches its written value");
+        let stores = Analysis::of("about 40 drug stores");
+        assert!(stores.nums[0].differs_from(&Analysis::of("50 drug stores").nums[0]));
+        assert!(!stores.nums[0].differs_from(&Analysis::of("50 employees").nums[0]));
+        assert_eq!(src.dates, vec![DateKey { year: Some(2017), month: None, day: None }]);
+    }
+}
