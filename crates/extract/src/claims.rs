@@ -449,7 +449,9 @@ fn cue_words(text: &str) -> u8 {
 fn descriptive_use(text: &str, start: usize, end: usize) -> bool {
     let titled = text.as_bytes()[start].is_ascii_uppercase() && !text[..start].trim().is_empty();
     let rest = text[end..].trim_start_matches([' ', '-']);
-    titled || rest.starts_with("known") || rest.starts_with("selling") || rest.starts_with("seller")
+    // Award categories ("best actor", "best new artist") are names of prizes, not judgements.
+    const CATEGORIES: [&str; 9] = ["known", "selling", "seller", "actor", "actress", "picture", "film", "director", "new artist"];
+    titled || CATEGORIES.iter().any(|c| rest.starts_with(c))
 }
 
 /// Modality cues found in a sentence (computed once, shared by its clauses).

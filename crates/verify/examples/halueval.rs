@@ -30,6 +30,11 @@ fn main() {
             add_answer_claim(&mut graph);
             let results = verify(&graph, &corpus, &Options { question: Some(question.to_string()) });
             let flagged = results.iter().any(|r| r.status.flagged());
+            if std::env::var("STATS").is_ok() {
+                for r in &results {
+                    println!("STAT {} {:?} {:.2} #{i} {}", if hallucinated { "H" } else { "R" }, r.status, r.confidence, r.text);
+                }
+            }
             match (hallucinated, flagged) {
                 (true, true) => tp += 1,
                 (false, true) => fp += 1,

@@ -2,7 +2,7 @@
 //! source) and reading the signals: coverage of the claim's content, and conflicts — a
 //! different number or date, a substituted name, a flipped negation, an antonym.
 
-use crate::analysis::{Analysis, DateKey, Name, Num};
+use crate::analysis::{Analysis, DateKey, Name, Num, Role};
 use crate::corpus::Corpus;
 use crate::lexicon;
 
@@ -22,7 +22,7 @@ pub struct Focus {
     /// Keys the claim negates ("not a suspect" → `suspect`).
     pub negated: Vec<String>,
     /// Who did what, per the claim.
-    pub roles: Vec<(String, Vec<String>)>,
+    pub roles: Vec<Role>,
     /// Per name, number and date: whether the question already states it (then it is context,
     /// required to be present but not counted as support).
     pub given_names: Vec<bool>,
@@ -106,7 +106,7 @@ impl Conflict {
             Self::Number { claim, source } => format!("the source states {source}, not {claim}"),
             Self::Date => "the source states a different date".into(),
             Self::Substitution { claim, source } => format!("the source names {source} where the claim names {claim}"),
-            Self::Agent { verb, claim, source } => format!("the source gives {source}, not {claim}, as the one who {verb}"),
+            Self::Agent { verb, claim, source } => format!("the source says {verb} by {source}, not {claim}"),
             Self::Negation => "the source states the opposite (negation)".into(),
             Self::Antonym { claim, source } => format!("the source says \"{source}\" where the claim says \"{claim}\""),
         }
@@ -149,6 +149,8 @@ fn merged(corpus: &Corpus, first: usize, last: usize) -> Analysis {
                 a.keys.push(k.clone());
             }
         }
+        a.terms.extend(x.terms.iter().cloned());
+        a.broader.extend(x.broader.iter().cloned());
         a.negated.extend(x.negated.iter().cloned());
         a.roles.extend(x.roles.iter().cloned());
         a.nums.extend(x.nums.iter().cloned());
@@ -157,20 +159,92 @@ fn merged(corpus: &Corpus, first: usize, last: usize) -> Analysis {
         // A separator keeps names from matching across sentence boundaries.
         if !a.words.is_empty() {
             a.words.push("|".into());
+            a.stems.push("|".into());
+            a.caps.push(false);
         }
         a.words.extend(x.words.iter().cloned());
+        a.stems.extend(x.stems.iter().cloned());
+        a.caps.extend(x.caps.iter().copied());
         a.negations += x.negations;
     }
     a
+}
+
+/// Which sentences of `first..=last` hold each found specific (name, number or date).
+fn holders(corpus: &Corpus, first: usize, last: usize, focus: &Focus, found: &Found) -> Vec<Vec<usize>> {
+    let sentences = &corpus.sentences()[first..=last];
+    let held = |f: &dyn Fn(&Analysis) -> bool| {
+        sentences.iter().enumerate().filter(|(_, s)| f(&s.analysis)).map(|(i, _)| i).collect::<Vec<_>>()
+    };
+    let mut out = Vec::new();
+    for (n, f) in focus.names.iter().zip(&found.names) {
+        out.push(if *f { held(&|a: &Analysis| a.has_name(n)) } else { Vec::new() });
+    }
+    for (n, f) in focus.nums.iter().zip(&found.nums) {
+        out.push(if *f { held(&|a: &Analysis| a.has_num(n)) } else { Vec::new() });
+    }
+    for (d, f) in focus.dates.iter().zip(&found.dates) {
+        out.push(if *f { held(&|a: &Analysis| a.has_date(d)) } else { Vec::new() });
+    }
+    out
+}
+
+/// True when the claim's names found in `first..=last` are linked across sentences: each later
+/// sentence names the previous one's subject (its first name), or refers back to it ("He …")
+/// and the claim names that subject.
+fn linked(corpus: &Corpus, first: usize, last: usize, focus: &Focus, found: &Found) -> bool {
+    let sentences = &corpus.sentences()[first..=last];
+    for k in 1..sentences.len() {
+        let prev = &sentences[k - 1].analysis;
+        let Some(subject) = prev.names.first() else { continue };
+        let renamed = sentences[k].analysis.names.iter().any(|n| n.stems.last() == subject.stems.last());
+        let claim_subject = focus.names.iter().zip(&found.names).any(|(n, f)| *f && n.stems.last() == subject.stems.last());
+        if !(renamed || sentences[k].analysis.refers_back && claim_subject) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Which of the claim's specifics a window states.
+struct Found {
+    names: Vec<bool>,
+    nums: Vec<bool>,
+    dates: Vec<bool>,
+}
+
+impl Found {
+    fn flags_mut(&mut self) -> impl Iterator<Item = &mut bool> {
+        self.names.iter_mut().chain(self.nums.iter_mut()).chain(self.dates.iter_mut())
+    }
 }
 
 /// Evaluates one window.
 pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, question: Option<&Analysis>) -> WindowEval {
     let w = merged(corpus, first, last);
     let keys_in = focus.keys.iter().filter(|k| w.has_key(k)).count();
-    let found_names: Vec<bool> = focus.names.iter().map(|n| w.has_name(n)).collect();
-    let found_nums: Vec<bool> = focus.nums.iter().map(|n| w.has_num(n)).collect();
-    let found_dates: Vec<bool> = focus.dates.iter().map(|d| w.has_date(d)).collect();
+    let mut found = Found {
+        names: focus.names.iter().map(|n| w.has_name(n)).collect(),
+        nums: focus.nums.iter().map(|n| w.has_num(n)).collect(),
+        dates: focus.dates.iter().map(|d| w.has_date(d)).collect(),
+    };
+    // Specifics found in different sentences are tied together only by a link a reader can
+    // follow (see `linked`); otherwise only those in the sentence holding the most count.
+    if last > first {
+        let held = holders(corpus, first, last, focus, &found);
+        let together = (0..=last - first).any(|i| held.iter().all(|h| h.is_empty() || h.contains(&i)));
+        if !together && !linked(corpus, first, last, focus, &found) {
+            let best = (0..=last - first)
+                .max_by_key(|i| (held.iter().filter(|h| h.contains(i)).count(), std::cmp::Reverse(*i)))
+                .unwrap_or(0);
+            for (f, h) in found.flags_mut().zip(&held) {
+                if !h.contains(&best) {
+                    *f = false;
+                }
+            }
+        }
+    }
+    let (found_names, found_nums, found_dates) = (found.names, found.nums, found.dates);
     let names_missing: Vec<&Name> = focus.names.iter().zip(&found_names).filter(|(_, f)| !**f).map(|(n, _)| n).collect();
     let nums_missing: Vec<&Num> = focus.nums.iter().zip(&found_nums).filter(|(_, f)| !**f).map(|(n, _)| n).collect();
     let dates_missing: Vec<&DateKey> = focus.dates.iter().zip(&found_dates).filter(|(_, f)| !**f).map(|(n, _)| n).collect();
@@ -180,7 +254,8 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         + new_found(&found_nums, &focus.given_nums)
         + new_found(&found_dates, &focus.given_dates);
     let support = covered as f64 / focus.total().max(1) as f64;
-    let context = if focus.all_keys.is_empty() {
+    // With fewer than two words, the claim's context is its support.
+    let context = if focus.all_keys.len() < 2 {
         support
     } else {
         focus.all_keys.iter().filter(|k| w.has_key(k)).count() as f64 / focus.all_keys.len() as f64
@@ -190,15 +265,21 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     });
 
     let mut conflict = None;
-    for (verb, agent) in &focus.roles {
-        let theirs: Vec<&Vec<String>> = w.roles.iter().filter(|(v, _)| v == verb).map(|(_, a)| a).collect();
-        let same = |a: &Vec<String>| {
-            a.last() == agent.last() || crate::analysis::has_words_near(a, agent) || crate::analysis::has_words_near(agent, a)
+    for mine in &focus.roles {
+        let theirs: Vec<&Role> = w.roles.iter().filter(|r| r.verb == mine.verb).collect();
+        let same = |r: &&Role| {
+            r.agent.last() == mine.agent.last()
+                || crate::analysis::has_words_near(&r.agent, &mine.agent)
+                || crate::analysis::has_words_near(&mine.agent, &r.agent)
         };
-        if let Some(other) = theirs.iter().find(|a| !same(a))
-            && !theirs.iter().any(|a| same(a))
+        if let Some(other) = theirs.iter().find(|r| !same(r))
+            && !theirs.iter().any(same)
         {
-            conflict = Some(Conflict::Agent { verb: verb.clone(), claim: titled_words(agent), source: titled_words(other) });
+            conflict = Some(Conflict::Agent {
+                verb: other.verb_text.clone(),
+                claim: mine.agent_text.clone(),
+                source: other.agent_text.clone(),
+            });
             break;
         }
     }
@@ -218,9 +299,9 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         && let Some(n) = names_missing.first()
     {
         let new_name = w.names.iter().find(|m| {
-            !focus.names.iter().any(|f| f.words == m.words)
+            !focus.names.iter().any(|f| f.stems == m.stems)
                 && question.is_none_or(|q| !q.has_name(m))
-                && !m.words.iter().any(|mw| n.words.contains(mw))
+                && !m.stems.iter().any(|mw| n.stems.contains(mw))
         });
         if let Some(m) = new_name {
             conflict = Some(Conflict::Substitution { claim: titled(n), source: titled(m) });

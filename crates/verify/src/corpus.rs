@@ -69,7 +69,7 @@ impl Corpus {
         let doc = self.docs.len();
         self.doc_start.push(self.sentences.len());
         for p in warrant_text::segment::paragraphs(&source.text) {
-            for r in warrant_text::segment::sentences_in(&source.text, p) {
+            for r in join_initials(&source.text, warrant_text::segment::sentences_in(&source.text, p)) {
                 // Glued sentences ("…Philadelphia.First for Women…") split at `.X` where X is a capital.
                 for (n, piece) in split_glued(&source.text, r).into_iter().enumerate() {
                     let analysis = Analysis::of(&source.text[piece.clone()]);
@@ -125,7 +125,7 @@ impl Corpus {
         // Film" and "Best Actor").
         b.refers_back
             || b.names.is_empty()
-            || b.names.iter().any(|n| a.analysis.names.iter().any(|m| m.words.last() == n.words.last()))
+            || b.names.iter().any(|n| a.analysis.names.iter().any(|m| m.stems.last() == n.stems.last()))
     }
 
     /// The best sentences for a set of keys by BM25 (k1 = 1.2, b = 0.75), best first, ties by
@@ -152,6 +152,26 @@ impl Corpus {
     }
 }
 
+/// Rejoins sentences split after an initial ("… H." + "Bruce Humberstone …").
+fn join_initials(text: &str, ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        if let Some(prev) = out.last_mut() {
+            let b = text[prev.clone()].trim_end().as_bytes();
+            let initial = b.len() >= 2
+                && b[b.len() - 1] == b'.'
+                && b[b.len() - 2].is_ascii_uppercase()
+                && (b.len() == 2 || !b[b.len() - 3].is_ascii_alphabetic());
+            if initial {
+                prev.end = r.end;
+                continue;
+            }
+        }
+        out.push(r);
+    }
+    out
+}
+
 /// Splits a sentence range where a period is directly followed by a capitalised word and
 /// preceded by a lower-case word, a digit or a closing quote or bracket ("…Philadelphia.First
 /// …", "…2013.Reggie …") — texts concatenated without a space. Initials ("U.S.") are left alone.
@@ -162,14 +182,12 @@ fn split_glued(text: &str, r: Range<usize>) -> Vec<Range<usize>> {
     let mut start = 0;
     for i in 2..b.len().saturating_sub(2) {
         let before = b[i - 1];
+        // "…actor.H. Bruce": an initial after the glue point.
+        let initial_after = b[i + 1].is_ascii_uppercase() && b[i + 2] == b'.';
         let word_before = before.is_ascii_lowercase() && b[i - 2].is_ascii_lowercase()
             || before.is_ascii_digit() && b[i - 2].is_ascii_digit()
             || matches!(before, b'"' | b')' | b'\'' | b']');
-        if b[i] == b'.'
-            && word_before
-            && b[i + 1].is_ascii_uppercase()
-            && (b[i + 2].is_ascii_lowercase() || b[i + 2].is_ascii_uppercase())
-        {
+        if b[i] == b'.' && word_before && b[i + 1].is_ascii_uppercase() && (b[i + 2].is_ascii_alphabetic() || initial_after) {
             out.push(r.start + start..r.start + i + 1);
             start = i + 1;
         }
@@ -188,6 +206,8 @@ mod tests {
             Corpus::new(vec![Source::new("k", "Arthur's Magazine was published in Philadelphia.First for Women is a magazine.")]);
         assert_eq!(c.sentences().len(), 2);
         assert_eq!(&c.doc(0).text[c.sentences()[1].range.clone()], "First for Women is a magazine.");
+        let c = Corpus::new(vec![Source::new("k", "He is an actor.H. Bruce Humberstone was a director.")]);
+        assert_eq!(c.sentences().len(), 2, "split at the glue point, not after the initial");
         let c = Corpus::new(vec![Source::new("k", "It started on 30 March 2013.Reggie Yates is an actor. The U.S. Army.")]);
         assert_eq!(c.sentences().len(), 3);
         assert!(c.sentences()[1].glued && !c.sentences()[2].glued);

@@ -1,8 +1,9 @@
 //! Deciding answers to polar and choice questions (see [`crate::question`]) from the sources.
 
 use crate::analysis::Analysis;
+use crate::analysis::has_words_near;
 use crate::corpus::Corpus;
-use crate::question::{Choice, Order, Polar, Reply, contains_run, mentions, split_known, years};
+use crate::question::{Choice, Order, Polar, Reply, mentions, split_known, years};
 use crate::{Relationship, Status};
 
 /// A decision with the windows `(first, last)` it rests on.
@@ -46,40 +47,41 @@ fn window_at(corpus: &Corpus, i: usize) -> (usize, usize) {
     if corpus.joinable(i, i + 1) { (i, i + 1) } else { (i, i) }
 }
 
-/// Sentences `first..=last` merged into lower-case words (with separators) and keys.
+/// Sentences `first..=last` merged into stems (with separators) and the keys they state
+/// (content words, name words and broader terms).
 fn window_words(corpus: &Corpus, (first, last): (usize, usize)) -> (Vec<String>, Vec<String>) {
-    let mut words = Vec::new();
+    let mut stems = Vec::new();
     let mut keys = Vec::new();
     for s in &corpus.sentences()[first..=last] {
-        words.extend(s.analysis.words.iter().cloned());
-        words.push("|".into());
-        keys.extend(s.analysis.keys.iter().cloned());
+        stems.extend(s.analysis.stems.iter().cloned());
+        stems.push("|".into());
+        keys.extend(s.analysis.terms.iter().cloned());
+        keys.extend(s.analysis.broader.iter().cloned());
     }
-    (words, keys)
+    (stems, keys)
 }
 
-fn subject(corpus: &Corpus, words: &[String], polar: &Polar, question: &Analysis) -> Subject {
-    let (known, extra) = split_known(corpus, words);
-    let mut names: Vec<Vec<String>> = polar.names.clone();
-    if !extra.is_empty() {
-        names.push(extra);
-    }
+/// Looks one subject up; `known` is the part of its name the sources state, `names` the
+/// property's names (those of the question and any split off a subject's name).
+fn subject(corpus: &Corpus, known: &[String], names: &[Vec<String>], polar: &Polar, question: &Analysis) -> Subject {
     let label = known.join(" ");
     let mut best: Option<(f64, Subject)> = None;
-    for i in mentions(corpus, &known) {
+    let (found, full) = mentions(corpus, known);
+    for i in found {
         let window = window_at(corpus, i);
         let (ws, keys) = window_words(corpus, window);
-        let names_in = names.iter().filter(|n| contains_run(&ws, n)).count();
+        let names_in = names.iter().filter(|n| has_words_near(&ws, n)).count();
         let covered = polar.keys.iter().filter(|k| keys.contains(k)).count();
         let coverage = if polar.keys.is_empty() { 1.0 } else { covered as f64 / polar.keys.len() as f64 };
         let holds = names_in == names.len() && coverage >= 0.6;
-        let substitute = (names_in < names.len())
+        // Another name where the question has one only counts against a subject named in full.
+        let substitute = (names_in < names.len() && full)
             .then(|| {
                 corpus.sentences()[window.0..=window.1]
                     .iter()
                     .flat_map(|s| &s.analysis.names)
-                    .find(|n| !n.words.iter().any(|w| known.contains(w)) && !question.has_name(n))
-                    .map(crate::analysis::Name::joined)
+                    .find(|n| !n.stems.iter().any(|w| known.contains(w)) && !question.has_name(n))
+                    .map(|n| corpus.doc(corpus.sentences()[window.0].doc).text[n.range.clone()].to_string())
             })
             .flatten();
         let values = match &polar.same {
@@ -89,8 +91,8 @@ fn subject(corpus: &Corpus, words: &[String], polar: &Polar, question: &Analysis
             Some(_) => corpus.sentences()[window.0..=window.1]
                 .iter()
                 .flat_map(|s| &s.analysis.names)
-                .filter(|n| !n.words.iter().any(|w| known.contains(w)) && !question.has_name(n))
-                .flat_map(|n| n.words.iter().cloned())
+                .filter(|n| !n.stems.iter().any(|w| known.contains(w)) && !question.has_name(n))
+                .flat_map(|n| n.stems.iter().cloned())
                 .collect(),
             None => Vec::new(),
         };
@@ -111,11 +113,38 @@ fn truth(s: &Subject) -> Truth {
     }
 }
 
+/// True when some sentence has these stems consecutively.
+fn runs_in(corpus: &Corpus, stems: &[String]) -> bool {
+    corpus.sentences().iter().any(|s| s.analysis.stems.windows(stems.len()).any(|w| w == stems))
+}
+
 /// Decides a yes/no reply. `None` when the sources do not settle it (ordinary checking of the
 /// answer's text then applies).
 pub fn polar(corpus: &Corpus, polar: &Polar, question: &Analysis, reply: Reply) -> Option<Verdict> {
-    let subjects: Vec<Subject> = polar.subjects.iter().map(|w| subject(corpus, w, polar, question)).collect();
-    if subjects.is_empty() || subjects.iter().any(|s| s.window.is_none()) {
+    // "Kings of Leon American": what the sources do not know of a subject's name is property,
+    // for every subject.
+    let split: Vec<(Vec<String>, Vec<String>)> = polar.subjects.iter().map(|w| split_known(corpus, w)).collect();
+    let mut names: Vec<Vec<String>> = polar.names.clone();
+    names.extend(split.iter().map(|(_, extra)| extra.clone()).filter(|e| !e.is_empty()));
+    // A word after a subject's name is part of it when the sources say them together
+    // ("Sake bomb"); then it is not property.
+    let mut property = polar.clone();
+    let known: Vec<Vec<String>> = split
+        .iter()
+        .zip(&polar.tails)
+        .map(|((known, extra), tail)| match tail {
+            Some(t) if extra.is_empty() && runs_in(corpus, &[known.as_slice(), std::slice::from_ref(t)].concat()) => {
+                property.keys.retain(|k| *k != crate::lexicon::fold(t.clone()));
+                [known.as_slice(), std::slice::from_ref(t)].concat()
+            }
+            _ => known.clone(),
+        })
+        .collect();
+    let subjects: Vec<Subject> = known.iter().map(|k| subject(corpus, k, &names, &property, question)).collect();
+    if subjects.is_empty()
+        || subjects.iter().any(|s| s.window.is_none())
+        || polar.same.is_some() && (subjects.len() < 2 || !polar.comparable)
+    {
         return None;
     }
     let windows: Vec<(usize, usize)> = subjects.iter().filter_map(|s| s.window).collect();
@@ -163,10 +192,10 @@ pub fn polar(corpus: &Corpus, polar: &Polar, question: &Analysis, reply: Reply) 
 /// not pick exactly one option or the sources do not settle it.
 pub fn choice(corpus: &Corpus, choice: &Choice, claim: &Analysis) -> Option<Verdict> {
     let known: Vec<Vec<String>> = choice.options.iter().map(|o| split_known(corpus, o).0).collect();
-    let picks: Vec<usize> = (0..2).filter(|&i| names_option(&claim.words, &known[i])).collect();
+    let picks: Vec<usize> = (0..2).filter(|&i| names_option(&claim.stems, &known[i])).collect();
     let [pick] = picks.as_slice() else { return None };
     let pick = *pick;
-    let first_mentions: Vec<Option<usize>> = known.iter().map(|o| mentions(corpus, o).first().copied()).collect();
+    let first_mentions: Vec<Option<usize>> = known.iter().map(|o| mentions(corpus, o).0.first().copied()).collect();
     let (Some(a), Some(b)) = (first_mentions[0], first_mentions[1]) else { return None };
     let sentences = [a, b];
     let label = |i: usize| known[i].join(" ");
@@ -180,23 +209,29 @@ pub fn choice(corpus: &Corpus, choice: &Choice, claim: &Analysis) -> Option<Verd
         let winner = if order == Order::Earliest { earliest } else { 1 - earliest };
         (winner, format!("the sources date {} to {ya} and {} to {yb}", label(0), label(1)))
     } else {
-        if choice.keys.is_empty() {
+        // Only dates settle comparisons; otherwise the question's property must be stated,
+        // with every other name it mentions, for one option and not the other.
+        if choice.keys.is_empty() || choice.comparative {
             return None;
         }
         let coverage: Vec<f64> = known
             .iter()
             .map(|o| {
                 mentions(corpus, o)
+                    .0
                     .into_iter()
                     .map(|i| {
-                        let (_, keys) = window_words(corpus, (i, i));
+                        let (stems, keys) = window_words(corpus, (i, i));
+                        if !choice.names.iter().all(|n| has_words_near(&stems, n)) {
+                            return 0.0;
+                        }
                         choice.keys.iter().filter(|k| keys.contains(k)).count() as f64 / choice.keys.len() as f64
                     })
                     .fold(0.0, f64::max)
             })
             .collect();
         let winner = if coverage[0] > coverage[1] { 0 } else { 1 };
-        if coverage[winner] < 0.5 || coverage[winner] - coverage[1 - winner] < 0.25 {
+        if coverage[winner] < 0.6 || coverage[winner] - coverage[1 - winner] < 0.25 {
             return None;
         }
         (winner, format!("the sources state what the question asks of {}, not of {}", label(winner), label(1 - winner)))
@@ -213,7 +248,7 @@ pub fn choice(corpus: &Corpus, choice: &Choice, claim: &Analysis) -> Option<Verd
     Some(Verdict { status, reason: why, confidence: 0.8, evidence })
 }
 
-/// True when the claim's words name the option (all its words in a run, or its last word).
-fn names_option(words: &[String], option: &[String]) -> bool {
-    contains_run(words, option) || option.last().is_some_and(|l| words.contains(l))
+/// True when the claim's stems name the option (all its words, or its last word).
+fn names_option(stems: &[String], option: &[String]) -> bool {
+    has_words_near(stems, option) || option.last().is_some_and(|l| stems.contains(l))
 }

@@ -26,13 +26,15 @@ pub fn is_stopword(lower: &str) -> bool {
     STOP.contains(lower)
 }
 
-/// Stem → canonical stem of its synonym group (the group's first word).
+/// Stem → canonical stem of its synonym group (the group's first word). Lines that share a
+/// word join one group; irregular verb forms ("wrote", "written") fold to their base form.
 static SYNONYMS: LazyLock<FastMap<String, String>> = LazyLock::new(|| {
-    let mut m = FastMap::default();
-    for line in lines(include_str!("../data/synonyms.txt")) {
-        let mut words = line.split_whitespace().map(stem);
-        let Some(head) = words.next() else { continue };
-        m.entry(head.clone()).or_insert_with(|| head.clone());
+    let mut m: FastMap<String, String> = FastMap::default();
+    let groups = lines(include_str!("../data/synonyms.txt")).chain(lines(include_str!("../data/irregular_verbs.txt")));
+    for line in groups {
+        let words: Vec<String> = line.split_whitespace().map(stem).collect();
+        let Some(first) = words.first() else { continue };
+        let head = words.iter().find_map(|w| m.get(w).cloned()).unwrap_or_else(|| first.clone());
         for w in words {
             m.entry(w).or_insert_with(|| head.clone());
         }
@@ -40,12 +42,46 @@ static SYNONYMS: LazyLock<FastMap<String, String>> = LazyLock::new(|| {
     m
 });
 
+/// Irregular past forms ("wrote", "won"), which mark a verb as an act like "-ed" does.
+static PAST_FORMS: LazyLock<FastSet<&'static str>> =
+    LazyLock::new(|| lines(include_str!("../data/irregular_verbs.txt")).flat_map(|l| l.split_whitespace().skip(1)).collect());
+
+/// True for an irregular past tense or participle ("wrote", "written").
+pub fn is_irregular_past(lower: &str) -> bool {
+    PAST_FORMS.contains(lower)
+}
+
+/// Broader terms: a source saying "novelist" states "author" too, not the reverse.
+static BROADER: LazyLock<FastMap<String, Vec<String>>> = LazyLock::new(|| {
+    let mut m: FastMap<String, Vec<String>> = FastMap::default();
+    for line in lines(include_str!("../data/hypernyms.txt")) {
+        let Some((broad, narrow)) = line.split_once(':') else { continue };
+        let broad = key(broad.trim());
+        for w in narrow.split_whitespace().map(key).filter(|k| *k != broad) {
+            let list = m.entry(w).or_default();
+            if !list.contains(&broad) {
+                list.push(broad.clone());
+            }
+        }
+    }
+    m
+});
+
+/// The broader keys a key entails ("novelist" → "author").
+pub fn broader(key: &str) -> &[String] {
+    BROADER.get(key).map_or(&[], Vec::as_slice)
+}
+
 /// The matching key of a lower-case word: its stem, folded to its synonym group.
 pub fn key(lower: &str) -> String {
-    let s = stem(lower);
-    match SYNONYMS.get(&s) {
+    fold(stem(lower))
+}
+
+/// A stem folded to its synonym group's key.
+pub fn fold(stem: String) -> String {
+    match SYNONYMS.get(&stem) {
         Some(head) => head.clone(),
-        None => s,
+        None => stem,
     }
 }
 
@@ -87,5 +123,10 @@ mod tests {
         assert!(!antonyms(&key("increase"), &key("increase")));
         assert!(is_stopword("the") && !is_stopword("token"));
         assert!(is_negation("doesn't") && is_negation("never") && !is_negation("note"));
+        assert_eq!(key("wrote"), key("written"));
+        assert_eq!(key("writes"), key("write"));
+        assert!(is_irregular_past("wrote") && !is_irregular_past("write"));
+        assert!(broader(&key("novelist")).contains(&key("author")));
+        assert!(broader(&key("author")).is_empty());
     }
 }

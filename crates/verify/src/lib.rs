@@ -156,7 +156,10 @@ pub struct Options {
 const CANDIDATES: usize = 8;
 /// Support needed for `supported` (fraction of the claim's focus found in one window).
 const SUPPORTED: f64 = 0.8;
-/// Support needed for `partially_supported`.
+/// Share of the claim's words a supporting window must contain.
+const CONTEXT: f64 = 0.5;
+/// Support a window must exceed for `partially_supported`: more than half of what the claim
+/// adds.
 const PARTIAL: f64 = 0.5;
 /// How much a window must be about the claim before its conflict counts.
 const CONFLICT_CONTEXT: f64 = 0.5;
@@ -262,9 +265,11 @@ pub fn debug_windows(claim: &str, corpus: &Corpus, question: Option<&str>) -> Ve
 fn by_form(corpus: &Corpus, asked: &Asked, claim: &Claim, analysis: &Analysis) -> Option<forms::Verdict> {
     match &asked.form {
         question::Form::Polar(p) => {
+            // A reply that the sources contradict or leave unsupported fails whatever follows
+            // it ("Yes, both are tequila-based" when only one is).
             let (reply, bare) = question::reply(&claim.text)?;
             let verdict = forms::polar(corpus, p, &asked.analysis, reply)?;
-            (bare || verdict.status == Status::Contradicted).then_some(verdict)
+            (bare || matches!(verdict.status, Status::Contradicted | Status::Unsupported)).then_some(verdict)
         }
         question::Form::Choice(c) => forms::choice(corpus, c, analysis),
         question::Form::Open => None,
@@ -298,11 +303,19 @@ fn candidate_windows(corpus: &Corpus, claim: &Analysis, focus: &Focus, question:
     spans.into_iter().map(|(a, b)| evaluate(corpus, a, b, focus, question)).collect()
 }
 
-/// Orders windows as support: more of the claim, nothing missing, more context, shorter,
-/// earlier.
+/// True when a window states the claim: nearly all it adds, every name, number and date, and
+/// (for claims of two or more content words) at least half of its words, so the window is about
+/// what the claim is about.
+fn states(w: &WindowEval) -> bool {
+    w.support >= SUPPORTED && w.missing == 0 && w.context >= CONTEXT
+}
+
+/// Orders windows as support: stating the claim, more of it, nothing missing, more context,
+/// shorter, earlier.
 fn support_order(a: &WindowEval, b: &WindowEval) -> std::cmp::Ordering {
-    b.support
-        .total_cmp(&a.support)
+    states(b)
+        .cmp(&states(a))
+        .then(b.support.total_cmp(&a.support))
         .then(a.missing.cmp(&b.missing))
         .then(b.context.total_cmp(&a.context))
         .then(b.relevance.total_cmp(&a.relevance))
@@ -322,10 +335,7 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval]) {
         make_edge(corpus, &id, n, w.first, w.last, rel, confidence)
     };
 
-    if let Some(b) = best
-        && b.support >= SUPPORTED
-        && b.missing == 0
-    {
+    if let Some(b) = best.filter(|b| states(b)) {
         result.status = Status::Supported;
         result.confidence = round3(b.support.min(1.0) * 0.6 + b.context * 0.4);
         result.support_edges.push(edge(1, b, Relationship::Supports, result.confidence));
@@ -344,7 +354,7 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval]) {
         return;
     }
     match best {
-        Some(b) if b.support >= PARTIAL && b.missing == 0 => {
+        Some(b) if b.support > PARTIAL && b.missing == 0 => {
             result.status = Status::PartiallySupported;
             result.confidence = round3(b.support);
             result.support_edges.push(edge(1, b, Relationship::PartiallySupports, result.confidence));
