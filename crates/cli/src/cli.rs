@@ -58,6 +58,66 @@ pub enum Command {
     Policy(PolicyCommand),
     /// Turn a model output (text, chat message, completion, envelope) into a PredicateGraph.
     Extract(ExtractArgs),
+    /// Check an answer against its sources: every claim verified with quoted evidence, the
+    /// policy verdicts, and one gate (allow, review, block).
+    Check(CheckArgs),
+}
+
+/// Report format of `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum CheckFormat {
+    /// The answer with each claim marked and its evidence, the policies, the gate.
+    #[default]
+    Text,
+    /// The JSON report.
+    Json,
+    /// One self-contained HTML page.
+    Html,
+}
+
+/// `warrant check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// A store to check against (made by `warrant ingest`).
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<String>,
+    /// Source files or folders, read into an in-memory store for this check. Takes several
+    /// paths; when ANSWER is not given separately, the last path is the answer
+    /// (`--sources docs/ answer.md`).
+    #[arg(long = "sources", value_name = "PATH", num_args = 1..)]
+    pub sources: Vec<String>,
+    /// Policy packs (files or built-in ids); default: warrant.grounding.v1,
+    /// warrant.arithmetic.v1, and core.tool-use.v1 when the answer calls tools. Repeatable.
+    #[arg(long = "pack", value_name = "PACK")]
+    pub packs: Vec<String>,
+    /// Tool definitions (OpenAI-style or bare `{name, parameters}` array).
+    #[arg(long, value_name = "FILE")]
+    pub tools: Option<String>,
+    /// The question the answer responds to (default: the answer's user_query, if any).
+    #[arg(long, value_name = "TEXT")]
+    pub question: Option<String>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: CheckFormat,
+    /// Also write an Agent Evidence pack to FILE.
+    #[arg(long = "evidence-pack", value_name = "FILE", conflicts_with = "batch")]
+    pub evidence_pack: Option<String>,
+    /// A JSONL file of `{"id", "answer", "question"?, "sources"?, "tools"?}` lines; writes one
+    /// JSON report per line, in input order.
+    #[arg(long, value_name = "FILE", conflicts_with = "answer")]
+    pub batch: Option<String>,
+    /// Warnings fail policies too.
+    #[arg(long)]
+    pub strict: bool,
+    /// Largest total size of `--sources`, in bytes.
+    #[arg(long = "max-source-bytes", value_name = "BYTES", default_value_t = warrant_check::sources::DEFAULT_MAX_SOURCE_BYTES)]
+    pub max_source_bytes: u64,
+    /// Answer options.
+    #[command(flatten)]
+    pub input: AnswerArgs,
+    /// The answer (text, Markdown, chat message, completion), or `-` for stdin.
+    #[arg(value_name = "ANSWER")]
+    pub answer: Option<String>,
 }
 
 /// How `extract` (and `policy eval` on an answer) reads its input.

@@ -168,8 +168,18 @@ fn tokens(s: &str) -> Vec<&str> {
 }
 
 fn has_verb(s: &str) -> bool {
-    tokens(s).iter().any(|t| is_verbish(t))
+    tokens(s).iter().any(|t| is_verbish(t) || PRESENT_VERBS.contains(&t.to_lowercase().as_str()))
 }
+
+/// Present-tense verbs common in answers ("tokens expire", "the plan costs"): enough, with
+/// the auxiliaries, to tell that the left side of "…, and …" is a clause.
+const PRESENT_VERBS: &[&str] = &[
+    "expire", "expires", "cost", "costs", "include", "includes", "support", "supports", "require", "requires", "contain",
+    "contains", "provide", "provides", "allow", "allows", "offer", "offers", "last", "lasts", "run", "runs", "take", "takes",
+    "make", "makes", "need", "needs", "use", "uses", "work", "works", "store", "stores", "keep", "keeps", "send", "sends",
+    "reach", "reaches", "cover", "covers", "charge", "charges", "renew", "renews", "apply", "applies", "mean", "means", "remain",
+    "remains", "become", "becomes", "show", "shows", "live", "lives", "lie", "lies", "flow", "flows", "grow", "grows",
+];
 
 const ADVERBS: &[&str] =
     &["first", "then", "also", "later", "still", "now", "often", "never", "always", "already", "soon", "again", "only", "even"];
@@ -667,6 +677,10 @@ mod tests {
             ]
         );
         assert_eq!(split("Salt and pepper are common."), vec!["Salt and pepper are common"]);
+        assert_eq!(
+            split("Session tokens expire after one hour, and all data is encrypted at rest."),
+            vec!["Session tokens expire after one hour", "all data is encrypted at rest"]
+        );
         assert_eq!(split("The API is fast; the UI is slow."), vec!["The API is fast", "the UI is slow"]);
         assert_eq!(
             split("The service was deployed in May but it crashed twice."),

@@ -285,10 +285,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     }
     for n in nums_missing.iter().filter(|_| conflict.is_none()) {
         if let Some(m) = w.nums.iter().find(|m| n.differs_from(m)) {
-            conflict = Some(Conflict::Number {
-                claim: warrant_text::number::format_rational(&n.written, 6),
-                source: warrant_text::number::format_rational(&m.written, 6),
-            });
+            conflict = Some(Conflict::Number { claim: n.surface.clone(), source: m.surface.clone() });
             break;
         }
     }

@@ -23,6 +23,8 @@ pub struct Num {
     pub noun: Option<String>,
     /// An ordinal ("fourth", "4th"): compares only with ordinals.
     pub ordinal: bool,
+    /// The mention as written ("$15", "one hour").
+    pub surface: String,
     /// Byte range in the analysed text.
     pub range: Range<usize>,
 }
@@ -381,6 +383,7 @@ impl Analysis {
                 written: q.value.clone(),
                 noun,
                 ordinal: false,
+                surface: text[q.range.clone()].to_string(),
                 range: q.range,
             });
         }
@@ -393,6 +396,7 @@ impl Analysis {
                     written: v,
                     noun: noun_after(text, range.end),
                     ordinal: true,
+                    surface: w.to_string(),
                     range,
                 });
             }

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+mod check;
 pub(crate) mod extract;
 mod policy;
 mod validate;
@@ -16,6 +17,7 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Policy(PolicyCommand::Eval(a)) => policy::eval(a),
         Command::Policy(PolicyCommand::Packs(a)) => policy::packs(a),
         Command::Extract(a) => extract::run(a),
+        Command::Check(a) => check::run(a),
     }
 }
 
