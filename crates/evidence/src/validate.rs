@@ -23,7 +23,7 @@ use crate::schema::DocKind;
 
 closed_enum! {
     /// Finding codes. Pass 1 has two (project rule; the spec names none); pass 2 has the
-    /// nineteen of §6.2.
+    /// twenty of §6.2.
     pub enum Code {
         /// Pass 1: the document does not match its schema.
         Schema = "AEV-SCHEMA",
