@@ -9,10 +9,14 @@
 use serde_json::{Number, Value};
 
 use crate::de::closed_enum;
-use crate::ids::{scoped_id, sha256_ref, stable_id};
+use crate::ids::{scoped_id, sha256_ref, stable_id, to_valid_id};
 use crate::model::*;
 use crate::schema::DocKind;
 use crate::validate::{Issue, validate};
+
+/// Where a claim or source keeps the caller's own id when it is not a valid Agent Evidence
+/// id and the builder had to derive one ([`crate::ids::to_valid_id`]).
+pub const NATIVE_ID_KEY: &str = "warrant:native_id";
 
 /// The namespaced extension saying which form a pack takes (project rule, §4.1).
 pub const PACK_FORM_KEY: &str = "warrant:pack_form";
@@ -54,7 +58,8 @@ fn first(issues: &[Issue]) -> String {
 /// A claim to put in a pack.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClaimInput {
-    /// Its id (e.g. the PredicateGraph claim id).
+    /// Its id (e.g. the PredicateGraph claim id). One that does not match the id pattern is
+    /// mapped to a valid one and kept under `warrant:native_id`; edges name it as given.
     pub id: String,
     /// The statement.
     pub text: String,
@@ -102,7 +107,7 @@ impl ClaimInput {
 /// A source to put in a pack.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SourceInput {
-    /// Its id.
+    /// Its id (e.g. a store chunk id). Mapped like a claim id when not a valid id.
     pub id: String,
     /// `document`, `web_page`, `tool_result`, … (open string).
     pub kind: String,
@@ -435,11 +440,12 @@ impl PackBuilder {
             .edges
             .iter()
             .map(|e| {
-                let id = e.id.clone().unwrap_or_else(|| {
-                    stable_id("edge", &[&e.claim, e.source.as_deref().unwrap_or(""), e.relationship.as_str()])
-                });
-                let mut edge = SupportEdge::new(id, e.claim.clone(), e.relationship);
-                edge.source_id = e.source.clone();
+                let id = e.id.as_deref().map_or_else(
+                    || stable_id("edge", &[&e.claim, e.source.as_deref().unwrap_or(""), e.relationship.as_str()]),
+                    valid,
+                );
+                let mut edge = SupportEdge::new(id, valid(&e.claim), e.relationship);
+                edge.source_id = e.source.as_deref().map(valid);
                 edge.confidence = e.confidence.and_then(Number::from_f64);
                 edge.notes = e.notes.clone();
                 edge
@@ -448,7 +454,7 @@ impl PackBuilder {
         if self.grounding.is_some() {
             for c in self.claims.iter().filter(|c| Self::checked(c.status)) {
                 let mut e =
-                    SupportEdge::new(stable_id("edge", &[&c.id, GROUNDING_ID, "verified_by"]), c.id.clone(), Relationship::VerifiedBy);
+                    SupportEdge::new(stable_id("edge", &[&c.id, GROUNDING_ID, "verified_by"]), valid(&c.id), Relationship::VerifiedBy);
                 e.verification_id = Some(GROUNDING_ID.into());
                 edges.push(e);
             }
@@ -457,13 +463,15 @@ impl PackBuilder {
             .claims
             .iter()
             .map(|c| {
-                let mut claim = Claim::new(c.id.clone(), c.text.clone(), c.status);
+                let mut claim = Claim::new(valid(&c.id), c.text.clone(), c.status);
+                native(&mut claim.extra, &c.id);
                 claim.claim_type = c.claim_type.clone();
                 claim.confidence = c.confidence.clone();
                 if let (Some((s, e)), Some(r)) = (c.span, answer_ref) {
                     claim.range_ref = Some(format!("{r}#char={s},{e}"));
                 }
-                let mine: Vec<String> = edges.iter().filter(|e| e.claim_id == c.id).map(|e| e.edge_id.clone()).collect();
+                let mine: Vec<String> =
+                    edges.iter().filter(|e| e.claim_id == claim.claim_id).map(|e| e.edge_id.clone()).collect();
                 claim.support_edges = (!mine.is_empty()).then_some(mine);
                 claim
             })
@@ -475,7 +483,8 @@ impl PackBuilder {
         self.sources
             .iter()
             .map(|s| {
-                let mut src = SourceRef::new(s.id.clone(), s.kind.clone());
+                let mut src = SourceRef::new(valid(&s.id), s.kind.clone());
+                native(&mut src.extra, &s.id);
                 src.uri = s.uri.clone();
                 src.selector = s.selector.as_ref().map(|(exact, a, b)| Selector::text_position(exact.clone(), *a, *b));
                 src.snippet = s.snippet.clone();
@@ -493,7 +502,7 @@ impl PackBuilder {
                 coverage.push(category_entry(category::SOURCES));
             }
             for c in self.claims.iter().filter(|c| c.status == ClaimStatus::Unverified) {
-                coverage.push(not_checked_entry(("claim_id", &c.id), "no source was checked for this claim"));
+                coverage.push(not_checked_entry(("claim_id", &valid(&c.id)), "no source was checked for this claim"));
             }
             r.coverage = Some(coverage);
             r.issues = Some(g.issues.clone());
@@ -531,7 +540,7 @@ impl PackBuilder {
             .filter_map(|c| match (&c.missing, c.status) {
                 (Some(m), _) => Some(m.clone()),
                 (None, ClaimStatus::Unverified) => Some(
-                    MissingFact::new(MissingReason::Unknown, format!("evidence for claim '{}'", c.id))
+                    MissingFact::new(MissingReason::Unknown, format!("evidence for claim '{}'", valid(&c.id)))
                         .details("no source was checked for this claim"),
                 ),
                 _ => None,
@@ -627,7 +636,7 @@ impl PackBuilder {
         for c in &self.claims {
             let n = claim_node_id(&c.id);
             let mut node = ProvenanceNode::entity(n.clone(), "claim");
-            node.reference = Some(c.id.clone());
+            node.reference = Some(valid(&c.id));
             nodes.push(node);
             edges.push((n.clone(), Relationship::GeneratedBy, extraction.clone()));
             if let Some(a) = &answer {
@@ -637,7 +646,7 @@ impl PackBuilder {
         for s in &self.sources {
             let n = source_node_id(&s.id);
             let mut node = ProvenanceNode::entity(n.clone(), s.kind.clone());
-            node.reference = Some(s.uri.clone().unwrap_or_else(|| s.id.clone()));
+            node.reference = Some(s.uri.clone().unwrap_or_else(|| valid(&s.id)));
             nodes.push(node);
             if let Some((call, span)) = &s.tool_call {
                 let t = tool_call_node_id(call);
@@ -715,13 +724,25 @@ impl PackBuilder {
             extra,
         };
         pack.evidence_pack_id = match &self.pack_id {
-            Some(id) => id.clone(),
+            Some(id) => valid(id),
             None => stable_id("evp", &[&to_json(&pack)]),
         };
         pack.created_at = self.created_at.clone();
         pack.updated_at = self.updated_at.clone();
         check_built(DocKind::EvidencePack, &pack)?;
         Ok(pack)
+    }
+}
+
+/// The id as given when valid, else a valid id derived from it (see [`to_valid_id`]).
+fn valid(id: &str) -> String {
+    to_valid_id(id).into_owned()
+}
+
+/// Keeps a caller's id that had to be mapped to a valid one, verbatim.
+fn native(extra: &mut Object, raw: &str) {
+    if to_valid_id(raw) != raw {
+        extra.insert(NATIVE_ID_KEY.into(), Value::String(raw.into()));
     }
 }
 

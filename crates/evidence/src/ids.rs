@@ -50,6 +50,24 @@ pub fn scoped_id(prefix: &str, id: &str) -> String {
     if is_valid_id(&joined) { joined } else { stable_id(prefix, &[id]) }
 }
 
+/// `raw` itself when it is a valid id; otherwise a valid id derived from it: the invalid
+/// characters replaced by `_`, cut to 200 bytes, and a digest of `raw` appended, so distinct
+/// strings stay distinct (`docs/a.md#3` → `docs_a.md_3-…`).
+pub fn to_valid_id(raw: &str) -> std::borrow::Cow<'_, str> {
+    if is_valid_id(raw) {
+        return std::borrow::Cow::Borrowed(raw);
+    }
+    let mut s: String = raw
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-') { c } else { '_' })
+        .collect();
+    if !s.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        s.insert(0, 'x');
+    }
+    s.truncate(200);
+    std::borrow::Cow::Owned(format!("{s}-{}", &digest(&[raw])[..12]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,6 +91,13 @@ mod tests {
         let long = scoped_id("source", &"x".repeat(256));
         assert!(is_valid_id(&long) && long.starts_with("source-"));
         assert!(is_valid_id(&scoped_id("claim", "has space")));
+        assert_eq!(to_valid_id("c1"), "c1");
+        let mapped = to_valid_id("docs/a.md#3");
+        assert!(mapped.starts_with("docs_a.md_3-") && is_valid_id(&mapped), "{mapped}");
+        assert_ne!(to_valid_id("a/b"), to_valid_id("a#b"));
+        for raw in ["", "_", "é", &"/".repeat(300)] {
+            assert!(is_valid_id(&to_valid_id(raw)), "{raw:?}");
+        }
         assert_eq!(sha256_ref(b""), "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     }
 }

@@ -20,8 +20,8 @@ pub mod schema;
 pub mod validate;
 
 pub use builder::{
-    BuildError, ClaimInput, EdgeInput, ExportBuilder, GROUNDING_ID, GroundingRun, NotChecked, PACK_FORM_KEY, PackBuilder,
-    PackForm, PolicyRun, SourceInput,
+    BuildError, ClaimInput, EdgeInput, ExportBuilder, GROUNDING_ID, GroundingRun, NATIVE_ID_KEY, NotChecked, PACK_FORM_KEY,
+    PackBuilder, PackForm, PolicyRun, SourceInput,
 };
 pub use model::*;
 pub use schema::DocKind;
