@@ -224,11 +224,14 @@ fn claim_spec() -> impl Strategy<Value = ClaimSpec> {
         })
 }
 
+/// A source: kind, uri, optional selector offsets, snippet.
+type SourceSpec = (String, String, Option<(usize, usize)>, String);
+
 #[derive(Debug, Clone)]
 struct Inputs {
     answer: String,
     claims: Vec<ClaimSpec>,
-    sources: Vec<(String, String, Option<(usize, usize)>, String)>,
+    sources: Vec<SourceSpec>,
     grounding: Option<VerificationStatus>,
     policies: Vec<(String, VerificationStatus, usize)>,
     reviews: Vec<Verdict>,
