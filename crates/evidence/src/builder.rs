@@ -318,7 +318,8 @@ impl PackBuilder {
         self
     }
 
-    /// Sets the pack id (default: derived from the content, timestamps excluded).
+    /// Sets the pack id. The default is derived from the scope and the answer, so a re-check
+    /// of the same answer is a new version of the same pack (reviews carry over, §6.2).
     pub fn pack_id(&mut self, id: impl Into<String>) -> &mut Self {
         self.pack_id = Some(id.into());
         self
@@ -453,8 +454,11 @@ impl PackBuilder {
             .collect();
         if self.grounding.is_some() {
             for c in self.claims.iter().filter(|c| Self::checked(c.status)) {
-                let mut e =
-                    SupportEdge::new(stable_id("edge", &[&c.id, GROUNDING_ID, "verified_by"]), valid(&c.id), Relationship::VerifiedBy);
+                let mut e = SupportEdge::new(
+                    stable_id("edge", &[&c.id, GROUNDING_ID, "verified_by"]),
+                    valid(&c.id),
+                    Relationship::VerifiedBy,
+                );
                 e.verification_id = Some(GROUNDING_ID.into());
                 edges.push(e);
             }
@@ -574,7 +578,8 @@ impl PackBuilder {
                         .map(|(k, v)| format!("{k} {}", v.as_str().map_or_else(|| v.to_string(), str::to_string)))
                         .collect::<Vec<_>>()
                         .join(", ");
-                    let mut f = MissingFact::new(MissingReason::NotCollected, format!("{} of check '{}'", what, r.verification_id));
+                    let mut f =
+                        MissingFact::new(MissingReason::NotCollected, format!("{} of check '{}'", what, r.verification_id));
                     f.details = entry.get("reason").and_then(Value::as_str).map(str::to_string);
                     facts.push(f);
                 }
@@ -585,11 +590,8 @@ impl PackBuilder {
                     ));
                 }
             }
-            let mut e = CompletenessEntry::new(if facts.is_empty() {
-                CompletenessStatus::Complete
-            } else {
-                CompletenessStatus::Partial
-            });
+            let mut e =
+                CompletenessEntry::new(if facts.is_empty() { CompletenessStatus::Complete } else { CompletenessStatus::Partial });
             e.missing_facts = (!facts.is_empty()).then_some(facts);
             e
         };
@@ -653,11 +655,8 @@ impl PackBuilder {
                 if !nodes.iter().any(|x| x.node_id == t) {
                     let mut act = ProvenanceNode::activity(t.clone(), "tool_call");
                     act.extra.insert("tool_call_id".into(), Value::String(call.clone()));
-                    act.telemetry = Some(TelemetryRef {
-                        tool_call_id: Some(call.clone()),
-                        span_id: span.clone(),
-                        ..TelemetryRef::default()
-                    });
+                    act.telemetry =
+                        Some(TelemetryRef { tool_call_id: Some(call.clone()), span_id: span.clone(), ..TelemetryRef::default() });
                     nodes.push(act);
                 }
                 edges.push((n, Relationship::GeneratedBy, t));
@@ -725,7 +724,10 @@ impl PackBuilder {
         };
         pack.evidence_pack_id = match &self.pack_id {
             Some(id) => valid(id),
-            None => stable_id("evp", &[&to_json(&pack)]),
+            None => {
+                let answer = answer.as_ref().map_or("", |(id, _)| id.as_str());
+                stable_id("evp", &[&to_json(&self.scope), answer])
+            }
         };
         pack.created_at = self.created_at.clone();
         pack.updated_at = self.updated_at.clone();

@@ -57,10 +57,8 @@ pub fn to_valid_id(raw: &str) -> std::borrow::Cow<'_, str> {
     if is_valid_id(raw) {
         return std::borrow::Cow::Borrowed(raw);
     }
-    let mut s: String = raw
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-') { c } else { '_' })
-        .collect();
+    let mut s: String =
+        raw.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-') { c } else { '_' }).collect();
     if !s.starts_with(|c: char| c.is_ascii_alphanumeric()) {
         s.insert(0, 'x');
     }

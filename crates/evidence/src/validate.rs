@@ -258,8 +258,7 @@ pub fn validate(kind: DocKind, value: &Value) -> Report {
 
 /// Validates a document of a known kind, resolving references through `ctx`.
 pub fn validate_with(kind: DocKind, value: &Value, ctx: &Context<'_>) -> Report {
-    let mut report =
-        Report { kind, schema: Vec::new(), invariants: None, document: None, digest: digest(&[&value.to_string()]) };
+    let mut report = Report { kind, schema: Vec::new(), invariants: None, document: None, digest: digest(&[&value.to_string()]) };
     report.schema = kind
         .schema_errors(value)
         .into_iter()
@@ -358,10 +357,7 @@ pub fn check_review_history(older: &Document, newer: &Document) -> Result<Vec<Is
             None => out.push(Issue::new(
                 Code::ReviewOverwrite,
                 "/reviews",
-                format!(
-                    "review '{}' ({}) of the previous version is missing; reviews are append-only",
-                    r.review_id, r.verdict
-                ),
+                format!("review '{}' ({}) of the previous version is missing; reviews are append-only", r.review_id, r.verdict),
             )),
             Some(&i) if new[i] != *r => out.push(Issue::new(
                 Code::ReviewOverwrite,
@@ -554,7 +550,10 @@ impl<'c, 'a> Checker<'c, 'a> {
                 self.push(
                     Code::RefSource,
                     format!("/omissions/{i}/source_id"),
-                    format!("omission names source '{}', which is not in the map; a rejected source stays in the map", o.source_id),
+                    format!(
+                        "omission names source '{}', which is not in the map; a rejected source stays in the map",
+                        o.source_id
+                    ),
                 );
             }
         }
@@ -616,10 +615,7 @@ impl<'c, 'a> Checker<'c, 'a> {
     fn redaction_dups(&mut self, base: &str, redactions: &[RedactionRecord]) {
         self.dups(
             "redaction_id",
-            redactions
-                .iter()
-                .enumerate()
-                .map(|(i, r)| (format!("{base}/redactions/{i}/redaction_id"), r.redaction_id.as_str())),
+            redactions.iter().enumerate().map(|(i, r)| (format!("{base}/redactions/{i}/redaction_id"), r.redaction_id.as_str())),
         );
     }
 
@@ -660,7 +656,9 @@ impl<'c, 'a> Checker<'c, 'a> {
             for (k, id) in c.support_edges().iter().enumerate() {
                 let path = format!("{claims_path}/{i}/support_edges/{k}");
                 match by_id.get(id.as_str()) {
-                    None => self.push(Code::RefEdge, path, format!("claim '{}' lists '{id}', which is not an edge id", c.claim_id)),
+                    None => {
+                        self.push(Code::RefEdge, path, format!("claim '{}' lists '{id}', which is not an edge id", c.claim_id))
+                    }
                     Some(e) if e.claim_id != c.claim_id => self.push(
                         Code::RefEdge,
                         path,
@@ -772,8 +770,7 @@ impl<'c, 'a> Checker<'c, 'a> {
 
     /// `AEV-REF-VERIFICATION` and `AEV-WAIVER`.
     fn reviews(&mut self, base: &str, reviews: &[ReviewVerdict], results: &[&VerificationResult]) {
-        let by_id: HashMap<&str, &VerificationResult> =
-            results.iter().rev().map(|r| (r.verification_id.as_str(), *r)).collect();
+        let by_id: HashMap<&str, &VerificationResult> = results.iter().rev().map(|r| (r.verification_id.as_str(), *r)).collect();
         for (i, r) in reviews.iter().enumerate() {
             for (k, id) in r.verification_refs().iter().enumerate() {
                 let path = format!("{base}/reviews/{i}/verification_refs/{k}");

@@ -12,7 +12,12 @@ use warrant_graph::schema::CompiledSchema;
 const T0: &str = "2026-05-08T00:00:00Z";
 
 fn producer() -> Producer {
-    Producer { kind: Some(ProducerType::Tool), name: Some("Warrant".into()), version: Some("0.1.0".into()), ..Producer::new("warrant") }
+    Producer {
+        kind: Some(ProducerType::Tool),
+        name: Some("Warrant".into()),
+        version: Some("0.1.0".into()),
+        ..Producer::new("warrant")
+    }
 }
 
 /// Scenario-1 style: two supported claims and one the check could not ground.
@@ -20,11 +25,14 @@ fn builder() -> PackBuilder {
     let mut b = PackBuilder::new(Scope::answer("answer_1"), producer(), T0);
     b.answer("answer_1", None)
         .claim(ClaimInput::new("c1", "The refund window is 30 days.", ClaimStatus::Supported).span(0, 29).claim_type("fact"))
-        .claim(ClaimInput::new("c2", "Refunds go to the original card.", ClaimStatus::Supported).confidence(Confidence::score(0.8).unwrap()))
-        .claim(ClaimInput::new("c3", "Support answers within an hour.", ClaimStatus::Unverified).missing(
-            MissingReason::Unavailable,
-            "no source mentions response times",
-        ))
+        .claim(
+            ClaimInput::new("c2", "Refunds go to the original card.", ClaimStatus::Supported)
+                .confidence(Confidence::score(0.8).unwrap()),
+        )
+        .claim(
+            ClaimInput::new("c3", "Support answers within an hour.", ClaimStatus::Unverified)
+                .missing(MissingReason::Unavailable, "no source mentions response times"),
+        )
         .source(SourceInput::new("doc:refunds#0", "document").uri("file:///docs/refunds.md").selector("30 days", 21, 28))
         .source(SourceInput::new("doc:refunds#1", "document").uri("file:///docs/refunds.md").snippet("original card"))
         .edge(EdgeInput::new("c1", "doc:refunds#0", Relationship::Supports).confidence(1.0))
@@ -109,7 +117,8 @@ fn a_built_pack_is_valid_complete_and_honest() {
     assert!(pack.claims()[0].extra.get(NATIVE_ID_KEY).is_none());
     assert_eq!(node("check:check:grounding").activity_type.as_deref(), Some("grounding"));
     assert_eq!(node("agent:warrant").kind, NodeType::Agent);
-    let edge = |from: &str, rel: Relationship, to: &str| g.edges.iter().any(|e| e.from == from && e.relationship == rel && e.to == to);
+    let edge =
+        |from: &str, rel: Relationship, to: &str| g.edges.iter().any(|e| e.from == from && e.relationship == rel && e.to == to);
     assert!(edge(&claim_node_id("c1"), Relationship::GeneratedBy, "activity:extraction"));
     assert!(edge("activity:extraction", Relationship::Used, "answer:answer_1"));
     assert!(edge("check:check:grounding", Relationship::Used, &source_node_id("doc:refunds#1")));
@@ -120,12 +129,13 @@ fn the_same_inputs_give_the_same_bytes() {
     let a = serde_json::to_string(&builder().build().unwrap()).unwrap();
     let b = serde_json::to_string(&builder().build().unwrap()).unwrap();
     assert_eq!(a, b);
-    // The pack id is derived from content, not from the timestamps.
+    // The pack id names the outcome (scope and answer): a later version with more evidence is
+    // the same pack; another answer is another pack.
     let mut later = builder();
-    later.updated_at("2026-05-09T00:00:00Z");
+    later.updated_at("2026-05-09T00:00:00Z").claim(ClaimInput::new("c4", "Another.", ClaimStatus::NotApplicable));
     let later = later.build().unwrap();
     assert_eq!(later.evidence_pack_id, builder().build().unwrap().evidence_pack_id);
-    let mut other = builder();
+    let mut other = PackBuilder::new(Scope::answer("answer_2"), producer(), T0);
     other.claim(ClaimInput::new("c4", "Another.", ClaimStatus::NotApplicable));
     assert_ne!(other.build().unwrap().evidence_pack_id, later.evidence_pack_id);
     let mut fixed = builder();

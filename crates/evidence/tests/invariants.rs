@@ -136,10 +136,7 @@ fn provenance_edges_name_nodes_and_use_provenance_relationships() {
                   {"edge_id": "p2", "from": "answer", "to": "nowhere", "relationship": "used"},
                   {"edge_id": "p3", "from": "answer", "to": "model", "relationship": "supports"}]});
     let f = findings(DocKind::Provenance, &prov);
-    assert_eq!(
-        f,
-        vec![("AEV-REF-NODE".into(), "/edges/1/to".into()), ("AEV-PROV-REL".into(), "/edges/2/relationship".into())]
-    );
+    assert_eq!(f, vec![("AEV-REF-NODE".into(), "/edges/1/to".into()), ("AEV-PROV-REL".into(), "/edges/2/relationship".into())]);
     let r = validate(DocKind::Provenance, &prov);
     assert!(!r.is_valid());
     assert_eq!(r.warnings().count(), 1);
@@ -184,7 +181,10 @@ fn supported_needs_support_and_no_unresolved_contradiction() {
 
     // Resolved by an approving or waiving review scoped to the claim that names the edge.
     for (review, resolved) in [
-        (json!({"review_id": "r1", "verdict": "approved", "scope": {"answer_id": "a1", "claim_id": "c1"}, "notes": "Source e2 is outdated."}), true),
+        (
+            json!({"review_id": "r1", "verdict": "approved", "scope": {"answer_id": "a1", "claim_id": "c1"}, "notes": "Source e2 is outdated."}),
+            true,
+        ),
         (json!({"review_id": "r1", "verdict": "waived", "claim_id": "c1", "resolves": ["e2"]}), true),
         (json!({"review_id": "r1", "verdict": "approved", "claim_ids": ["c1"], "notes": "see e2: superseded"}), true),
         (json!({"review_id": "r1", "verdict": "needs_changes", "scope": {"claim_id": "c1"}, "notes": "e2"}), false),
@@ -228,7 +228,8 @@ fn contradicted_keeps_its_edge_and_partial_and_unclassified_warn() {
 #[test]
 fn missing_is_never_success() {
     let mut p = pack();
-    p["completeness"]["sources"] = json!({"status": "complete", "missing_facts": [{"reason": "unavailable", "fact": "source for c2"}]});
+    p["completeness"]["sources"] =
+        json!({"status": "complete", "missing_facts": [{"reason": "unavailable", "fact": "source for c2"}]});
     assert_eq!(
         findings(DocKind::EvidencePack, &p),
         vec![("AEV-MISSING-AS-SUCCESS".into(), "/completeness/sources/missing_facts".into())]
@@ -283,11 +284,18 @@ fn reviews_reference_checks_and_waive_only_explicitly() {
     );
 
     // In a verification document, checks of a supplied pack are in scope.
-    let v = json!({"schema_version": "0.1.0", "reviews": [{"review_id": "r", "verdict": "approved", "verification_refs": ["v1"]}]});
-    assert_eq!(findings(DocKind::Verification, &v), vec![("AEV-REF-VERIFICATION".into(), "/reviews/0/verification_refs/0".into())]);
+    let v =
+        json!({"schema_version": "0.1.0", "reviews": [{"review_id": "r", "verdict": "approved", "verification_refs": ["v1"]}]});
+    assert_eq!(
+        findings(DocKind::Verification, &v),
+        vec![("AEV-REF-VERIFICATION".into(), "/reviews/0/verification_refs/0".into())]
+    );
     let pk: EvidencePack = typed(p);
     let ctx = Context { packs: vec![&pk], ..Context::default() };
-    assert_eq!(findings_with(DocKind::Verification, &v, &ctx), vec![("AEV-WAIVER".into(), "/reviews/0/verification_refs/0".into())]);
+    assert_eq!(
+        findings_with(DocKind::Verification, &v, &ctx),
+        vec![("AEV-WAIVER".into(), "/reviews/0/verification_refs/0".into())]
+    );
 }
 
 #[test]
@@ -321,7 +329,11 @@ fn reviews_are_append_only_across_versions() {
     other["evidence_pack_id"] = json!("evp_2");
     let err = check_review_history(&older, &parse(DocKind::EvidencePack, other).unwrap()).unwrap_err();
     assert!(matches!(err, HistoryError::DifferentPacks { .. }));
-    let ev = parse(DocKind::Event, json!({"type": "evidence.warning", "event_id": "e", "timestamp": "2026-05-08T00:00:00Z", "schema_version": "0.1.0"})).unwrap();
+    let ev = parse(
+        DocKind::Event,
+        json!({"type": "evidence.warning", "event_id": "e", "timestamp": "2026-05-08T00:00:00Z", "schema_version": "0.1.0"}),
+    )
+    .unwrap();
     assert_eq!(check_review_history(&older, &ev).unwrap_err(), HistoryError::NoReviews(DocKind::Event));
 }
 
@@ -350,11 +362,9 @@ fn a_redacted_pack_lists_redactions_and_discloses_privacy() {
     let mut p = pack();
     p["status"] = json!("redacted");
     let f = findings(DocKind::EvidencePack, &p);
-    assert_eq!(
-        f,
-        vec![("AEV-REDACTED-PACK".into(), "/status".into()), ("AEV-REDACTED-PACK".into(), "/completeness".into())]
-    );
-    p["redactions"] = json!([{"redaction_id": "x1", "target_ref": "source:s1#snippet", "redaction_kind": "mask", "reason": "privacy"}]);
+    assert_eq!(f, vec![("AEV-REDACTED-PACK".into(), "/status".into()), ("AEV-REDACTED-PACK".into(), "/completeness".into())]);
+    p["redactions"] =
+        json!([{"redaction_id": "x1", "target_ref": "source:s1#snippet", "redaction_kind": "mask", "reason": "privacy"}]);
     p["completeness"]["privacy"] = json!({"status": "partial", "notes": "snippets of s1 masked"});
     assert_eq!(findings(DocKind::EvidencePack, &p), vec![]);
 }

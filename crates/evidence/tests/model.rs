@@ -32,8 +32,10 @@ fn round_trip(kind: DocKind, doc: &Value) -> Document {
 
 fn numbers() -> Value {
     // Numbers in flattened (extra) and untagged (confidence) positions, as written.
-    serde_json::from_str(r#"{"int": 10, "float": 0.80, "one": 1.0, "exp": 1e-3, "big": 123456789012345678901234567890,
-        "neg": -12345678901234567890123, "nested": [1, 2.5, {"deep": -3}]}"#)
+    serde_json::from_str(
+        r#"{"int": 10, "float": 0.80, "one": 1.0, "exp": 1e-3, "big": 123456789012345678901234567890,
+        "neg": -12345678901234567890123, "nested": [1, 2.5, {"deep": -3}]}"#,
+    )
     .unwrap()
 }
 
@@ -90,7 +92,10 @@ fn every_kind_round_trips_with_numbers_in_flattened_and_untagged_positions() {
             json!({"provenance_id": "p", "schema_version": "0.1.0", "nodes": [{"node_id": "a", "type": "agent", "cost": 0.25}],
                    "edges": [{"edge_id": "e", "from": "a", "to": "a", "relationship": "attributed_to", "confidence": 0.125}], "n": n}),
         ),
-        (DocKind::Verification, json!({"schema_version": "0.1.0", "verification_results": [{"verification_id": "v", "check_type": "x", "status": "error", "retries": 3}], "n": n})),
+        (
+            DocKind::Verification,
+            json!({"schema_version": "0.1.0", "verification_results": [{"verification_id": "v", "check_type": "x", "status": "error", "retries": 3}], "n": n}),
+        ),
         (
             DocKind::Replay,
             json!({"replay_id": "r", "schema_version": "0.1.0", "scope": {"run_id": "run"}, "determinism": "deterministic",

@@ -79,16 +79,18 @@ impl Gen<'_> {
     }
     fn extras(&mut self, o: &mut Map<String, Value>) {
         if self.rng.chance(30) {
-            let v = self.rng.pick(&[
-                json!(10),
-                json!(0.8),
-                json!(1.0),
-                json!(123456789012345678901234567890u128),
-                json!({"nested": [1, 2.5, {"deep": -3}]}),
-                json!("warrant"),
-                json!(null),
-            ])
-            .clone();
+            let v = self
+                .rng
+                .pick(&[
+                    json!(10),
+                    json!(0.8),
+                    json!(1.0),
+                    json!(123456789012345678901234567890u128),
+                    json!({"nested": [1, 2.5, {"deep": -3}]}),
+                    json!("warrant"),
+                    json!(null),
+                ])
+                .clone();
             o.insert("warrant:extra".into(), v);
         }
     }
@@ -133,7 +135,18 @@ impl Gen<'_> {
                 "review_id",
             ]
         } else {
-            &["scope_id", "runtime_id", "session_id", "thread_id", "turn_id", "task_id", "run_id", "artifact_id", "answer_id", "review_id"]
+            &[
+                "scope_id",
+                "runtime_id",
+                "session_id",
+                "thread_id",
+                "turn_id",
+                "task_id",
+                "run_id",
+                "artifact_id",
+                "answer_id",
+                "review_id",
+            ]
         };
         for k in keys {
             if self.rng.chance(25) {
@@ -192,7 +205,9 @@ impl Gen<'_> {
     }
     fn completeness(&mut self) -> Value {
         let mut o = Map::new();
-        for k in ["runtime", "telemetry", "sources", "claims", "artifacts", "verification", "privacy", "replay", "custom_category"] {
+        for k in
+            ["runtime", "telemetry", "sources", "claims", "artifacts", "verification", "privacy", "replay", "custom_category"]
+        {
             if self.rng.chance(30) {
                 let e = self.completeness_entry();
                 o.insert(k.into(), e);
@@ -250,7 +265,10 @@ impl Gen<'_> {
                 o.insert("range_ref".into(), json!("r"));
             }
         }
-        let conf = self.rng.pick(&[json!(0.8), json!(0), json!(1), json!(1.0), json!("high"), json!({"rubric": "r", "score": 0.25})]).clone();
+        let conf = self
+            .rng
+            .pick(&[json!(0.8), json!(0), json!(1), json!(1.0), json!("high"), json!({"rubric": "r", "score": 0.25})])
+            .clone();
         self.opt(&mut o, "confidence", conf);
         for k in ["claim_type", "risk", "owner_ref"] {
             let v = self.text();
