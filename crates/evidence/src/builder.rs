@@ -259,16 +259,17 @@ pub struct PackBuilder {
 }
 
 /// The grounding check's verification id.
-pub const GROUNDING_ID: &str = "check:grounding";
+pub const GROUNDING_ID: &str = "grounding";
 
-/// The provenance node id of a source.
+/// The provenance node id of a source (given by its id as passed to the builder, or as
+/// written in the pack).
 pub fn source_node_id(source_id: &str) -> String {
-    scoped_id("source", source_id)
+    scoped_id("source", &to_valid_id(source_id))
 }
 
-/// The provenance node id of a claim.
+/// The provenance node id of a claim (given as passed to the builder, or as written).
 pub fn claim_node_id(claim_id: &str) -> String {
-    scoped_id("claim", claim_id)
+    scoped_id("claim", &to_valid_id(claim_id))
 }
 
 /// The provenance node id of a tool call.
@@ -667,7 +668,8 @@ impl PackBuilder {
             nodes.push(ProvenanceNode::activity(n.clone(), r.check_type.clone()));
             edges.push((n.clone(), Relationship::AssociatedWith, agent.clone()));
             if r.verification_id == GROUNDING_ID {
-                for c in &self.claims {
+                // The claims it looked at: not the unverified ones.
+                for c in self.claims.iter().filter(|c| c.status != ClaimStatus::Unverified) {
                     edges.push((n.clone(), Relationship::Used, claim_node_id(&c.id)));
                 }
                 for s in &self.sources {

@@ -115,13 +115,13 @@ fn a_built_pack_is_valid_complete_and_honest() {
     assert_eq!(node(&claim_node_id("c1")).entity_type.as_deref(), Some("claim"));
     assert_eq!(node(&source_node_id("doc:refunds#0")).kind, NodeType::Entity);
     assert!(pack.claims()[0].extra.get(NATIVE_ID_KEY).is_none());
-    assert_eq!(node("check:check:grounding").activity_type.as_deref(), Some("grounding"));
+    assert_eq!(node("check:grounding").activity_type.as_deref(), Some("grounding"));
     assert_eq!(node("agent:warrant").kind, NodeType::Agent);
     let edge =
         |from: &str, rel: Relationship, to: &str| g.edges.iter().any(|e| e.from == from && e.relationship == rel && e.to == to);
     assert!(edge(&claim_node_id("c1"), Relationship::GeneratedBy, "activity:extraction"));
     assert!(edge("activity:extraction", Relationship::Used, "answer:answer_1"));
-    assert!(edge("check:check:grounding", Relationship::Used, &source_node_id("doc:refunds#1")));
+    assert!(edge("check:grounding", Relationship::Used, &source_node_id("doc:refunds#1")));
 }
 
 #[test]
