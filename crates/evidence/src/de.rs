@@ -67,6 +67,43 @@ macro_rules! open_deserialize {
     };
 }
 
+/// Declares an open object: the struct (fields as listed, then `extra`, the unknown fields)
+/// with derived `Serialize` and the [`open_deserialize`] impl. A field reads
+/// `pub name: Type,` (required), `pub name: opt Type,` (an `Option<Type>`, left out when
+/// `None`), with `as "key"` after the name where the JSON key differs.
+macro_rules! open_struct {
+    ($(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        $crate::de::open_struct!(@munch { $(#[$meta])* } $name {} {} $($body)*);
+    };
+    (@munch $metas:tt $name:ident { $($fields:tt)* } { $($keys:tt)* }
+        $(#[$fmeta:meta])* pub $field:ident $(as $key:literal)? : opt $ty:ty, $($rest:tt)*) => {
+        $crate::de::open_struct!(@munch $metas $name {
+            $($fields)*
+            $(#[$fmeta])* $(#[serde(rename = $key)])? #[serde(skip_serializing_if = "Option::is_none")]
+            pub $field: Option<$ty>,
+        } { $($keys)* $field $(as $key)?, } $($rest)*);
+    };
+    (@munch $metas:tt $name:ident { $($fields:tt)* } { $($keys:tt)* }
+        $(#[$fmeta:meta])* pub $field:ident $(as $key:literal)? : $ty:ty, $($rest:tt)*) => {
+        $crate::de::open_struct!(@munch $metas $name {
+            $($fields)*
+            $(#[$fmeta])* $(#[serde(rename = $key)])?
+            pub $field: $ty,
+        } { $($keys)* $field $(as $key)?, } $($rest)*);
+    };
+    (@munch { $($metas:tt)* } $name:ident { $($fields:tt)* } { $($keys:tt)* }) => {
+        $($metas)*
+        #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+        pub struct $name {
+            $($fields)*
+            /// Unknown fields (product extensions such as `warrant:…` included), kept.
+            #[serde(flatten)]
+            pub extra: $crate::model::Object,
+        }
+        $crate::de::open_deserialize!($name { $($keys)* });
+    };
+}
+
 /// A closed string enum: explicit JSON names, `ALL`, `as_str` and `Display`.
 macro_rules! closed_enum {
     ($(#[$meta:meta])* pub enum $name:ident { $($(#[$vmeta:meta])* $variant:ident = $json:literal,)* }) => {
@@ -96,4 +133,4 @@ macro_rules! closed_enum {
     };
 }
 
-pub(crate) use {closed_enum, json_key, open_deserialize};
+pub(crate) use {closed_enum, json_key, open_deserialize, open_struct};

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Number, Value};
 
-use crate::de::{closed_enum, open_deserialize};
+use crate::de::{closed_enum, open_struct};
 
 /// The one `schema_version` the published schemas accept (D50), even at release v0.1.8.
 pub const SCHEMA_VERSION: &str = "0.1.0";
@@ -234,74 +234,41 @@ impl CompletenessStatus {
 
 // ---------------------------------------------------------------- shared $defs (§2)
 
-/// A reference to something held elsewhere.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-pub struct Ref {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ref_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub uri: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hash: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub media_type: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub schema_ref: Option<String>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// A reference to something held elsewhere.
+    #[derive(Default)]
+    pub struct Ref {
+        pub ref_id: opt Id,
+        pub kind: opt String,
+        pub uri: opt String,
+        pub hash: opt String,
+        pub media_type: opt String,
+        pub schema_ref: opt String,
+    }
 }
-open_deserialize!(Ref { ref_id, kind, uri, hash, media_type, schema_ref });
 
-/// What a document is about: runtime correlation ids, kept verbatim. At least one key.
-///
-/// The pack schema also types `attempt_id`, `step_id`, `tool_call_id`, `action_id`,
-/// `context_id` and `policy_decision_id` as ids (v0.1.8); the other schemas leave them free,
-/// so they live in `extra` here. Read any key with [`Scope::get`], write with [`Scope::set`].
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-pub struct Scope {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub scope_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub runtime_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub thread_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub turn_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub task_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub run_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub artifact_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub answer_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub review_id: Option<Id>,
-    /// A free string (no id pattern).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub external_case_id: Option<String>,
-    /// Other keys, including the pack-only v0.1.8 ids.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// What a document is about: runtime correlation ids, kept verbatim. At least one key.
+    ///
+    /// The pack schema also types `attempt_id`, `step_id`, `tool_call_id`, `action_id`,
+    /// `context_id` and `policy_decision_id` as ids (v0.1.8); the other schemas leave them free,
+    /// so they live in `extra` here. Read any key with [`Scope::get`], write with [`Scope::set`].
+    #[derive(Default)]
+    pub struct Scope {
+        pub scope_id: opt Id,
+        pub runtime_id: opt Id,
+        pub session_id: opt Id,
+        pub thread_id: opt Id,
+        pub turn_id: opt Id,
+        pub task_id: opt Id,
+        pub run_id: opt Id,
+        pub artifact_id: opt Id,
+        pub answer_id: opt Id,
+        pub review_id: opt Id,
+        /// A free string (no id pattern).
+        pub external_case_id: opt String,
+    }
 }
-open_deserialize!(Scope {
-    scope_id,
-    runtime_id,
-    session_id,
-    thread_id,
-    turn_id,
-    task_id,
-    run_id,
-    artifact_id,
-    answer_id,
-    review_id,
-    external_case_id
-});
 
 /// Scope keys the pack schema types as ids.
 pub const SCOPE_ID_KEYS: [&str; 16] = [
@@ -322,6 +289,10 @@ pub const SCOPE_ID_KEYS: [&str; 16] = [
     "answer_id",
     "review_id",
 ];
+
+/// The six of [`SCOPE_ID_KEYS`] only the pack schema types (v0.1.8 runtime-profile ids).
+pub const PACK_ONLY_SCOPE_KEYS: [&str; 6] =
+    ["attempt_id", "step_id", "tool_call_id", "action_id", "context_id", "policy_decision_id"];
 
 impl Scope {
     /// A scope naming one answer.
@@ -383,21 +354,15 @@ impl Scope {
     }
 }
 
-/// Who produced a document.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Producer {
-    pub id: Id,
-    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    pub kind: Option<ProducerType>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// Who produced a document.
+    pub struct Producer {
+        pub id: Id,
+        pub kind as "type": opt ProducerType,
+        pub name: opt String,
+        pub version: opt String,
+    }
 }
-open_deserialize!(Producer { id, kind as "type", name, version });
 
 impl Producer {
     /// A producer with just an id.
@@ -406,23 +371,16 @@ impl Producer {
     }
 }
 
-/// A fact that is not there, and why. Never read as success.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct MissingFact {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fact: Option<String>,
-    pub reason: MissingReason,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub owner: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub details: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub observed_at: Option<Timestamp>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// A fact that is not there, and why. Never read as success.
+    pub struct MissingFact {
+        pub fact: opt String,
+        pub reason: MissingReason,
+        pub owner: opt String,
+        pub details: opt String,
+        pub observed_at: opt Timestamp,
+    }
 }
-open_deserialize!(MissingFact { fact, reason, owner, details, observed_at });
 
 impl MissingFact {
     /// A missing fact with its reason and what it is.
@@ -437,21 +395,15 @@ impl MissingFact {
     }
 }
 
-/// How complete one category is.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CompletenessEntry {
-    pub status: CompletenessStatus,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub missing_facts: Option<Vec<MissingFact>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub notes: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_checked_at: Option<Timestamp>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// How complete one category is.
+    pub struct CompletenessEntry {
+        pub status: CompletenessStatus,
+        pub missing_facts: opt Vec<MissingFact>,
+        pub notes: opt String,
+        pub last_checked_at: opt Timestamp,
+    }
 }
-open_deserialize!(CompletenessEntry { status, missing_facts, notes, last_checked_at });
 
 impl CompletenessEntry {
     /// An entry with a status and nothing else.
@@ -482,49 +434,24 @@ pub mod category {
     pub const ALL: [&str; 8] = [RUNTIME, TELEMETRY, SOURCES, CLAIMS, ARTIFACTS, VERIFICATION, PRIVACY, REPLAY];
 }
 
-/// Where in a source the evidence is (modelled on Web Annotation selectors). `start`/`end`
-/// are char offsets, start inclusive, end exclusive (D21); `line_start`/`line_end` count from 1.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-pub struct Selector {
-    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub exact: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub prefix: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub suffix: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub start: Option<Number>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub end: Option<Number>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub json_pointer: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line_start: Option<Number>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line_end: Option<Number>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub timestamp: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fragment: Option<String>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// Where in a source the evidence is (modelled on Web Annotation selectors). `start`/`end`
+    /// are char offsets, start inclusive, end exclusive (D21); `line_start`/`line_end` count from 1.
+    #[derive(Default)]
+    pub struct Selector {
+        pub kind as "type": opt String,
+        pub exact: opt String,
+        pub prefix: opt String,
+        pub suffix: opt String,
+        pub start: opt Number,
+        pub end: opt Number,
+        pub json_pointer: opt String,
+        pub line_start: opt Number,
+        pub line_end: opt Number,
+        pub timestamp: opt String,
+        pub fragment: opt String,
+    }
 }
-open_deserialize!(Selector {
-    kind as "type",
-    exact,
-    prefix,
-    suffix,
-    start,
-    end,
-    json_pointer,
-    line_start,
-    line_end,
-    timestamp,
-    fragment
-});
 
 impl Selector {
     /// A text-position selector `[start, end)` in chars with the exact text it covers.
@@ -539,47 +466,23 @@ impl Selector {
     }
 }
 
-/// A source: where evidence came from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SourceRef {
-    pub source_id: Id,
-    pub source_kind: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub uri: Option<String>,
-    /// JSON key `ref`.
-    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
-    pub reference: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub selector: Option<Selector>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub snippet: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub snippet_ref: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub retrieval: Option<Object>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub freshness: Option<Object>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trust: Option<Object>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub privacy: Option<Object>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// A source: where evidence came from.
+    pub struct SourceRef {
+        pub source_id: Id,
+        pub source_kind: String,
+        pub uri: opt String,
+        /// JSON key `ref`.
+        pub reference as "ref": opt String,
+        pub selector: opt Selector,
+        pub snippet: opt String,
+        pub snippet_ref: opt String,
+        pub retrieval: opt Object,
+        pub freshness: opt Object,
+        pub trust: opt Object,
+        pub privacy: opt Object,
+    }
 }
-open_deserialize!(SourceRef {
-    source_id,
-    source_kind,
-    uri,
-    reference as "ref",
-    selector,
-    snippet,
-    snippet_ref,
-    retrieval,
-    freshness,
-    trust,
-    privacy
-});
 
 impl SourceRef {
     /// A source with an id and a kind.
@@ -634,31 +537,21 @@ impl<'de> Deserialize<'de> for Confidence {
     }
 }
 
-/// One checkable statement. Needs `text` or `range_ref`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Claim {
-    pub claim_id: Id,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub claim_type: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub range_ref: Option<String>,
-    pub status: ClaimStatus,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub confidence: Option<Confidence>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub risk: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub owner_ref: Option<String>,
-    /// Ids of this claim's support edges.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub support_edges: Option<Vec<String>>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// One checkable statement. Needs `text` or `range_ref`.
+    pub struct Claim {
+        pub claim_id: Id,
+        pub claim_type: opt String,
+        pub text: opt String,
+        pub range_ref: opt String,
+        pub status: ClaimStatus,
+        pub confidence: opt Confidence,
+        pub risk: opt String,
+        pub owner_ref: opt String,
+        /// Ids of this claim's support edges.
+        pub support_edges: opt Vec<String>,
+    }
 }
-open_deserialize!(Claim { claim_id, claim_type, text, range_ref, status, confidence, risk, owner_ref, support_edges });
 
 impl Claim {
     /// A claim with its text and status.
@@ -683,43 +576,22 @@ impl Claim {
     }
 }
 
-/// A typed link from a claim to its evidence.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SupportEdge {
-    pub edge_id: Id,
-    pub claim_id: Id,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub verification_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub review_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub artifact_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub provenance_node_id: Option<Id>,
-    pub relationship: Relationship,
-    /// In [0, 1].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub confidence: Option<Number>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub notes: Option<String>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// A typed link from a claim to its evidence.
+    pub struct SupportEdge {
+        pub edge_id: Id,
+        pub claim_id: Id,
+        pub source_id: opt Id,
+        pub verification_id: opt Id,
+        pub review_id: opt Id,
+        pub artifact_id: opt Id,
+        pub provenance_node_id: opt Id,
+        pub relationship: Relationship,
+        /// In [0, 1].
+        pub confidence: opt Number,
+        pub notes: opt String,
+    }
 }
-open_deserialize!(SupportEdge {
-    edge_id,
-    claim_id,
-    source_id,
-    verification_id,
-    review_id,
-    artifact_id,
-    provenance_node_id,
-    relationship,
-    confidence,
-    notes
-});
 
 impl SupportEdge {
     /// An edge from a claim with a relationship and nothing else.
@@ -740,89 +612,45 @@ impl SupportEdge {
     }
 }
 
-/// Telemetry correlation: references to traces, never copies.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-pub struct TelemetryRef {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trace_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub span_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub span_kind: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub event_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub runtime_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub thread_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub turn_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub task_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub run_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool_call_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub artifact_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub backend_ref: Option<String>,
-    /// Unknown fields, kept (bulky ones draw `AEV-TELEMETRY-COPY`).
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// Telemetry correlation: references to traces, never copies.
+    ///
+    /// Extra fields that copy a trace (attributes, events, payloads) draw `AEV-TELEMETRY-COPY`.
+    #[derive(Default)]
+    pub struct TelemetryRef {
+        pub trace_id: opt String,
+        pub span_id: opt String,
+        pub span_kind: opt String,
+        pub event_id: opt String,
+        pub runtime_id: opt String,
+        pub session_id: opt String,
+        pub thread_id: opt String,
+        pub turn_id: opt String,
+        pub task_id: opt String,
+        pub run_id: opt String,
+        pub tool_call_id: opt String,
+        pub artifact_id: opt String,
+        pub backend_ref: opt String,
+    }
 }
-open_deserialize!(TelemetryRef {
-    trace_id,
-    span_id,
-    span_kind,
-    event_id,
-    runtime_id,
-    session_id,
-    thread_id,
-    turn_id,
-    task_id,
-    run_id,
-    tool_call_id,
-    artifact_id,
-    backend_ref
-});
 
-/// The result of one check. Never overwrites a review.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct VerificationResult {
-    pub verification_id: Id,
-    pub check_type: String,
-    pub status: VerificationStatus,
-    /// What was checked (free objects). Project convention: `{"category": "<completeness
-    /// key>"}` names a category; an entry with `"checked": false` names something that was
-    /// *not* checked, with a `reason`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub coverage: Option<Vec<Object>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub severity: Option<CheckSeverity>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub evidence_refs: Option<Vec<Ref>>,
-    /// Findings (free objects; Warrant writes `{code, path, message}`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub issues: Option<Vec<Object>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub checked_at: Option<Timestamp>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// The result of one check. Never overwrites a review.
+    pub struct VerificationResult {
+        pub verification_id: Id,
+        pub check_type: String,
+        pub status: VerificationStatus,
+        /// What was checked (free objects). Project convention: `{"category": "<completeness
+        /// key>"}` names a category; an entry with `"checked": false` names something that was
+        /// *not* checked, with a `reason`.
+        pub coverage: opt Vec<Object>,
+        pub severity: opt CheckSeverity,
+        pub evidence_refs: opt Vec<Ref>,
+        /// Findings (free objects; Warrant writes `{code, path, message}`).
+        pub issues: opt Vec<Object>,
+        pub checked_at: opt Timestamp,
+    }
 }
-open_deserialize!(VerificationResult {
-    verification_id,
-    check_type,
-    status,
-    coverage,
-    severity,
-    evidence_refs,
-    issues,
-    checked_at
-});
 
 impl VerificationResult {
     /// A result with id, check type and status.
@@ -851,29 +679,22 @@ impl VerificationResult {
     }
 }
 
-/// A reviewer's verdict. Append-only: a new verdict needs a new `review_id`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ReviewVerdict {
-    pub review_id: Id,
-    pub verdict: Verdict,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reviewer: Option<Object>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rubric_ref: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub notes: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub scope: Option<Scope>,
-    /// The verification ids this review considered.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub verification_refs: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reviewed_at: Option<Timestamp>,
-    /// Unknown fields, kept (e.g. `conditions`).
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// A reviewer's verdict. Append-only: a new verdict needs a new `review_id`.
+    ///
+    /// Review conditions travel as an extension field (`conditions`), in `extra`.
+    pub struct ReviewVerdict {
+        pub review_id: Id,
+        pub verdict: Verdict,
+        pub reviewer: opt Object,
+        pub rubric_ref: opt String,
+        pub notes: opt String,
+        pub scope: opt Scope,
+        /// The verification ids this review considered.
+        pub verification_refs: opt Vec<String>,
+        pub reviewed_at: opt Timestamp,
+    }
 }
-open_deserialize!(ReviewVerdict { review_id, verdict, reviewer, rubric_ref, notes, scope, verification_refs, reviewed_at });
 
 impl ReviewVerdict {
     /// A verdict with its id.
@@ -897,58 +718,35 @@ impl ReviewVerdict {
     }
 }
 
-/// A record of something hidden.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RedactionRecord {
-    pub redaction_id: Id,
-    pub target_ref: String,
-    pub redaction_kind: RedactionKind,
-    pub reason: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub applied_by: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub replacement_ref: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub applied_at: Option<Timestamp>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// A record of something hidden.
+    pub struct RedactionRecord {
+        pub redaction_id: Id,
+        pub target_ref: String,
+        pub redaction_kind: RedactionKind,
+        pub reason: String,
+        pub applied_by: opt String,
+        pub replacement_ref: opt String,
+        pub applied_at: opt Timestamp,
+    }
 }
-open_deserialize!(RedactionRecord { redaction_id, target_ref, redaction_kind, reason, applied_by, replacement_ref, applied_at });
 
 // ---------------------------------------------------------------- provenance (§4.4)
 
-/// A PROV node: an entity, an activity or an agent. Runtime correlation ids
-/// (`tool_call_id`, `span_id`, …) may sit beside the known fields (in `extra`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ProvenanceNode {
-    pub node_id: Id,
-    #[serde(rename = "type")]
-    pub kind: NodeType,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub entity_type: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub activity_type: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub agent_type: Option<String>,
-    /// JSON key `ref`.
-    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
-    pub reference: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub telemetry: Option<TelemetryRef>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// A PROV node: an entity, an activity or an agent. Runtime correlation ids
+    /// (`tool_call_id`, `span_id`, …) may sit beside the known fields (in `extra`).
+    pub struct ProvenanceNode {
+        pub node_id: Id,
+        pub kind as "type": NodeType,
+        pub entity_type: opt String,
+        pub activity_type: opt String,
+        pub agent_type: opt String,
+        /// JSON key `ref`.
+        pub reference as "ref": opt String,
+        pub telemetry: opt TelemetryRef,
+    }
 }
-open_deserialize!(ProvenanceNode {
-    node_id,
-    kind as "type",
-    entity_type,
-    activity_type,
-    agent_type,
-    reference as "ref",
-    telemetry
-});
 
 impl ProvenanceNode {
     fn with(node_id: impl Into<String>, kind: NodeType) -> Self {
@@ -980,23 +778,18 @@ impl ProvenanceNode {
     }
 }
 
-/// A PROV edge.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ProvenanceEdge {
-    pub edge_id: Id,
-    pub from: Id,
-    pub to: Id,
-    pub relationship: Relationship,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub timestamp: Option<Timestamp>,
-    /// In [0, 1].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub confidence: Option<Number>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// A PROV edge.
+    pub struct ProvenanceEdge {
+        pub edge_id: Id,
+        pub from: Id,
+        pub to: Id,
+        pub relationship: Relationship,
+        pub timestamp: opt Timestamp,
+        /// In [0, 1].
+        pub confidence: opt Number,
+    }
 }
-open_deserialize!(ProvenanceEdge { edge_id, from, to, relationship, timestamp, confidence });
 
 impl ProvenanceEdge {
     /// An edge `from --relationship--> to`.
@@ -1013,16 +806,14 @@ impl ProvenanceEdge {
     }
 }
 
-/// The `{nodes, edges}` graph a pack embeds as `provenance`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-pub struct ProvenanceGraph {
-    pub nodes: Vec<ProvenanceNode>,
-    pub edges: Vec<ProvenanceEdge>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// The `{nodes, edges}` graph a pack embeds as `provenance`.
+    #[derive(Default)]
+    pub struct ProvenanceGraph {
+        pub nodes: Vec<ProvenanceNode>,
+        pub edges: Vec<ProvenanceEdge>,
+    }
 }
-open_deserialize!(ProvenanceGraph { nodes, edges });
 
 /// A pack's `provenance`: the pack schema allows any object. When it is a well-formed
 /// `{nodes, edges}` graph it is read as one (and pass 2 checks it); otherwise it is kept as is.
@@ -1057,77 +848,37 @@ impl PackProvenance {
 
 // ---------------------------------------------------------------- documents (§4)
 
-/// Evidence Pack (§4.1).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct EvidencePack {
-    pub evidence_pack_id: Id,
-    pub schema_version: String,
-    pub scope: Scope,
-    pub status: PackStatus,
-    pub created_at: Timestamp,
-    pub updated_at: Timestamp,
-    pub producer: Producer,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub claims: Option<Vec<Claim>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub claim_map_ref: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sources: Option<Vec<SourceRef>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source_map_ref: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub support_edges: Option<Vec<SupportEdge>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub provenance: Option<PackProvenance>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub provenance_ref: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub verification_results: Option<Vec<VerificationResult>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reviews: Option<Vec<ReviewVerdict>>,
-    /// Free objects in the pack schema.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub replay_cases: Option<Vec<Object>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub redactions: Option<Vec<RedactionRecord>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub redaction_summary: Option<Object>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub telemetry: Option<Vec<TelemetryRef>>,
-    pub completeness: Completeness,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub refs: Option<Vec<Ref>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub export_manifest_ref: Option<String>,
-    /// Unknown and namespaced fields (`warrant:pack_form`, …), kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// Evidence Pack (§4.1).
+    ///
+    /// `warrant:pack_form` and other namespaced extensions live in `extra`.
+    pub struct EvidencePack {
+        pub evidence_pack_id: Id,
+        pub schema_version: String,
+        pub scope: Scope,
+        pub status: PackStatus,
+        pub created_at: Timestamp,
+        pub updated_at: Timestamp,
+        pub producer: Producer,
+        pub claims: opt Vec<Claim>,
+        pub claim_map_ref: opt String,
+        pub sources: opt Vec<SourceRef>,
+        pub source_map_ref: opt String,
+        pub support_edges: opt Vec<SupportEdge>,
+        pub provenance: opt PackProvenance,
+        pub provenance_ref: opt String,
+        pub verification_results: opt Vec<VerificationResult>,
+        pub reviews: opt Vec<ReviewVerdict>,
+        /// Free objects in the pack schema.
+        pub replay_cases: opt Vec<Object>,
+        pub redactions: opt Vec<RedactionRecord>,
+        pub redaction_summary: opt Object,
+        pub telemetry: opt Vec<TelemetryRef>,
+        pub completeness: Completeness,
+        pub refs: opt Vec<Ref>,
+        pub export_manifest_ref: opt String,
+    }
 }
-open_deserialize!(EvidencePack {
-    evidence_pack_id,
-    schema_version,
-    scope,
-    status,
-    created_at,
-    updated_at,
-    producer,
-    claims,
-    claim_map_ref,
-    sources,
-    source_map_ref,
-    support_edges,
-    provenance,
-    provenance_ref,
-    verification_results,
-    reviews,
-    replay_cases,
-    redactions,
-    redaction_summary,
-    telemetry,
-    completeness,
-    refs,
-    export_manifest_ref
-});
 
 impl EvidencePack {
     /// The claims (empty when absent).
@@ -1172,40 +923,21 @@ impl EvidencePack {
     }
 }
 
-/// Claim Map (§4.2).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ClaimMap {
-    pub claim_map_id: Id,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub evidence_pack_id: Option<Id>,
-    pub schema_version: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub scope: Option<Scope>,
-    /// At least one.
-    pub claims: Vec<Claim>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub support_edges: Option<Vec<SupportEdge>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<Timestamp>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub updated_at: Option<Timestamp>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub producer: Option<Producer>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// Claim Map (§4.2).
+    pub struct ClaimMap {
+        pub claim_map_id: Id,
+        pub evidence_pack_id: opt Id,
+        pub schema_version: String,
+        pub scope: opt Scope,
+        /// At least one.
+        pub claims: Vec<Claim>,
+        pub support_edges: opt Vec<SupportEdge>,
+        pub created_at: opt Timestamp,
+        pub updated_at: opt Timestamp,
+        pub producer: opt Producer,
+    }
 }
-open_deserialize!(ClaimMap {
-    claim_map_id,
-    evidence_pack_id,
-    schema_version,
-    scope,
-    claims,
-    support_edges,
-    created_at,
-    updated_at,
-    producer
-});
 
 impl ClaimMap {
     /// The support edges (empty when absent).
@@ -1214,58 +946,32 @@ impl ClaimMap {
     }
 }
 
-/// A retrieved source that was rejected; it stays in the source map with its reason.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Omission {
-    pub source_id: Id,
-    pub reason: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub observed_at: Option<Timestamp>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub decision_ref: Option<String>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// A retrieved source that was rejected; it stays in the source map with its reason.
+    pub struct Omission {
+        pub source_id: Id,
+        pub reason: String,
+        pub observed_at: opt Timestamp,
+        pub decision_ref: opt String,
+    }
 }
-open_deserialize!(Omission { source_id, reason, observed_at, decision_ref });
 
-/// Source Map (§4.3).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SourceMap {
-    pub source_map_id: Id,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub evidence_pack_id: Option<Id>,
-    pub schema_version: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub scope: Option<Scope>,
-    pub sources: Vec<SourceRef>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub omissions: Option<Vec<Omission>>,
-    /// Source-level disagreements.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub contradictions: Option<Vec<SupportEdge>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<Timestamp>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub updated_at: Option<Timestamp>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub producer: Option<Producer>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// Source Map (§4.3).
+    pub struct SourceMap {
+        pub source_map_id: Id,
+        pub evidence_pack_id: opt Id,
+        pub schema_version: String,
+        pub scope: opt Scope,
+        pub sources: Vec<SourceRef>,
+        pub omissions: opt Vec<Omission>,
+        /// Source-level disagreements.
+        pub contradictions: opt Vec<SupportEdge>,
+        pub created_at: opt Timestamp,
+        pub updated_at: opt Timestamp,
+        pub producer: opt Producer,
+    }
 }
-open_deserialize!(SourceMap {
-    source_map_id,
-    evidence_pack_id,
-    schema_version,
-    scope,
-    sources,
-    omissions,
-    contradictions,
-    created_at,
-    updated_at,
-    producer
-});
 
 impl SourceMap {
     /// The omissions (empty when absent).
@@ -1278,55 +984,31 @@ impl SourceMap {
     }
 }
 
-/// Provenance Chain (§4.4).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ProvenanceChain {
-    pub provenance_id: Id,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub evidence_pack_id: Option<Id>,
-    pub schema_version: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub scope: Option<Scope>,
-    pub nodes: Vec<ProvenanceNode>,
-    pub edges: Vec<ProvenanceEdge>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// Provenance Chain (§4.4).
+    pub struct ProvenanceChain {
+        pub provenance_id: Id,
+        pub evidence_pack_id: opt Id,
+        pub schema_version: String,
+        pub scope: opt Scope,
+        pub nodes: Vec<ProvenanceNode>,
+        pub edges: Vec<ProvenanceEdge>,
+    }
 }
-open_deserialize!(ProvenanceChain { provenance_id, evidence_pack_id, schema_version, scope, nodes, edges });
 
-/// Verification and Review document (§4.5).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct VerificationDocument {
-    pub schema_version: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub evidence_pack_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub scope: Option<Scope>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub verification_results: Option<Vec<VerificationResult>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reviews: Option<Vec<ReviewVerdict>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<Timestamp>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub updated_at: Option<Timestamp>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub producer: Option<Producer>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// Verification and Review document (§4.5).
+    pub struct VerificationDocument {
+        pub schema_version: String,
+        pub evidence_pack_id: opt Id,
+        pub scope: opt Scope,
+        pub verification_results: opt Vec<VerificationResult>,
+        pub reviews: opt Vec<ReviewVerdict>,
+        pub created_at: opt Timestamp,
+        pub updated_at: opt Timestamp,
+        pub producer: opt Producer,
+    }
 }
-open_deserialize!(VerificationDocument {
-    schema_version,
-    evidence_pack_id,
-    scope,
-    verification_results,
-    reviews,
-    created_at,
-    updated_at,
-    producer
-});
 
 impl VerificationDocument {
     /// The verification results (empty when absent).
@@ -1339,53 +1021,27 @@ impl VerificationDocument {
     }
 }
 
-/// Replay Case (§4.6): what would be needed to reconstruct a run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ReplayCase {
-    pub replay_id: Id,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub evidence_pack_id: Option<Id>,
-    pub schema_version: String,
-    pub scope: Scope,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub input_refs: Option<Vec<Ref>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub snapshot_refs: Option<Vec<Ref>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trace_refs: Option<Vec<TelemetryRef>>,
-    pub determinism: Determinism,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub missing_facts: Option<Vec<MissingFact>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub expected_outputs: Option<Vec<Object>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub replay_steps: Option<Vec<Object>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<Timestamp>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub updated_at: Option<Timestamp>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub producer: Option<Producer>,
-    /// Unknown fields, kept (e.g. `notes`).
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// Replay Case (§4.6): what would be needed to reconstruct a run.
+    ///
+    /// What cannot be replayed goes in `missing_facts`, or an extension `notes` (in `extra`).
+    pub struct ReplayCase {
+        pub replay_id: Id,
+        pub evidence_pack_id: opt Id,
+        pub schema_version: String,
+        pub scope: Scope,
+        pub input_refs: opt Vec<Ref>,
+        pub snapshot_refs: opt Vec<Ref>,
+        pub trace_refs: opt Vec<TelemetryRef>,
+        pub determinism: Determinism,
+        pub missing_facts: opt Vec<MissingFact>,
+        pub expected_outputs: opt Vec<Object>,
+        pub replay_steps: opt Vec<Object>,
+        pub created_at: opt Timestamp,
+        pub updated_at: opt Timestamp,
+        pub producer: opt Producer,
+    }
 }
-open_deserialize!(ReplayCase {
-    replay_id,
-    evidence_pack_id,
-    schema_version,
-    scope,
-    input_refs,
-    snapshot_refs,
-    trace_refs,
-    determinism,
-    missing_facts,
-    expected_outputs,
-    replay_steps,
-    created_at,
-    updated_at,
-    producer
-});
 
 impl ReplayCase {
     /// The missing facts (empty when absent).
@@ -1398,64 +1054,36 @@ impl ReplayCase {
     }
 }
 
-/// One file of an export.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ExportFile {
-    pub path: String,
-    pub role: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub media_type: Option<String>,
-    /// Bytes, ≥ 0.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub size: Option<Number>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hash: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub schema_ref: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub signature_ref: Option<String>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// One file of an export.
+    pub struct ExportFile {
+        pub path: String,
+        pub role: String,
+        pub media_type: opt String,
+        /// Bytes, ≥ 0.
+        pub size: opt Number,
+        pub hash: opt String,
+        pub schema_ref: opt String,
+        pub signature_ref: opt String,
+    }
 }
-open_deserialize!(ExportFile { path, role, media_type, size, hash, schema_ref, signature_ref });
 
-/// Export Manifest (§4.8).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ExportManifest {
-    pub export_id: Id,
-    pub evidence_pack_id: Id,
-    pub schema_version: String,
-    pub created_at: Timestamp,
-    pub files: Vec<ExportFile>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub schemas: Option<Vec<Ref>>,
-    pub completeness: Completeness,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub redactions: Option<Vec<RedactionRecord>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub access: Option<Object>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub signatures: Option<Vec<Object>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub notes: Option<String>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// Export Manifest (§4.8).
+    pub struct ExportManifest {
+        pub export_id: Id,
+        pub evidence_pack_id: Id,
+        pub schema_version: String,
+        pub created_at: Timestamp,
+        pub files: Vec<ExportFile>,
+        pub schemas: opt Vec<Ref>,
+        pub completeness: Completeness,
+        pub redactions: opt Vec<RedactionRecord>,
+        pub access: opt Object,
+        pub signatures: opt Vec<Object>,
+        pub notes: opt String,
+    }
 }
-open_deserialize!(ExportManifest {
-    export_id,
-    evidence_pack_id,
-    schema_version,
-    created_at,
-    files,
-    schemas,
-    completeness,
-    redactions,
-    access,
-    signatures,
-    notes
-});
 
 impl ExportManifest {
     /// The schema refs (empty when absent).
@@ -1468,96 +1096,39 @@ impl ExportManifest {
     }
 }
 
-/// Event (§4.9).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Event {
-    #[serde(rename = "type")]
-    pub kind: EventType,
-    pub event_id: Id,
-    pub timestamp: Timestamp,
-    pub schema_version: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub evidence_pack_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub claim_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub verification_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub review_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub replay_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub export_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trace_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub span_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub runtime_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub thread_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub turn_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub task_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub run_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub attempt_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub step_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool_call_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub action_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub context_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub artifact_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub policy_decision_id: Option<Id>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub subject: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub payload: Option<Object>,
-    /// Unknown fields, kept.
-    #[serde(flatten)]
-    pub extra: Object,
+open_struct! {
+    /// Event (§4.9).
+    pub struct Event {
+        pub kind as "type": EventType,
+        pub event_id: Id,
+        pub timestamp: Timestamp,
+        pub schema_version: String,
+        pub evidence_pack_id: opt Id,
+        pub claim_id: opt Id,
+        pub source_id: opt Id,
+        pub verification_id: opt Id,
+        pub review_id: opt Id,
+        pub replay_id: opt Id,
+        pub export_id: opt Id,
+        pub trace_id: opt String,
+        pub span_id: opt String,
+        pub runtime_id: opt Id,
+        pub session_id: opt Id,
+        pub thread_id: opt Id,
+        pub turn_id: opt Id,
+        pub task_id: opt Id,
+        pub run_id: opt Id,
+        pub attempt_id: opt Id,
+        pub step_id: opt Id,
+        pub tool_call_id: opt Id,
+        pub action_id: opt Id,
+        pub context_id: opt Id,
+        pub artifact_id: opt Id,
+        pub policy_decision_id: opt Id,
+        pub subject: opt String,
+        pub payload: opt Object,
+    }
 }
-open_deserialize!(Event {
-    kind as "type",
-    event_id,
-    timestamp,
-    schema_version,
-    evidence_pack_id,
-    claim_id,
-    source_id,
-    verification_id,
-    review_id,
-    replay_id,
-    export_id,
-    trace_id,
-    span_id,
-    runtime_id,
-    session_id,
-    thread_id,
-    turn_id,
-    task_id,
-    run_id,
-    attempt_id,
-    step_id,
-    tool_call_id,
-    action_id,
-    context_id,
-    artifact_id,
-    policy_decision_id,
-    subject,
-    payload
-});
 
 impl Event {
     /// An event with its four required fields.

@@ -188,7 +188,7 @@ mod tests {
             let mut d = defs(k);
             if k == DocKind::EvidencePack {
                 let props = d["scope"]["properties"].as_object().cloned().unwrap_or_default();
-                for extra in ["attempt_id", "step_id", "tool_call_id", "action_id", "context_id", "policy_decision_id"] {
+                for extra in crate::model::PACK_ONLY_SCOPE_KEYS {
                     assert!(props.contains_key(extra), "pack scope lacks {extra}");
                 }
                 d["scope"] = base["scope"].clone();

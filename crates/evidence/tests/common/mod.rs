@@ -3,7 +3,7 @@
 #![allow(dead_code)] // each test binary uses part of this
 
 use serde_json::{Map, Value, json};
-use warrant_evidence::DocKind;
+use warrant_evidence::*;
 
 /// A small deterministic PRNG (SplitMix64), so every run compares the same documents.
 pub struct Rng(u64);
@@ -33,22 +33,6 @@ impl Rng {
 const IDS: [&str; 6] = ["a", "c1", "evp_123", "x.y:z-1", "0start", "Z_9"];
 const TIMESTAMPS: [&str; 4] =
     ["2026-05-08T00:00:00Z", "2026-05-08T10:20:30.123+02:00", "1990-12-31T23:59:60Z", "2026-01-01t00:00:00z"];
-const RELATIONSHIPS: [&str; 14] = [
-    "supports",
-    "partially_supports",
-    "contradicts",
-    "qualifies",
-    "background",
-    "generated_from",
-    "verified_by",
-    "reviewed_by",
-    "derived_from",
-    "generated_by",
-    "used",
-    "attributed_to",
-    "associated_with",
-    "redacted_from",
-];
 
 struct Gen<'r> {
     rng: &'r mut Rng,
@@ -71,6 +55,10 @@ impl Gen<'_> {
     }
     fn pick(&mut self, xs: &[&str]) -> Value {
         json!(self.rng.pick(xs))
+    }
+    /// One value of a closed enum, as JSON.
+    fn pick_enum<E: serde::Serialize>(&mut self, all: &[E]) -> Value {
+        serde_json::to_value(self.rng.pick(all)).unwrap_or_default()
     }
     fn opt(&mut self, o: &mut Map<String, Value>, key: &str, v: Value) {
         if self.rng.chance(60) {
@@ -115,39 +103,7 @@ impl Gen<'_> {
     }
     fn scope(&mut self, pack: bool) -> Value {
         let mut o = Map::new();
-        let keys: &[&str] = if pack {
-            &[
-                "scope_id",
-                "runtime_id",
-                "session_id",
-                "thread_id",
-                "turn_id",
-                "task_id",
-                "run_id",
-                "attempt_id",
-                "step_id",
-                "tool_call_id",
-                "action_id",
-                "artifact_id",
-                "context_id",
-                "policy_decision_id",
-                "answer_id",
-                "review_id",
-            ]
-        } else {
-            &[
-                "scope_id",
-                "runtime_id",
-                "session_id",
-                "thread_id",
-                "turn_id",
-                "task_id",
-                "run_id",
-                "artifact_id",
-                "answer_id",
-                "review_id",
-            ]
-        };
+        let keys = SCOPE_ID_KEYS.iter().filter(|k| pack || !PACK_ONLY_SCOPE_KEYS.contains(k));
         for k in keys {
             if self.rng.chance(25) {
                 let v = self.id();
@@ -170,7 +126,7 @@ impl Gen<'_> {
     fn producer(&mut self) -> Value {
         let mut o = Map::new();
         o.insert("id".into(), self.id());
-        let t = self.pick(&["runtime", "service", "worker", "host", "exporter", "reviewer", "policy", "tool", "peer", "other"]);
+        let t = self.pick_enum(ProducerType::ALL);
         self.opt(&mut o, "type", t);
         self.opt(&mut o, "name", json!("Warrant"));
         self.opt(&mut o, "version", json!("0.1.0"));
@@ -179,10 +135,7 @@ impl Gen<'_> {
     }
     fn missing_fact(&mut self) -> Value {
         let mut o = Map::new();
-        o.insert(
-            "reason".into(),
-            self.pick(&["unknown", "unavailable", "redacted", "expired", "not_applicable", "not_collected"]),
-        );
+        o.insert("reason".into(), self.pick_enum(MissingReason::ALL));
         for k in ["fact", "owner", "details"] {
             let v = self.text();
             self.opt(&mut o, k, v);
@@ -194,7 +147,7 @@ impl Gen<'_> {
     }
     fn completeness_entry(&mut self) -> Value {
         let mut o = Map::new();
-        o.insert("status".into(), self.pick(&["complete", "partial", "missing", "unknown", "not_applicable", "not_collected"]));
+        o.insert("status".into(), self.pick_enum(CompletenessStatus::ALL));
         let m = self.arr(Self::missing_fact);
         self.opt(&mut o, "missing_facts", m);
         self.opt(&mut o, "notes", json!("notes"));
@@ -205,9 +158,7 @@ impl Gen<'_> {
     }
     fn completeness(&mut self) -> Value {
         let mut o = Map::new();
-        for k in
-            ["runtime", "telemetry", "sources", "claims", "artifacts", "verification", "privacy", "replay", "custom_category"]
-        {
+        for k in category::ALL.into_iter().chain(["custom_category"]) {
             if self.rng.chance(30) {
                 let e = self.completeness_entry();
                 o.insert(k.into(), e);
@@ -249,10 +200,7 @@ impl Gen<'_> {
     fn claim(&mut self) -> Value {
         let mut o = Map::new();
         o.insert("claim_id".into(), self.id());
-        o.insert(
-            "status".into(),
-            self.pick(&["supported", "partially_supported", "unsupported", "contradicted", "unverified", "not_applicable"]),
-        );
+        o.insert("status".into(), self.pick_enum(ClaimStatus::ALL));
         match self.rng.below(3) {
             0 => {
                 o.insert("text".into(), self.text());
@@ -282,7 +230,7 @@ impl Gen<'_> {
         let mut o = Map::new();
         o.insert("edge_id".into(), self.id());
         o.insert("claim_id".into(), self.id());
-        o.insert("relationship".into(), self.pick(&RELATIONSHIPS));
+        o.insert("relationship".into(), self.pick_enum(Relationship::ALL));
         for k in ["source_id", "verification_id", "review_id", "artifact_id", "provenance_node_id"] {
             let v = self.id();
             self.opt(&mut o, k, v);
@@ -321,10 +269,10 @@ impl Gen<'_> {
         let mut o = Map::new();
         o.insert("verification_id".into(), self.id());
         o.insert("check_type".into(), self.pick(&["schema", "policy", "grounding"]));
-        o.insert("status".into(), self.pick(&["passed", "failed", "warning", "skipped", "not_applicable", "error"]));
+        o.insert("status".into(), self.pick_enum(VerificationStatus::ALL));
         let c = self.arr(Self::free);
         self.opt(&mut o, "coverage", c);
-        let s = self.pick(&["info", "low", "medium", "high", "critical"]);
+        let s = self.pick_enum(CheckSeverity::ALL);
         self.opt(&mut o, "severity", s);
         let r = self.arr(Self::reference);
         self.opt(&mut o, "evidence_refs", r);
@@ -338,7 +286,7 @@ impl Gen<'_> {
     fn review(&mut self) -> Value {
         let mut o = Map::new();
         o.insert("review_id".into(), self.id());
-        o.insert("verdict".into(), self.pick(&["approved", "rejected", "needs_changes", "escalated", "waived", "informational"]));
+        o.insert("verdict".into(), self.pick_enum(Verdict::ALL));
         let r = self.free();
         self.opt(&mut o, "reviewer", r);
         self.opt(&mut o, "rubric_ref", json!("rubric"));
@@ -355,7 +303,7 @@ impl Gen<'_> {
         let mut o = Map::new();
         o.insert("redaction_id".into(), self.id());
         o.insert("target_ref".into(), json!("source:s1#snippet"));
-        o.insert("redaction_kind".into(), self.pick(&["remove", "mask", "hash", "tokenize", "summarize", "withhold", "expire"]));
+        o.insert("redaction_kind".into(), self.pick_enum(RedactionKind::ALL));
         o.insert("reason".into(), json!("privacy"));
         self.opt(&mut o, "applied_by", json!("warrant"));
         self.opt(&mut o, "replacement_ref", json!("redacted://1"));
@@ -367,7 +315,7 @@ impl Gen<'_> {
     fn node(&mut self) -> Value {
         let mut o = Map::new();
         o.insert("node_id".into(), self.id());
-        o.insert("type".into(), self.pick(&["entity", "activity", "agent"]));
+        o.insert("type".into(), self.pick_enum(NodeType::ALL));
         for k in ["entity_type", "activity_type", "agent_type", "ref"] {
             let v = self.text();
             self.opt(&mut o, k, v);
@@ -382,7 +330,7 @@ impl Gen<'_> {
         o.insert("edge_id".into(), self.id());
         o.insert("from".into(), self.id());
         o.insert("to".into(), self.id());
-        o.insert("relationship".into(), self.pick(&RELATIONSHIPS));
+        o.insert("relationship".into(), self.pick_enum(Relationship::ALL));
         let t = self.ts();
         self.opt(&mut o, "timestamp", t);
         self.opt(&mut o, "confidence", json!(0.25));
@@ -409,21 +357,7 @@ impl Gen<'_> {
             DocKind::EvidencePack => {
                 o.insert("evidence_pack_id".into(), self.id());
                 o.insert("scope".into(), self.scope(true));
-                o.insert(
-                    "status".into(),
-                    self.pick(&[
-                        "draft",
-                        "collecting",
-                        "ready",
-                        "partial",
-                        "verified",
-                        "reviewed",
-                        "exported",
-                        "redacted",
-                        "expired",
-                        "invalid",
-                    ]),
-                );
+                o.insert("status".into(), self.pick_enum(PackStatus::ALL));
                 o.insert("created_at".into(), self.ts());
                 o.insert("updated_at".into(), self.ts());
                 o.insert("producer".into(), self.producer());
@@ -499,7 +433,7 @@ impl Gen<'_> {
             DocKind::Replay => {
                 o.insert("replay_id".into(), self.id());
                 o.insert("scope".into(), self.scope(false));
-                o.insert("determinism".into(), self.pick(&["deterministic", "approximate", "non_deterministic", "unavailable"]));
+                o.insert("determinism".into(), self.pick_enum(Determinism::ALL));
                 let v = self.arr(Self::reference);
                 self.opt(&mut o, "input_refs", v);
                 let v = self.arr(Self::reference);
@@ -545,48 +479,13 @@ impl Gen<'_> {
                 self.opt(&mut o, "notes", json!("n"));
             }
             DocKind::Event => {
-                o.insert(
-                    "type".into(),
-                    self.pick(&[
-                        "evidence.pack.created",
-                        "evidence.pack.updated",
-                        "evidence.claim.added",
-                        "evidence.source.linked",
-                        "evidence.support.updated",
-                        "evidence.provenance.linked",
-                        "evidence.verification.completed",
-                        "evidence.review.completed",
-                        "evidence.replay.created",
-                        "evidence.redaction.applied",
-                        "evidence.export.created",
-                        "evidence.warning",
-                        "evidence.error",
-                    ]),
-                );
+                o.insert("type".into(), self.pick_enum(EventType::ALL));
                 o.insert("event_id".into(), self.id());
                 o.insert("timestamp".into(), self.ts());
-                for k in [
-                    "evidence_pack_id",
-                    "claim_id",
-                    "source_id",
-                    "verification_id",
-                    "review_id",
-                    "replay_id",
-                    "export_id",
-                    "runtime_id",
-                    "session_id",
-                    "thread_id",
-                    "turn_id",
-                    "task_id",
-                    "run_id",
-                    "attempt_id",
-                    "step_id",
-                    "tool_call_id",
-                    "action_id",
-                    "context_id",
-                    "artifact_id",
-                    "policy_decision_id",
-                ] {
+                let evidence_ids =
+                    ["evidence_pack_id", "claim_id", "source_id", "verification_id", "review_id", "replay_id", "export_id"];
+                let runtime_ids = SCOPE_ID_KEYS.into_iter().filter(|k| !matches!(*k, "scope_id" | "answer_id" | "review_id"));
+                for k in evidence_ids.into_iter().chain(runtime_ids) {
                     if self.rng.chance(15) {
                         let v = self.id();
                         o.insert(k.into(), v);
