@@ -1,6 +1,7 @@
 //! Command-line grammar. These names and flags are a public interface: add, never rename.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use warrant_evidence::DocKind;
 
 /// Warrant checks what AI models say: it turns model output into a typed graph, runs
 /// deterministic policies over it, and reports a verdict with the evidence behind it.
@@ -34,6 +35,22 @@ pub enum Kind {
     PolicyPack,
     /// A verifier rubric.
     VerifierRubric,
+    /// An Agent Evidence pack.
+    EvidencePack,
+    /// An Agent Evidence claim map.
+    ClaimMap,
+    /// An Agent Evidence source map.
+    SourceMap,
+    /// An Agent Evidence provenance chain.
+    Provenance,
+    /// An Agent Evidence verification and review document.
+    Verification,
+    /// An Agent Evidence replay case.
+    Replay,
+    /// An Agent Evidence export manifest.
+    ExportManifest,
+    /// An Agent Evidence event.
+    Event,
 }
 
 impl Kind {
@@ -44,6 +61,43 @@ impl Kind {
             Self::CplPolicy => "cpl_policy",
             Self::PolicyPack => "policy_pack",
             Self::VerifierRubric => "verifier_rubric",
+            Self::EvidencePack
+            | Self::ClaimMap
+            | Self::SourceMap
+            | Self::Provenance
+            | Self::Verification
+            | Self::Replay
+            | Self::ExportManifest
+            | Self::Event => self.evidence().map_or("", DocKind::name),
+        }
+    }
+
+    /// The Agent Evidence document kind, for the eight evidence kinds.
+    pub fn evidence(self) -> Option<DocKind> {
+        Some(match self {
+            Self::EvidencePack => DocKind::EvidencePack,
+            Self::ClaimMap => DocKind::ClaimMap,
+            Self::SourceMap => DocKind::SourceMap,
+            Self::Provenance => DocKind::Provenance,
+            Self::Verification => DocKind::Verification,
+            Self::Replay => DocKind::Replay,
+            Self::ExportManifest => DocKind::ExportManifest,
+            Self::Event => DocKind::Event,
+            Self::Predicategraph | Self::CplPolicy | Self::PolicyPack | Self::VerifierRubric => return None,
+        })
+    }
+
+    /// The CLI kind of an Agent Evidence document kind.
+    pub fn from_evidence(kind: DocKind) -> Self {
+        match kind {
+            DocKind::EvidencePack => Self::EvidencePack,
+            DocKind::ClaimMap => Self::ClaimMap,
+            DocKind::SourceMap => Self::SourceMap,
+            DocKind::Provenance => Self::Provenance,
+            DocKind::Verification => Self::Verification,
+            DocKind::Replay => Self::Replay,
+            DocKind::ExportManifest => Self::ExportManifest,
+            DocKind::Event => Self::Event,
         }
     }
 }
@@ -51,7 +105,8 @@ impl Kind {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Validate artefacts: PredicateGraphs, CPL policies, policy packs, verifier rubrics.
+    /// Validate artefacts: PredicateGraphs, CPL policies, policy packs, verifier rubrics, and
+    /// Agent Evidence documents.
     Validate(ValidateArgs),
     /// Evaluate and list CPL policy packs.
     #[command(subcommand)]
@@ -183,6 +238,11 @@ pub struct ValidateArgs {
     /// examples/*/*.json as graphs, packs/*.json as packs, rubrics/*.json as rubrics.
     #[arg(long)]
     pub all: bool,
+    /// The previous version of the one evidence pack (or verification document) being
+    /// validated: a review it holds that is missing or changed now is an error
+    /// (AEV-REVIEW-OVERWRITE; reviews are append-only).
+    #[arg(long, value_name = "FILE", conflicts_with = "all")]
+    pub previous: Option<String>,
     /// Accepted and ignored, as upstream's validator does.
     #[arg(long = "version", value_name = "X", hide = true)]
     pub schema_version: Option<String>,
