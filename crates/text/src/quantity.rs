@@ -207,7 +207,9 @@ static UNITS: LazyLock<Vec<Unit>> = LazyLock::new(|| {
         unit!(&["bytes", "byte"], Data, 1, 1),
         unit!(&["km/h", "kmh", "kph"], Speed, 1000, 3600),
         unit!(&["mph"], Speed, 1_609_344, 3_600_000),
-        unit!(&["m/s"], Speed, 1, 1),
+        unit!(&["m/s", "metres per second", "meters per second", "metre per second", "meter per second"], Speed, 1, 1),
+        unit!(&["kilometres per hour", "kilometers per hour", "km per hour"], Speed, 1000, 3600),
+        unit!(&["miles per hour"], Speed, 1_609_344, 3_600_000),
         unit!(&["ghz"], Frequency, 1_000_000_000, 1),
         unit!(&["mhz"], Frequency, 1_000_000, 1),
         unit!(&["khz"], Frequency, 1000, 1),
@@ -496,8 +498,14 @@ fn attach_unit(text: &str, mut q: Quantity, end: usize, currency: Option<String>
             q.unit = Some(w.into_owned());
             q.range.end = we;
         } else {
-            let (name, uend) = match two.as_ref().filter(|(t, _)| unit_index(t).is_some()) {
-                Some((t, e)) => (t.clone(), *e),
+            // "metres per second": a unit per a unit of time is a speed.
+            let three = word_at(text, one_space(text, we))
+                .filter(|(p, _)| p == "per")
+                .and_then(|(_, pe)| word_at(text, one_space(text, pe)))
+                .map(|(t, te)| (format!("{w} per {t}"), te))
+                .filter(|(n, _)| unit_index(n).is_some());
+            let (name, uend) = match three.or_else(|| two.clone().filter(|(t, _)| unit_index(t).is_some())) {
+                Some((t, e)) => (t, e),
                 None => (w.into_owned(), we),
             };
             let single = name.chars().count() == 1;
@@ -578,6 +586,8 @@ mod tests {
         assert_eq!(q.value, ratio(12345, 10));
         assert_eq!(one("costs 50 cents").canonical(), Some(ratio(1, 2)));
         assert_eq!(one("-3 degrees").value, int(-3));
+        let q = one("sound travels at 343 metres per second in air");
+        assert_eq!((q.dimension.clone(), q.canonical()), (Dimension::Speed, Some(int(343))));
     }
 
     #[test]

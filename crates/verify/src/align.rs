@@ -30,6 +30,13 @@ pub struct Focus {
     pub given_nums: Vec<bool>,
     /// See `given_names`.
     pub given_dates: Vec<bool>,
+    /// Per date, the content keys near it.
+    pub date_near: Vec<Vec<String>>,
+    /// The claim is a bare answer ("Delhi", "1998"): it has no words of its own, so the
+    /// question supplies its context.
+    pub bare: bool,
+    /// The question's keys (empty without a question).
+    pub question_keys: Vec<String>,
 }
 
 impl Focus {
@@ -43,6 +50,7 @@ impl Focus {
             names: claim.names.clone(),
             nums: claim.nums.clone(),
             dates: claim.dates.clone(),
+            date_near: claim.date_near.clone(),
             ..Focus::default()
         };
         match question {
@@ -50,6 +58,8 @@ impl Focus {
             // claim adds. Its names, numbers and dates must still all be found together, since
             // the claim asserts they belong together.
             Some(q) => {
+                f.bare = claim.keys.is_empty();
+                f.question_keys = q.keys.clone();
                 f.keys = claim.keys.iter().filter(|k| !q.has_key(k)).cloned().collect();
                 f.given_names = claim.names.iter().map(|n| q.has_name(n)).collect();
                 f.given_nums = claim.nums.iter().map(|n| q.has_num(n)).collect();
@@ -76,6 +86,12 @@ impl Focus {
     }
 
     /// Number of items support is measured on: the keys and the specifics the claim adds.
+    /// The neighbourhood a claim mention is compared on: its own, or for a bare answer the
+    /// question's keys.
+    fn near<'a>(&'a self, own: &'a [String]) -> &'a [String] {
+        if self.bare || own.is_empty() { &self.question_keys } else { own }
+    }
+
     fn total(&self) -> usize {
         let new = |g: &[bool]| g.iter().filter(|x| !**x).count();
         self.keys.len() + new(&self.given_names) + new(&self.given_nums) + new(&self.given_dates)
@@ -100,6 +116,12 @@ pub enum Conflict {
 }
 
 impl Conflict {
+    /// True for conflicts that hold against other support: another agent, amount or date, a
+    /// negation or an opposite word (a different name alone may be a second fact).
+    pub const fn is_strong(&self) -> bool {
+        !matches!(self, Self::Substitution { .. })
+    }
+
     /// A short explanation.
     pub fn describe(&self) -> String {
         match self {
@@ -130,6 +152,8 @@ pub struct WindowEval {
     pub conflict: Option<Conflict>,
     /// Fraction of the question's keys found in the window (1 without a question).
     pub relevance: f64,
+    /// The sentences the evaluation rests on when narrower than the window.
+    pub quote: Option<(usize, usize)>,
 }
 
 impl WindowEval {
@@ -152,16 +176,20 @@ fn merged(corpus: &Corpus, first: usize, last: usize) -> Analysis {
         a.terms.extend(x.terms.iter().cloned());
         a.broader.extend(x.broader.iter().cloned());
         a.negated.extend(x.negated.iter().cloned());
+        a.affirmed.extend(x.affirmed.iter().cloned());
         a.roles.extend(x.roles.iter().cloned());
         a.nums.extend(x.nums.iter().cloned());
         a.dates.extend(x.dates.iter().copied());
+        a.date_near.extend(x.date_near.iter().cloned());
         a.names.extend(x.names.iter().cloned());
         // A separator keeps names from matching across sentence boundaries.
         if !a.words.is_empty() {
             a.words.push("|".into());
             a.stems.push("|".into());
             a.caps.push(false);
+            a.token_keys.push(None);
         }
+        a.token_keys.extend(x.token_keys.iter().cloned());
         a.words.extend(x.words.iter().cloned());
         a.stems.extend(x.stems.iter().cloned());
         a.caps.extend(x.caps.iter().copied());
@@ -196,10 +224,31 @@ fn linked(corpus: &Corpus, first: usize, last: usize, focus: &Focus, found: &Fou
     let sentences = &corpus.sentences()[first..=last];
     for k in 1..sentences.len() {
         let prev = &sentences[k - 1].analysis;
+        let next = &sentences[k].analysis;
         let Some(subject) = prev.names.first() else { continue };
-        let renamed = sentences[k].analysis.names.iter().any(|n| n.stems.last() == subject.stems.last());
-        let claim_subject = focus.names.iter().zip(&found.names).any(|(n, f)| *f && n.stems.last() == subject.stems.last());
-        if !(renamed || sentences[k].analysis.refers_back && claim_subject) {
+        // Goes on about the same thing: names nothing, renames the subject, or opens with a
+        // name the previous sentence mentions (a bridge: "… the band Halestorm. Halestorm is …").
+        // A bridge ("… the band Halestorm. Halestorm is …") continues only for a claim about
+        // the bridged thing itself.
+        let bridge = next.names.first().filter(|n| prev.names.iter().any(|m| m.stems.last() == n.stems.last()));
+        let about_bridge = bridge.is_some_and(|b| focus.bare || focus.names.iter().any(|n| n.stems.last() == b.stems.last()));
+        let continues = next.names.is_empty()
+            || next.names.iter().any(|n| n.stems.last() == subject.stems.last())
+            || about_bridge
+            || next.opening_noun.as_ref().is_some_and(|n| prev.stems.contains(n));
+        // "He …" refers to the previous sentence's subject or its last-named one, or to the
+        // document's topic; a claim about someone else is not what it says. A bare answer has
+        // no subject of its own.
+        let last = prev.names.last().unwrap_or(subject);
+        let topic = corpus.topic(sentences[k].doc);
+        let same = |n: &Name, m: &Name| n.stems.last() == m.stems.last();
+        let claim_subject = focus.bare
+            || focus
+                .names
+                .iter()
+                .zip(&found.names)
+                .any(|(n, f)| *f && (same(n, subject) || same(n, last) || topic.is_some_and(|t| same(n, t))));
+        if !(continues || next.refers_back && claim_subject) {
             return false;
         }
     }
@@ -213,36 +262,29 @@ struct Found {
     dates: Vec<bool>,
 }
 
-impl Found {
-    fn flags_mut(&mut self) -> impl Iterator<Item = &mut bool> {
-        self.names.iter_mut().chain(self.nums.iter_mut()).chain(self.dates.iter_mut())
-    }
-}
-
 /// Evaluates one window.
 pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, question: Option<&Analysis>) -> WindowEval {
     let w = merged(corpus, first, last);
     let keys_in = focus.keys.iter().filter(|k| w.has_key(k)).count();
-    let mut found = Found {
+    let found = Found {
         names: focus.names.iter().map(|n| w.has_name(n)).collect(),
         nums: focus.nums.iter().map(|n| w.has_num(n)).collect(),
         dates: focus.dates.iter().map(|d| w.has_date(d)).collect(),
     };
     // Specifics found in different sentences are tied together only by a link a reader can
     // follow (see `linked`); otherwise only those in the sentence holding the most count.
-    if last > first {
+    // Sentences a reader cannot link (see `linked`) do not add up: the window is read as its
+    // sentence holding the most of the claim's specifics.
+    if last > first && !linked(corpus, first, last, focus, &found) {
         let held = holders(corpus, first, last, focus, &found);
-        let together = (0..=last - first).any(|i| held.iter().all(|h| h.is_empty() || h.contains(&i)));
-        if !together && !linked(corpus, first, last, focus, &found) {
-            let best = (0..=last - first)
-                .max_by_key(|i| (held.iter().filter(|h| h.contains(i)).count(), std::cmp::Reverse(*i)))
-                .unwrap_or(0);
-            for (f, h) in found.flags_mut().zip(&held) {
-                if !h.contains(&best) {
-                    *f = false;
-                }
-            }
-        }
+        let best = (0..=last - first)
+            .max_by_key(|i| (held.iter().filter(|h| h.contains(i)).count(), std::cmp::Reverse(*i)))
+            .unwrap_or(0);
+        let mut single = evaluate(corpus, first + best, first + best, focus, question);
+        single.first = first;
+        single.last = last;
+        single.quote = Some((first + best, first + best));
+        return single;
     }
     let (found_names, found_nums, found_dates) = (found.names, found.nums, found.dates);
     let names_missing: Vec<&Name> = focus.names.iter().zip(&found_names).filter(|(_, f)| !**f).map(|(n, _)| n).collect();
@@ -283,45 +325,62 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
             break;
         }
     }
-    for n in nums_missing.iter().filter(|_| conflict.is_none()) {
-        if let Some(m) = w.nums.iter().find(|m| n.differs_from(m)) {
+    // A claim dated otherwise than the window speaks of another time: its amounts are not
+    // compared ("$31,000 in 2030" against "$14,600 for 2024").
+    let window_years = crate::question::years(&w);
+    let other_time = focus.dates.iter().zip(&found_dates).any(|(d, f)| {
+        !f && (w.dates.iter().any(|x| d.conflicts(x))
+            || d.year.is_some_and(|y| !window_years.is_empty() && !window_years.contains(&y)))
+    });
+    for n in nums_missing.iter().filter(|_| conflict.is_none() && !other_time) {
+        let near = focus.near(&n.near);
+        if let Some(m) = w.nums.iter().find(|m| n.differs_from(m) && shares(near, &m.near)) {
             conflict = Some(Conflict::Number { claim: n.surface.clone(), source: m.surface.clone() });
             break;
         }
     }
-    if conflict.is_none() && dates_missing.iter().any(|d| w.dates.iter().any(|x| d.conflicts(x))) {
-        conflict = Some(Conflict::Date);
-    }
-    if conflict.is_none()
-        && let Some(n) = names_missing.first()
-    {
-        let new_name = w.names.iter().find(|m| {
-            !focus.names.iter().any(|f| f.stems == m.stems)
-                && question.is_none_or(|q| !q.has_name(m))
-                && !m.stems.iter().any(|mw| n.stems.contains(mw))
-        });
-        if let Some(m) = new_name {
-            conflict = Some(Conflict::Substitution { claim: titled(n), source: titled(m) });
+    if conflict.is_none() {
+        let dated =
+            |d: &DateKey, near: &[String]| w.dates.iter().zip(&w.date_near).any(|(x, xn)| d.conflicts(x) && shares(near, xn));
+        if focus.dates.iter().zip(&focus.date_near).zip(&found_dates).any(|((d, dn), f)| !f && dated(d, focus.near(dn))) {
+            conflict = Some(Conflict::Date);
         }
     }
-    if conflict.is_none() && support >= 0.6 {
-        // A negation that scopes over the claim's own words, on one side only.
+    if conflict.is_none() {
+        // Another name standing where the claim's name stands ("born in Warsaw" for "born in
+        // Paris").
+        'names: for n in &names_missing {
+            let near = focus.near(&n.near);
+            for m in &w.names {
+                let substitute = !focus.names.iter().any(|f| f.stems == m.stems)
+                    && question.is_none_or(|q| !q.has_name(m))
+                    && !variant(n, m)
+                    && shares(near, &m.near);
+                if substitute {
+                    conflict = Some(Conflict::Substitution { claim: titled(n), source: titled(m) });
+                    break 'names;
+                }
+            }
+        }
+    }
+    if conflict.is_none() && !focus.bare {
+        conflict = slot(focus, &found_names, &w, question);
+    }
+    if conflict.is_none() {
+        // A negation that scopes over the claim's own words, on one side only: the window
+        // denies a word the claim affirms (and nowhere affirms it), or affirms one the claim
+        // denies.
         let flipped = if focus.negated.is_empty() {
-            focus.keys.iter().any(|k| w.negated.contains(k))
+            focus.keys.iter().filter(|k| w.negated.contains(k) && !w.affirmed.contains(k)).count()
         } else {
-            focus.negated.iter().any(|k| w.has_key(k) && !w.negated.contains(k))
+            focus.negated.iter().filter(|k| w.has_key(k) && !w.negated.contains(k)).count()
         };
-        if flipped {
+        if flipped > 0 && (support >= 0.6 || flipped >= 2) {
             conflict = Some(Conflict::Negation);
         }
     }
     if conflict.is_none() {
-        for k in focus.keys.iter().filter(|k| !w.has_key(k)) {
-            if let Some(j) = w.keys.iter().find(|j| lexicon::antonyms(k, j)) {
-                conflict = Some(Conflict::Antonym { claim: k.clone(), source: j.clone() });
-                break;
-            }
-        }
+        conflict = antonym(focus, &w);
     }
     WindowEval {
         first,
@@ -331,7 +390,68 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         missing: names_missing.len() + nums_missing.len() + dates_missing.len(),
         conflict,
         relevance,
+        quote: None,
     }
+}
+
+/// A claim name the window states, but where the claim's words around it sit around another
+/// name instead ("best known for his opera Der Mond" against "best known for his cantata
+/// Carmina Burana"; the window mentions Der Mond elsewhere).
+fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>) -> Option<Conflict> {
+    let overlap = |a: &[String], b: &[String]| a.iter().filter(|k| b.contains(k)).count();
+    for (n, f) in focus.names.iter().zip(found) {
+        if !*f || n.near.is_empty() {
+            continue;
+        }
+        let own = w.names.iter().filter(|m| variant(n, m)).map(|m| overlap(&n.near, &m.near)).max().unwrap_or(0);
+        let other = w
+            .names
+            .iter()
+            .filter(|m| !focus.names.iter().any(|x| variant(x, m)) && question.is_none_or(|q| !q.has_name(m)))
+            .map(|m| (overlap(&n.near, &m.near), m))
+            .filter(|(k, _)| *k > own)
+            .max_by_key(|(k, _)| *k);
+        if let Some((_, m)) = other {
+            return Some(Conflict::Substitution { claim: titled(n), source: titled(m) });
+        }
+    }
+    None
+}
+
+/// True when one name is a shorter form of the other ("Nadal", "Rafael Nadal"): all the
+/// words of one are words of the other. "Apache License" and "MIT License" are not variants.
+fn variant(a: &Name, b: &Name) -> bool {
+    a.stems.iter().all(|w| b.stems.contains(w)) || b.stems.iter().all(|w| a.stems.contains(w))
+}
+
+/// True when two neighbourhoods share a key.
+fn shares(a: &[String], b: &[String]) -> bool {
+    a.iter().any(|k| b.contains(k))
+}
+
+/// An antonym of a claim word that the window uses instead of it, or closer to the claim's
+/// other words than the claim's own word ("closed on Mondays" in "open Tuesday to Sunday and
+/// closed on Mondays" against "open on Mondays").
+fn antonym(focus: &Focus, w: &Analysis) -> Option<Conflict> {
+    let positions = |k: &str| -> Vec<usize> {
+        w.token_keys.iter().enumerate().filter(|(_, t)| t.as_deref() == Some(k)).map(|(i, _)| i).collect()
+    };
+    for k in &focus.keys {
+        let Some(opposite) = w.keys.iter().find(|j| lexicon::antonyms(k, j)) else { continue };
+        if !w.has_key(k) {
+            return Some(Conflict::Antonym { claim: k.clone(), source: opposite.clone() });
+        }
+        // Both present: the one nearer the claim's other words is what the source says.
+        let anchors: Vec<usize> = focus.keys.iter().filter(|x| *x != k).flat_map(|x| positions(x)).collect();
+        if anchors.is_empty() {
+            continue;
+        }
+        let dist = |ps: &[usize]| ps.iter().flat_map(|p| anchors.iter().map(move |a| p.abs_diff(*a))).min().unwrap_or(usize::MAX);
+        if dist(&positions(opposite)) < dist(&positions(k)) {
+            return Some(Conflict::Antonym { claim: k.clone(), source: opposite.clone() });
+        }
+    }
+    None
 }
 
 fn titled(n: &Name) -> String {

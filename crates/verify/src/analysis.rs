@@ -25,6 +25,8 @@ pub struct Num {
     pub ordinal: bool,
     /// The mention as written ("$15", "one hour").
     pub surface: String,
+    /// Content keys within a few words of it (see [`Name::near`]).
+    pub near: Vec<String>,
     /// Byte range in the analysed text.
     pub range: Range<usize>,
 }
@@ -104,6 +106,12 @@ pub struct Name {
     pub stems: Vec<String>,
     /// Byte range in the analysed text.
     pub range: Range<usize>,
+    /// Word range in the analysed text.
+    pub tokens: Range<usize>,
+    /// Content keys within a few words of it: what the name is doing there. Two names stand in
+    /// for each other only when their neighbourhoods share a key ("born in Paris" / "born in
+    /// Warsaw").
+    pub near: Vec<String>,
 }
 
 impl Name {
@@ -138,11 +146,35 @@ pub struct Analysis {
     pub negations: usize,
     /// Keys in the scope of a negation (up to three words after the cue, within the clause).
     pub negated: Vec<String>,
+    /// Keys that also occur outside any negation: a window that says "sound travels at 343
+    /// m/s" and "sound cannot travel through a vacuum" still affirms "travel".
+    pub affirmed: Vec<String>,
     /// The text starts with a pronoun or determiner that refers back ("He", "It", "This").
     pub refers_back: bool,
+    /// The stem of the noun after an opening "The"/"This" ("The studio …" → `studio`): a
+    /// definite reference to something the previous sentence named.
+    pub opening_noun: Option<String>,
+    /// A lone capitalised word that opens the text ("Annual", "Canberra"): a name only if the
+    /// sources never write it in lower case (see [`Analysis::promote_opener`]).
+    pub opener: Option<Name>,
     /// Who did what, from "directed by Peter Chelsom" and "Lucy Gordon directed".
     pub roles: Vec<Role>,
+    /// Per word, its content key (`None` for function words).
+    pub token_keys: Vec<Option<String>>,
+    /// Per word, its byte offset in the analysed text.
+    pub token_starts: Vec<usize>,
+    /// Per date, the content keys near it (see [`Name::near`]).
+    pub date_near: Vec<Vec<String>>,
 }
+
+/// How many words either side count as a name's neighbourhood.
+const NEAR: usize = 6;
+/// … and as an amount's or a date's (they sit further from their verb: "can be kept at room
+/// temperature for up to 28 days").
+const NEAR_AMOUNT: usize = 10;
+
+/// Words after which an ordinal word is an ordinal ("the second song", not "per second").
+const ORDINAL_DETERMINERS: &[&str] = &["the", "its", "his", "her", "their", "our", "my", "your", "a"];
 
 const NAME_STOP: &[&str] = &[
     "The",
@@ -260,13 +292,13 @@ impl Analysis {
         let mut name: Option<Name> = None;
         // Connector words waiting to join the open name if a capitalised word follows.
         let mut pending: Vec<(String, String)> = Vec::new();
-        let mut seen = warrant_text::fasthash::FastSet::default();
         // Words left in the current negation's scope.
         let mut scope = 0usize;
         let mut prev_end = 0usize;
         // Content words with their byte offsets; keys are chosen once names are known.
-        let mut content: Vec<(usize, String)> = Vec::new();
+        let mut content: Vec<(usize, String, bool)> = Vec::new();
         let tokens: Vec<(Range<usize>, &str)> = words(text).collect();
+        a.token_starts = tokens.iter().map(|(r, _)| r.start).collect();
         for (i, (range, w)) in tokens.iter().cloned().enumerate() {
             let lower = strip_possessive(&w.to_lowercase()).to_string();
             let stem = lexicon::stem(&lower);
@@ -275,8 +307,9 @@ impl Analysis {
             if gap.contains([',', ';', ':', '.', '(', ')']) {
                 scope = 0;
             }
-            if i == 0 {
-                a.refers_back = REFERS_BACK.contains(&w);
+            // "He …", "In 1911 she …": a pronoun early in the sentence refers back.
+            if i == 0 && REFERS_BACK.contains(&w) || i < 5 && matches!(w, "he" | "she" | "they" | "it") {
+                a.refers_back = true;
             }
             let capital = w.chars().next().is_some_and(char::is_uppercase) && w.chars().any(char::is_alphabetic);
             // A capitalised "Never" inside a sentence is part of a name ("Never Shout Never").
@@ -300,13 +333,20 @@ impl Analysis {
                         n.words.push(lower.clone());
                         n.stems.push(stem.clone());
                         n.range.end = range.end;
+                        n.tokens.end = i + 1;
                     }
                     _ => {
                         pending.clear();
                         if let Some(n) = name.take() {
                             a.names.push(n);
                         }
-                        name = Some(Name { words: vec![lower.clone()], stems: vec![stem.clone()], range: range.clone() });
+                        name = Some(Name {
+                            words: vec![lower.clone()],
+                            stems: vec![stem.clone()],
+                            range: range.clone(),
+                            tokens: i..i + 1,
+                            near: Vec::new(),
+                        });
                     }
                 }
             } else if name.is_some() && CONNECTORS.contains(&w) {
@@ -316,36 +356,69 @@ impl Analysis {
                 pending.clear();
                 a.names.push(n);
             }
+            let mut key = None;
             if !lexicon::is_stopword(&lower) && !lexicon::is_negation(&lower) && lower.chars().any(char::is_alphabetic) {
-                let k = lexicon::key(&lower);
-                if scope > 0 && !a.negated.contains(&k) {
-                    a.negated.push(k.clone());
+                // "non-root": the part after "non-" is negated.
+                let (negated_prefix, base) = match lower.strip_prefix("non-") {
+                    Some(rest) if !rest.is_empty() => (true, rest),
+                    _ => (false, lower.as_str()),
+                };
+                let k = lexicon::key(base);
+                if scope > 0 || negated_prefix {
+                    if !a.negated.contains(&k) {
+                        a.negated.push(k.clone());
+                    }
+                } else if !a.affirmed.contains(&k) {
+                    a.affirmed.push(k.clone());
                 }
-                // "action-adventure-fantasy" also counts as "action", "adventure", "fantasy".
-                if lower.contains('-') {
-                    for part in lower.split('-').filter(|p| p.len() > 1 && !lexicon::is_stopword(p)) {
-                        content.push((range.start, lexicon::key(part)));
+                // "action-adventure-fantasy" also matches "action", "adventure", "fantasy" (as
+                // terms a claim may use; a claim's own compound counts once).
+                if base.contains('-') {
+                    for part in base.split('-').filter(|p| p.len() > 1 && !lexicon::is_stopword(p)) {
+                        content.push((range.start, lexicon::key(part), true));
                     }
                 }
-                content.push((range.start, k));
+                content.push((range.start, k.clone(), false));
+                key = Some(k);
             }
             scope = scope.saturating_sub(1);
             a.words.push(lower);
             a.stems.push(stem);
             a.caps.push(capital);
+            a.token_keys.push(key);
         }
         if let Some(n) = name.take() {
             a.names.push(n);
         }
-        // Words of a multi-word name count as the name, not as content words.
+        // A lone capitalised word that only opens the sentence ("Annual subscriptions …") and
+        // a lone letter ("°C") are not names.
+        let mut opener = None;
+        a.names.retain(|n| {
+            let lone = n.words.len() == 1;
+            let quoted = text[..n.range.start].ends_with(['"', '“', '\'']);
+            let opens = lone && n.tokens.start == 0 && a.caps.get(1).is_some_and(|c| !c) && !quoted;
+            if opens {
+                opener = Some(n.clone());
+            }
+            !(opens || lone && n.words[0].chars().count() == 1)
+        });
+        a.opener = opener;
+        if matches!(a.words.first().map(String::as_str), Some("the" | "this" | "that" | "these" | "those")) {
+            a.opening_noun = a.stems.get(1).filter(|_| !a.caps.get(1).copied().unwrap_or(false)).cloned();
+        }
+        // Amounts with units, including "a full day" and "half a minute".
+        let quantities = quantities_with_articles(text, &tokens);
+        // Words of a name count as the name, and words of an amount as the amount ("60
+        // minutes" is 3,600 seconds, not the word "minute"), not as content words.
         let mut terms = warrant_text::fasthash::FastSet::default();
-        for (at, k) in content {
-            // A single-word name counts once, as a name.
+        let mut seen = warrant_text::fasthash::FastSet::default();
+        for (at, k, part) in content {
             let in_name = a.names.iter().any(|n| n.range.contains(&at));
+            let in_amount = quantities.iter().any(|q| q.range.contains(&at) && q.dimension != Dimension::Number);
             if terms.insert(k.clone()) {
                 a.terms.push(k.clone());
             }
-            if !in_name && seen.insert(k.clone()) {
+            if !in_name && !in_amount && !part && seen.insert(k.clone()) {
                 a.keys.push(k);
             }
         }
@@ -360,48 +433,113 @@ impl Analysis {
         let dates = find_dates(text);
         for d in &dates {
             if matches!(d.kind, DateKind::Date | DateKind::Year) {
+                let near = a.near_bytes(&d.range, NEAR_AMOUNT);
                 a.dates.push(DateKey { year: d.year, month: d.month, day: d.day });
+                a.date_near.push(near);
                 // Retrieval finds sentences by the years they state.
                 if let Some(y) = d.year {
                     push_term(&mut a.terms, format!("#{y}"));
                 }
             }
         }
-        for q in find_all_quantities(text) {
+        let mut nums: Vec<Num> = Vec::new();
+        for q in quantities {
             // A year written as a bare number is a date, not a count.
             if dates.iter().any(|d| d.range.start <= q.range.start && q.range.end <= d.range.end) {
                 continue;
             }
             let value = q.canonical().unwrap_or_else(|| q.value.clone());
-            let noun = if q.dimension == Dimension::Number { noun_after(text, q.range.end) } else { None };
-            if q.value.is_integer() {
-                push_term(&mut a.terms, format!("#{}", q.value.to_integer()));
+            // "1 hour 45 minutes" is one duration.
+            if let Some(prev) = nums.last_mut()
+                && prev.dimension == Dimension::Duration
+                && q.dimension == Dimension::Duration
+                && matches!(text[prev.range.end..q.range.start].trim(), "" | "and" | ",")
+            {
+                prev.value += value;
+                prev.written = prev.value.clone();
+                prev.range.end = q.range.end;
+                prev.surface = text[prev.range.clone()].to_string();
+                continue;
             }
-            a.nums.push(Num {
+            let noun = if q.dimension == Dimension::Number { noun_after(text, q.range.end) } else { None };
+            nums.push(Num {
                 dimension: q.dimension.clone(),
                 value,
                 written: q.value.clone(),
                 noun,
                 ordinal: false,
                 surface: text[q.range.clone()].to_string(),
+                near: Vec::new(),
                 range: q.range,
             });
         }
-        for (range, w) in words(text) {
-            if let Some(n) = ordinal(&w.to_lowercase()) {
+        for (i, (range, w)) in tokens.iter().enumerate() {
+            let lower = w.to_lowercase();
+            // Ordinal words count after a determiner ("the second song"), not in "per second".
+            let determined = i > 0 && ORDINAL_DETERMINERS.contains(&a.words[i - 1].as_str());
+            if let Some(n) = ordinal(&lower).filter(|_| determined || lower.starts_with(|c: char| c.is_ascii_digit())) {
                 let v = BigRational::from_integer(n.into());
-                a.nums.push(Num {
+                nums.push(Num {
                     dimension: Dimension::Number,
                     value: v.clone(),
                     written: v,
                     noun: noun_after(text, range.end),
                     ordinal: true,
                     surface: w.to_string(),
-                    range,
+                    near: Vec::new(),
+                    range: range.clone(),
                 });
             }
         }
+        for n in &mut nums {
+            if n.value.is_integer() {
+                push_term(&mut a.terms, format!("#{}", n.written.to_integer()));
+            }
+            n.near = a.near_bytes(&n.range, NEAR_AMOUNT);
+        }
+        a.nums = nums;
+        let near: Vec<Vec<String>> = a.names.iter().map(|n| a.near_tokens(n.tokens.clone(), NEAR)).collect();
+        for (n, k) in a.names.iter_mut().zip(near) {
+            n.near = k;
+        }
         a
+    }
+
+    /// Makes the opening word a name again (the sources never write it in lower case): it stops
+    /// counting as a content word.
+    pub fn promote_opener(&mut self) {
+        let Some(mut n) = self.opener.take() else { return };
+        let k = lexicon::key(&n.words[0]);
+        self.keys.retain(|x| *x != k);
+        n.near = self.near_tokens(n.tokens.clone(), NEAR);
+        self.names.insert(0, n);
+    }
+
+    /// Content keys within `radius` words of the tokens `t` (not inside them, and not words of
+    /// other names: those say who, not what), within the analysed text.
+    fn near_tokens(&self, t: Range<usize>, radius: usize) -> Vec<String> {
+        let lo = t.start.saturating_sub(radius);
+        let hi = (t.end + radius).min(self.token_keys.len());
+        let mut out: Vec<String> = Vec::new();
+        for (i, k) in self.token_keys[lo..hi].iter().enumerate() {
+            let at = lo + i;
+            let in_name = self.names.iter().any(|n| n.tokens.contains(&at));
+            if let Some(k) = k
+                && !t.contains(&at)
+                && !in_name
+                && !out.contains(k)
+            {
+                out.push(k.clone());
+            }
+        }
+        out
+    }
+
+    /// [`Analysis::near_tokens`] for a byte range.
+    fn near_bytes(&self, r: &Range<usize>, radius: usize) -> Vec<String> {
+        let first = self.token_starts.partition_point(|&s| s < r.start);
+        let last = self.token_starts.partition_point(|&s| s < r.end);
+        self.near_tokens(first..last.max(first), radius)
     }
 
     /// True when the analysed text contains this name: all its words, in order, with at most
@@ -475,12 +613,12 @@ fn roles(text: &str, names: &[Name]) -> Vec<Role> {
     for name in names {
         let Some(at) = tokens.iter().position(|(r, _)| r.start == name.range.start) else { continue };
         let end = tokens.iter().position(|(r, _)| r.end == name.range.end).unwrap_or(at);
-        // Passive: "<verb> by [the] <Name>".
-        let mut j = at;
-        if j > 0 && tokens[j - 1].1.eq_ignore_ascii_case("the") {
-            j -= 1;
-        }
-        if j >= 2 && tokens[j - 1].1 == "by" {
+        // Passive: "<verb> by [the American artist] <Name>": "by" within a few words before the
+        // name, with no punctuation between.
+        let by = (1..=5.min(at)).map(|d| at - d).find(|&b| tokens[b].1 == "by");
+        let j = by.map_or(0, |b| b + 1);
+        let clean_gap = by.is_some_and(|b| !text[tokens[b].0.end..name.range.start].contains([',', ';', '.', '(', ')']));
+        if clean_gap && j >= 2 && tokens[j - 1].1 == "by" {
             // The verb may sit a few words back: "Founded in 1379 by …".
             let mut k = j - 2;
             while k > 0
@@ -513,7 +651,11 @@ fn roles(text: &str, names: &[Name]) -> Vec<Role> {
         }
         if let Some((r, w)) = tokens.get(v)
             && (w.ends_with("ed") || lexicon::is_irregular_past(&w.to_lowercase()))
-            && text[name.range.end..r.start].chars().all(|c| c.is_alphanumeric() || c.is_whitespace())
+            && text[name.range.end..r.start].chars().all(|c| c.is_alphanumeric() || c.is_whitespace() || c == ',')
+            // After a comma, only a verb with its object ("William, Duke of Normandy, defeated
+            // Harold"), not a participle phrase ("Peter Chelsom, written and produced by …").
+            && (!text[name.range.end..r.start].contains(',')
+                || tokens.get(v + 1).is_some_and(|(_, n)| !matches!(*n, "and" | "or" | "by" | "in" | "with" | "for" | "at" | "on")))
             && let Some(k) = verb_key(w)
         {
             out.push(Role {
@@ -557,6 +699,37 @@ pub fn find_words_near(words: &[String], run: &[String], caps: Option<&[bool]>) 
 /// "nixon's" → "nixon".
 fn strip_possessive(w: &str) -> &str {
     w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(w)
+}
+
+/// Quantities, plus durations written with an article: "a full day", "an hour", "half a
+/// minute" (one or one half of the unit).
+fn quantities_with_articles(text: &str, tokens: &[(Range<usize>, &str)]) -> Vec<warrant_text::quantity::Quantity> {
+    let mut out = find_all_quantities(text);
+    for (i, (r, w)) in tokens.iter().enumerate() {
+        if !matches!(w.to_lowercase().as_str(), "a" | "an") {
+            continue;
+        }
+        let mut j = i + 1;
+        if tokens.get(j).is_some_and(|(_, t)| matches!(t.to_lowercase().as_str(), "full" | "whole" | "single")) {
+            j += 1;
+        }
+        let Some((ur, unit)) = tokens.get(j) else { continue };
+        let unit = unit.to_lowercase();
+        if !matches!(unit.as_str(), "second" | "minute" | "hour" | "day" | "week" | "fortnight" | "month" | "year") {
+            continue;
+        }
+        let half = i > 0 && tokens[i - 1].1.eq_ignore_ascii_case("half");
+        let start = if half { tokens[i - 1].0.start } else { r.start };
+        let phrase = format!("{} {unit}", if half { "0.5" } else { "1" });
+        let Some(mut q) = warrant_text::quantity::find_quantities(&phrase).into_iter().next() else { continue };
+        if out.iter().any(|x| x.range.start < ur.end && start < x.range.end) {
+            continue;
+        }
+        q.range = start..ur.end;
+        out.push(q);
+    }
+    out.sort_by_key(|q| q.range.start);
+    out
 }
 
 /// The value of an ordinal word ("fourth", "4th", "twenty-first"), up to 99.
@@ -638,7 +811,11 @@ mod tests {
         assert!(!a.keys.iter().any(|k| k == "of"));
         assert_eq!(a.nums.len(), 1);
         assert_eq!(a.nums[0].value, BigRational::from_integer(1800.into()));
-        assert_eq!(a.names.iter().map(Name::joined).collect::<Vec<_>>(), vec!["session", "paris", "london"]);
+        assert_eq!(
+            a.names.iter().map(Name::joined).collect::<Vec<_>>(),
+            vec!["paris", "london"],
+            "a sentence-opening word is not a name"
+        );
         assert_eq!(a.negations, 1);
         assert!(a.negated.contains(&crate::lexicon::key("london")));
         assert!(!a.negated.contains(&crate::lexicon::key("tokens")));

@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use warrant_text::OffsetMap;
-use warrant_text::fasthash::FastMap;
+use warrant_text::fasthash::{FastMap, FastSet};
 
 use crate::analysis::Analysis;
 
@@ -50,6 +50,8 @@ pub struct Corpus {
     /// First sentence index of each document (sentences are stored per document, in order).
     doc_start: Vec<usize>,
     index: FastMap<String, Vec<u32>>,
+    /// Stems the sources write in lower case.
+    lower: FastSet<String>,
     /// Number of sentences containing each key, for IDF.
     total_len: usize,
 }
@@ -61,7 +63,39 @@ impl Corpus {
         for s in sources {
             c.add(s);
         }
+        c.settle_openers();
         c
+    }
+
+    /// A sentence-opening capitalised word is a name when the sources never write it in lower
+    /// case ("Canberra is …"), a common word otherwise ("Refunds are …").
+    fn settle_openers(&mut self) {
+        let mut lower: FastSet<String> = FastSet::default();
+        for s in &self.sentences {
+            for (stem, cap) in s.analysis.stems.iter().zip(&s.analysis.caps) {
+                if !cap {
+                    lower.insert(stem.clone());
+                }
+            }
+        }
+        for s in &mut self.sentences {
+            if s.analysis.opener.as_ref().is_some_and(|n| !lower.contains(&n.stems[0])) {
+                s.analysis.promote_opener();
+            }
+        }
+        self.lower = lower;
+    }
+
+    /// True when the sources write this stem in lower case somewhere.
+    pub fn written_lower(&self, stem: &str) -> bool {
+        self.lower.contains(stem)
+    }
+
+    /// The first name of a document: what it is about, and who "he" or "she" most likely is.
+    pub fn topic(&self, doc: usize) -> Option<&crate::analysis::Name> {
+        let start = *self.doc_start.get(doc)?;
+        let end = self.doc_start.get(doc + 1).copied().unwrap_or(self.sentences.len());
+        self.sentences[start..end].iter().find_map(|s| s.analysis.names.first())
     }
 
     /// Adds one source.
@@ -117,10 +151,19 @@ impl Corpus {
     /// back ("He …"), names something `i` names, or names nothing new.
     pub fn joinable(&self, i: usize, j: usize) -> bool {
         let (Some(a), Some(b)) = (self.sentences.get(i), self.sentences.get(j)) else { return false };
-        if a.doc != b.doc || b.glued {
+        if a.doc != b.doc {
             return false;
         }
+        // Glued on from another document: joined only when it is about something the first
+        // sentence names (its opening name appears there) — a bridge between the two.
+        if b.glued {
+            return b.analysis.names.first().is_some_and(|n| a.analysis.names.iter().any(|m| m.stems.last() == n.stems.last()));
+        }
         let b = &b.analysis;
+        // "The studio …" after a sentence about Studio Ghibli.
+        if b.opening_noun.as_ref().is_some_and(|n| a.analysis.stems.contains(n)) {
+            return true;
+        }
         // Names are the same when their last words agree ("Hari" and "Badr Hari", not "Best
         // Film" and "Best Actor").
         b.refers_back
@@ -152,16 +195,26 @@ impl Corpus {
     }
 }
 
+/// Abbreviations that end with a period inside a sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "St.", "Dr.", "Mr.", "Mrs.", "Ms.", "Jr.", "Sr.", "Mt.", "Ft.", "Gen.", "Col.", "Lt.", "Sgt.", "Prof.", "Rev.", "Inc.",
+    "Ltd.", "Co.", "vs.", "approx.", "No.",
+];
+
 /// Rejoins sentences split after an initial ("… H." + "Bruce Humberstone …").
 fn join_initials(text: &str, ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
     let mut out: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
     for r in ranges {
         if let Some(prev) = out.last_mut() {
             let b = text[prev.clone()].trim_end().as_bytes();
+            let last_word = text[prev.clone()].trim_end().rsplit(char::is_whitespace).next().unwrap_or("");
             let initial = b.len() >= 2
                 && b[b.len() - 1] == b'.'
                 && b[b.len() - 2].is_ascii_uppercase()
                 && (b.len() == 2 || !b[b.len() - 3].is_ascii_alphabetic());
+            // "a.k.a.", "e.g.", "St.": an abbreviation, not a sentence end.
+            let dotted = last_word.len() > 2 && last_word[..last_word.len() - 1].contains('.');
+            let initial = initial || dotted || ABBREVIATIONS.contains(&last_word);
             if initial {
                 prev.end = r.end;
                 continue;

@@ -104,8 +104,24 @@ pub fn antonyms(a: &str, b: &str) -> bool {
 
 /// True when a lower-case word negates its clause.
 pub fn is_negation(lower: &str) -> bool {
-    matches!(lower, "not" | "no" | "never" | "none" | "nothing" | "nobody" | "neither" | "nor" | "cannot" | "without" | "nowhere")
-        || lower.ends_with("n't")
+    matches!(
+        lower,
+        "not"
+            | "no"
+            | "never"
+            | "none"
+            | "nothing"
+            | "nobody"
+            | "neither"
+            | "nor"
+            | "cannot"
+            | "without"
+            | "nowhere"
+            | "lack"
+            | "lacks"
+            | "lacked"
+            | "lacking"
+    ) || lower.ends_with("n't")
         || lower.ends_with("n’t")
 }
 

@@ -30,7 +30,7 @@ pub mod question;
 use serde::Serialize;
 use warrant_graph::{Claim, Modality, PredicateGraph, Span};
 
-use crate::align::{Focus, WindowEval, evaluate};
+use crate::align::{Conflict, Focus, WindowEval, evaluate};
 use crate::analysis::Analysis;
 pub use crate::corpus::{Corpus, Source};
 
@@ -229,7 +229,11 @@ fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimR
         result.reason = "no sources to check against".into();
         return result;
     }
-    let analysis = Analysis::of(&claim.text);
+    let mut analysis = Analysis::of(&claim.text);
+    if analysis.opener.as_ref().is_some_and(|n| !corpus.written_lower(&n.stems[0]) && !analysis.stems[1..].contains(&n.stems[0]))
+    {
+        analysis.promote_opener();
+    }
     if let Some(verdict) = asked.and_then(|a| by_form(corpus, a, claim, &analysis)) {
         result.status = verdict.status;
         result.confidence = verdict.confidence;
@@ -239,6 +243,12 @@ fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimR
         }
         return result;
     }
+    if let Some(q) = question
+        && analysis.keys.is_empty()
+        && let Some(role) = asked_role(q, &analysis, &claim.text)
+    {
+        analysis.roles.push(role);
+    }
     let focus = Focus::of(&analysis, question);
     let windows = candidate_windows(corpus, &analysis, &focus, question);
     if windows.is_empty() {
@@ -247,8 +257,24 @@ fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimR
         result.reason = "no source sentence shares any content with the claim".into();
         return result;
     }
-    decide(&mut result, corpus, &windows);
+    decide(&mut result, corpus, &windows, focus.bare);
     result
+}
+
+/// A bare answer to "Who <did> …?" names the one who did it: "Lucy Gordon" to "Who directed
+/// Serendipity?" is the role (directed, Lucy Gordon).
+fn asked_role(q: &Analysis, claim: &Analysis, text: &str) -> Option<analysis::Role> {
+    let [who, verb, ..] = q.words.as_slice() else { return None };
+    if who != "who" || !(verb.ends_with("ed") || lexicon::is_irregular_past(verb)) || lexicon::is_stopword(verb) {
+        return None;
+    }
+    let name = claim.names.first()?;
+    Some(analysis::Role {
+        verb: lexicon::key(verb),
+        verb_text: verb.clone(),
+        agent: name.stems.clone(),
+        agent_text: text.get(name.range.clone()).unwrap_or_default().to_string(),
+    })
 }
 
 /// The evaluated candidate windows for a claim text, for debugging the verifier.
@@ -323,19 +349,29 @@ fn support_order(a: &WindowEval, b: &WindowEval) -> std::cmp::Ordering {
         .then(a.first.cmp(&b.first))
 }
 
-fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval]) {
+fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bare: bool) {
+    // How much a window is about the claim: its share of the claim's words, or for a bare
+    // answer, of the question's.
+    let about = |w: &WindowEval| if bare { w.relevance } else { w.context.max(w.relevance.min(w.support)) };
+    // A bare answer is stated only where the question's subject is discussed.
+    let stated = |w: &WindowEval| states(w) && (!bare || w.relevance > 0.0);
     let clean: Vec<&WindowEval> = windows.iter().filter(|w| w.conflict.is_none()).collect();
-    let best = clean.iter().copied().min_by(|a, b| support_order(a, b));
+    let best = clean.iter().copied().min_by(|a, b| stated(b).cmp(&stated(a)).then(support_order(a, b)));
     let conflicting = windows
         .iter()
-        .filter(|w| w.conflict.is_some() && w.context.max(w.relevance.min(w.support)) >= CONFLICT_CONTEXT)
-        .min_by(|a, b| b.context.total_cmp(&a.context).then(a.size().cmp(&b.size())).then(a.first.cmp(&b.first)));
+        .filter(|w| w.conflict.is_some() && about(w) >= CONFLICT_CONTEXT)
+        .min_by(|a, b| about(b).total_cmp(&about(a)).then(a.size().cmp(&b.size())).then(a.first.cmp(&b.first)));
     let id = result.claim_id.clone();
     let edge = |n: usize, w: &WindowEval, rel: Relationship, confidence: f64| {
-        make_edge(corpus, &id, n, w.first, w.last, rel, confidence)
+        let (first, last) = w.quote.unwrap_or((w.first, w.last));
+        make_edge(corpus, &id, n, first, last, rel, confidence)
     };
 
-    if let Some(b) = best.filter(|b| states(b)) {
+    // Support stands unless a strong conflict is more about the claim than the support is
+    // (an unresolved contradiction).
+    let overruled =
+        |b: &WindowEval| conflicting.is_some_and(|c| c.conflict.as_ref().is_some_and(Conflict::is_strong) && about(c) > about(b));
+    if let Some(b) = best.filter(|b| stated(b) && !overruled(b)) {
         result.status = Status::Supported;
         result.confidence = round3(b.support.min(1.0) * 0.6 + b.context * 0.4);
         result.support_edges.push(edge(1, b, Relationship::Supports, result.confidence));
@@ -345,7 +381,7 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval]) {
     if let Some(c) = conflicting {
         let Some(conflict) = &c.conflict else { return };
         result.status = Status::Contradicted;
-        result.confidence = round3(0.5 + 0.5 * c.context.max(c.relevance.min(c.support)));
+        result.confidence = round3(0.5 + 0.5 * about(c));
         result.support_edges.push(edge(1, c, Relationship::Contradicts, result.confidence));
         result.reason = conflict.describe();
         if let Some(b) = best.filter(|b| b.support >= PARTIAL) {
