@@ -1,0 +1,259 @@
+//! Ingest: documents → chunks → facts, written in one transaction.
+//!
+//! [`ingest`] first asks the store which documents are unchanged (same ingest key: text,
+//! version, title, metadata, chunk size, extraction switch and vocabulary fingerprint) and
+//! skips them; the rest are [`prepare`]d in parallel (chunked, pattern-extracted, validated),
+//! then handed to [`Store::write`], which writes all of them or nothing.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use warrant_facts::{ChunkContext, Fact, RejectionCounts, ValidatedFact, Vocabulary, extract_facts};
+
+use crate::chunk::{ChunkRange, DEFAULT_MAX_CHUNK_CHARS, chunk_id, chunk_text};
+use crate::error::{Result, StoreError};
+use crate::model::DocumentInput;
+use crate::{Store, WriteReport};
+
+/// How documents are turned into chunks and facts.
+#[derive(Debug, Clone)]
+pub struct IngestOptions {
+    /// Predicate vocabulary for the pattern extractor.
+    pub vocabulary: Vocabulary,
+    /// Longest chunk in chars (default 1200).
+    pub max_chunk_chars: usize,
+    /// Run the pattern extractor (`false`: chunks only, e.g. for a manual-facts baseline).
+    pub extract: bool,
+    /// Worker threads for preparing documents (0: one per available core).
+    pub threads: usize,
+}
+
+impl Default for IngestOptions {
+    fn default() -> Self {
+        Self { vocabulary: Vocabulary::builtin(), max_chunk_chars: DEFAULT_MAX_CHUNK_CHARS, extract: true, threads: 0 }
+    }
+}
+
+/// A document ready to be written: its chunks and validated facts.
+#[derive(Debug, Clone)]
+pub struct PreparedDocument {
+    /// Document id.
+    pub id: String,
+    /// Full text.
+    pub text: String,
+    /// Version as written.
+    pub version: Option<String>,
+    /// Title.
+    pub title: Option<String>,
+    /// Metadata object.
+    pub metadata: Option<serde_json::Value>,
+    /// SHA-256 of the text (hex).
+    pub sha256: String,
+    /// Hash of everything that decides the stored result (see [`ingest_key`]).
+    pub ingest_key: String,
+    /// Text length in chars.
+    pub char_len: usize,
+    /// Chunks in order.
+    pub chunks: Vec<ChunkRange>,
+    /// Facts with the index of the chunk they come from, in chunk and sentence order.
+    pub facts: Vec<(usize, ValidatedFact)>,
+    /// Candidates dropped by validation, by code.
+    pub rejected: RejectionCounts,
+}
+
+impl PreparedDocument {
+    /// The id of chunk `index`.
+    pub fn chunk_id(&self, index: usize) -> String {
+        chunk_id(&self.id, index)
+    }
+
+    /// The text of a chunk.
+    pub fn chunk_text(&self, c: &ChunkRange) -> &str {
+        &self.text[c.byte_start..c.byte_end]
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// SHA-256 of a text, hex.
+pub fn sha256_hex(text: &str) -> String {
+    hex(&Sha256::digest(text.as_bytes()))
+}
+
+/// The ingest key of a document: a hash of its text hash, version, title, metadata and the
+/// options that shape its chunks and facts. Equal keys mean re-ingesting changes nothing.
+pub fn ingest_key(doc: &DocumentInput, text_sha256: &str, opts: &IngestOptions) -> String {
+    let mut h = Sha256::new();
+    let parts = serde_json::json!([
+        1, // key format
+        text_sha256,
+        doc.version,
+        doc.title,
+        doc.metadata,
+        opts.max_chunk_chars,
+        opts.extract,
+        if opts.extract { opts.vocabulary.fingerprint() } else { String::new() },
+    ]);
+    h.update(parts.to_string().as_bytes());
+    hex(&h.finalize()[..16])
+}
+
+/// Chunks a document and, when enabled, extracts and validates its facts.
+pub fn prepare(doc: &DocumentInput, opts: &IngestOptions) -> PreparedDocument {
+    let sha256 = sha256_hex(&doc.text);
+    let ingest_key = ingest_key(doc, &sha256, opts);
+    let chunks = chunk_text(&doc.text, opts.max_chunk_chars);
+    let mut facts = Vec::new();
+    let mut rejected = RejectionCounts::default();
+    if opts.extract {
+        for c in &chunks {
+            let cid = chunk_id(&doc.id, c.index);
+            let ctx = ChunkContext::new(&doc.text[c.byte_start..c.byte_end], &doc.id, &cid, doc.version.as_deref());
+            let out = extract_facts(&opts.vocabulary, &ctx);
+            rejected.merge(&out.rejected);
+            facts.extend(out.facts.into_iter().map(|f| (c.index, f)));
+        }
+    }
+    PreparedDocument {
+        id: doc.id.clone(),
+        text: doc.text.clone(),
+        version: doc.version.clone(),
+        title: doc.title.clone(),
+        metadata: doc.metadata.clone(),
+        sha256,
+        ingest_key,
+        char_len: warrant_text::char_len(&doc.text),
+        chunks,
+        facts,
+        rejected,
+    }
+}
+
+/// Progress of [`ingest`], for a progress bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// Documents prepared so far, of the total to prepare, and their text bytes.
+    Prepared {
+        /// Done.
+        done: usize,
+        /// To do.
+        total: usize,
+        /// Text bytes of the documents done.
+        bytes: u64,
+    },
+    /// Documents written so far, of the total.
+    Written {
+        /// Done.
+        done: usize,
+        /// To do.
+        total: usize,
+    },
+}
+
+/// What an ingest did: `documents`, `chunks` and `facts` count what was written (new or
+/// changed documents, their chunks and facts); `unchanged` documents were skipped.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct IngestSummary {
+    /// Documents written (new or changed).
+    pub documents: u64,
+    /// Chunks of the documents written.
+    pub chunks: u64,
+    /// Facts extracted from the documents written.
+    pub facts: u64,
+    /// Candidates dropped by validation.
+    pub rejected_facts: u64,
+    /// Those, by rejection code.
+    pub rejected_by_reason: RejectionCounts,
+    /// Documents identical to what the store holds (not rewritten).
+    pub unchanged_documents: u64,
+    /// Manual facts loaded.
+    pub manual_facts: u64,
+}
+
+/// Ingests documents and manual facts into a store in one transaction (see the module docs).
+/// Document ids must be unique within `docs`.
+pub fn ingest(
+    store: &dyn Store,
+    docs: Vec<DocumentInput>,
+    manual_facts: Vec<Fact>,
+    opts: &IngestOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<IngestSummary> {
+    let mut seen = std::collections::HashSet::new();
+    if let Some(d) = docs.iter().find(|d| !seen.insert(d.id.as_str())) {
+        return Err(StoreError::Invalid(format!("duplicate document id \"{}\" in one ingest", d.id)));
+    }
+    if opts.max_chunk_chars == 0 {
+        return Err(StoreError::Invalid("max_chunk_chars must be at least 1".into()));
+    }
+    let ids: Vec<&str> = docs.iter().map(|d| d.id.as_str()).collect();
+    let stored = store.ingest_keys(&ids)?;
+    let mut unchanged = 0u64;
+    let mut todo = Vec::with_capacity(docs.len());
+    for d in docs {
+        let key_matches = stored.get(&d.id).is_some_and(|k| *k == ingest_key(&d, &sha256_hex(&d.text), opts));
+        if key_matches {
+            unchanged += 1;
+        } else {
+            todo.push(d);
+        }
+    }
+    let prepared = prepare_all(&todo, opts, progress);
+    drop(todo);
+    let total = prepared.len();
+    let report: WriteReport = store.write(&prepared, &manual_facts, &mut |done| progress(Progress::Written { done, total }))?;
+    let mut summary = IngestSummary {
+        unchanged_documents: unchanged + report.unchanged as u64,
+        manual_facts: report.manual_facts as u64,
+        ..IngestSummary::default()
+    };
+    for &i in &report.written {
+        let p = &prepared[i];
+        summary.documents += 1;
+        summary.chunks += p.chunks.len() as u64;
+        summary.facts += p.facts.len() as u64;
+        summary.rejected_by_reason.merge(&p.rejected);
+    }
+    summary.rejected_facts = summary.rejected_by_reason.total();
+    Ok(summary)
+}
+
+/// Prepares documents on worker threads; results keep the input order.
+fn prepare_all(docs: &[DocumentInput], opts: &IngestOptions, progress: &mut dyn FnMut(Progress)) -> Vec<PreparedDocument> {
+    let total = docs.len();
+    let threads = match opts.threads {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    }
+    .clamp(1, total.max(1));
+    let mut slots: Vec<Option<PreparedDocument>> = (0..total).map(|_| None).collect();
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(usize, PreparedDocument)>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(doc) = docs.get(i) else { break };
+                    if tx.send((i, prepare(doc, opts))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut bytes = 0u64;
+        for (done, (i, p)) in rx.iter().enumerate() {
+            bytes += p.text.len() as u64;
+            slots[i] = Some(p);
+            progress(Progress::Prepared { done: done + 1, total, bytes });
+        }
+    });
+    slots.into_iter().flatten().collect()
+}

@@ -1,0 +1,828 @@
+//! The SQLite implementation of [`Store`].
+//!
+//! One file, `<dir>/store.sqlite`, in WAL mode: readers never block the writer and see the
+//! last committed state; writers take the write lock up front (`BEGIN IMMEDIATE`) and wait up
+//! to the busy timeout for another writer, so concurrent ingests serialise. A store keeps one
+//! writer connection and a small pool of read-only connections, so many threads can read
+//! while one writes. In-memory stores use a single connection.
+
+mod schema;
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use rusqlite::types::Value as SqlValue;
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, Transaction, TransactionBehavior, params, params_from_iter};
+use serde_json::Value;
+use warrant_facts::fact::numbers_equal;
+use warrant_facts::signature::{Bindings, Role, Signature, match_with};
+use warrant_facts::{Fact, Object, Polarity, Qualifiers, Source, Span, canonical_entity, entity_match_key, normalize_version};
+
+pub use schema::{APPLICATION_ID, current_version};
+
+use crate::error::{Result, SqlContext, StoreError};
+use crate::ingest::PreparedDocument;
+use crate::model::{Chunk, Document, Entity, EntityMention, FactQuery, SearchHit, SignatureMatch, StoreStats, constant};
+use crate::{Store, WriteReport};
+
+/// File name of the database inside a store directory.
+pub const STORE_FILE: &str = "store.sqlite";
+
+/// How long a writer waits for another writer's lock before giving up with
+/// [`StoreError::Busy`].
+pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// Read-only connections kept for reuse.
+const READER_POOL: usize = 8;
+
+/// Page cache of the writer connection (KiB): large enough for bulk ingest, small enough that
+/// big transactions spill to the WAL as they go.
+const WRITER_CACHE_KIB: i64 = 16 * 1024;
+
+/// An SQLite-backed [`Store`].
+pub struct SqliteStore {
+    /// The database file; `None` for an in-memory store.
+    file: Option<PathBuf>,
+    writer: Mutex<Connection>,
+    readers: Mutex<Vec<Connection>>,
+    busy_timeout: Duration,
+}
+
+impl std::fmt::Debug for SqliteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteStore").field("file", &self.file).finish_non_exhaustive()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding a connection cannot leave a half-written transaction behind
+    // (dropping a `Transaction` rolls back), so a poisoned lock is still usable.
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl SqliteStore {
+    /// Opens the store in `dir`, creating the directory and the database if needed and
+    /// migrating an older schema.
+    pub fn open(dir: impl AsRef<Path>) -> Result<Self> {
+        let dir = dir.as_ref();
+        std::fs::create_dir_all(dir).map_err(|source| StoreError::Io { path: dir.to_path_buf(), source })?;
+        Self::open_file(dir.join(STORE_FILE), true, DEFAULT_BUSY_TIMEOUT)
+    }
+
+    /// Opens an existing store; [`StoreError::NotFound`] when `dir` holds none.
+    pub fn open_existing(dir: impl AsRef<Path>) -> Result<Self> {
+        let dir = dir.as_ref();
+        let file = dir.join(STORE_FILE);
+        if !file.is_file() {
+            return Err(StoreError::NotFound(dir.to_path_buf()));
+        }
+        Self::open_file(file, false, DEFAULT_BUSY_TIMEOUT)
+    }
+
+    /// A private in-memory store (e.g. for `check --sources`).
+    pub fn open_in_memory() -> Result<Self> {
+        let mut conn = Connection::open_in_memory().ctx("open in-memory store")?;
+        migrate(&mut conn, Path::new(":memory:"))?;
+        Ok(Self { file: None, writer: Mutex::new(conn), readers: Mutex::new(Vec::new()), busy_timeout: DEFAULT_BUSY_TIMEOUT })
+    }
+
+    fn open_file(file: PathBuf, create: bool, busy_timeout: Duration) -> Result<Self> {
+        let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        if create {
+            flags |= OpenFlags::SQLITE_OPEN_CREATE;
+        }
+        let mut conn = Connection::open_with_flags(&file, flags).ctx("open store")?;
+        conn.busy_timeout(busy_timeout).ctx("set busy timeout")?;
+        let mode: String =
+            conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0)).map_err(|e| not_a_store(e, &file, "enable WAL"))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::Invalid(format!("{}: cannot use WAL mode (got {mode})", file.display())));
+        }
+        conn.execute_batch(&format!(
+            "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -{WRITER_CACHE_KIB}; PRAGMA temp_store = MEMORY;"
+        ))
+        .ctx("configure store")?;
+        migrate(&mut conn, &file)?;
+        Ok(Self { file: Some(file), writer: Mutex::new(conn), readers: Mutex::new(Vec::new()), busy_timeout })
+    }
+
+    /// The database file, or `None` for an in-memory store.
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// Sets how long writes wait for another writer (default [`DEFAULT_BUSY_TIMEOUT`]).
+    pub fn set_busy_timeout(&mut self, timeout: Duration) -> Result<()> {
+        self.busy_timeout = timeout;
+        lock(&self.writer).busy_timeout(timeout).ctx("set busy timeout")
+    }
+
+    /// The schema version of the store (`PRAGMA user_version`).
+    pub fn schema_version(&self) -> Result<i64> {
+        self.read(|c| c.query_row("PRAGMA user_version", [], |r| r.get(0)).ctx("read schema version"))
+    }
+
+    /// `PRAGMA integrity_check`: `"ok"` for a sound database.
+    pub fn integrity_check(&self) -> Result<String> {
+        self.read(|c| {
+            let mut st = c.prepare("PRAGMA integrity_check").ctx("integrity check")?;
+            let rows: Vec<String> =
+                st.query_map([], |r| r.get(0)).ctx("integrity check")?.collect::<rusqlite::Result<_>>().ctx("integrity check")?;
+            Ok(rows.join("; "))
+        })
+    }
+
+    fn open_reader(&self, file: &Path) -> Result<Connection> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(file, flags).ctx("open reader")?;
+        conn.busy_timeout(self.busy_timeout).ctx("set busy timeout")?;
+        Ok(conn)
+    }
+
+    /// Runs `f` on a read connection (pooled; the single connection of an in-memory store).
+    fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        let Some(file) = &self.file else { return f(&lock(&self.writer)) };
+        let pooled = lock(&self.readers).pop();
+        let conn = match pooled {
+            Some(c) => c,
+            None => self.open_reader(file)?,
+        };
+        let out = f(&conn);
+        let mut pool = lock(&self.readers);
+        if pool.len() < READER_POOL {
+            pool.push(conn);
+        }
+        out
+    }
+}
+
+fn not_a_store(e: rusqlite::Error, file: &Path, context: &'static str) -> StoreError {
+    match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::NotADatabase) => StoreError::NotAStore(file.to_path_buf()),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => StoreError::Busy,
+        _ => StoreError::Sqlite { context, source: e },
+    }
+}
+
+/// Brings the schema up to date (a no-op, without taking the write lock, when it is).
+fn migrate(conn: &mut Connection, file: &Path) -> Result<()> {
+    let read = |c: &Connection| -> rusqlite::Result<(i64, i64, i64)> {
+        let app: i64 = c.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+        let version: i64 = c.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let objects: i64 = c.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+        Ok((app, version, objects))
+    };
+    let latest = current_version();
+    let check = |(app, version, objects): (i64, i64, i64)| -> Result<bool> {
+        if app != APPLICATION_ID && (app != 0 || objects > 0) {
+            return Err(StoreError::NotAStore(file.to_path_buf()));
+        }
+        if version > latest {
+            return Err(StoreError::SchemaTooNew { found: version, supported: latest });
+        }
+        Ok(version == latest && app == APPLICATION_ID)
+    };
+    if check(read(conn).map_err(|e| not_a_store(e, file, "read schema version"))?)? {
+        return Ok(());
+    }
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).ctx("begin migration")?;
+    let state = read(&tx).ctx("read schema version")?;
+    if !check(state)? {
+        for m in &schema::MIGRATIONS[state.1 as usize..] {
+            tx.execute_batch(m).ctx("migrate schema")?;
+        }
+        tx.execute_batch(&format!("PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {latest};"))
+            .ctx("set schema version")?;
+    }
+    tx.commit().ctx("commit migration")
+}
+
+const FACT_COLUMNS: &str =
+    "id, subject, predicate, object_kind, object, qualifiers, polarity, confidence, span_start, span_end, doc_id, chunk_id";
+const FACT_ORDER: &str = "ORDER BY doc_seq IS NULL, doc_seq, chunk_idx IS NULL, chunk_idx, seq";
+
+/// A fact row as stored.
+struct FactRow {
+    id: String,
+    subject: String,
+    predicate: String,
+    object_kind: i64,
+    object: String,
+    qualifiers: Option<String>,
+    polarity: i64,
+    confidence: f64,
+    span: (i64, i64),
+    doc_id: String,
+    chunk_id: String,
+}
+
+impl FactRow {
+    fn read(r: &Row<'_>) -> rusqlite::Result<Self> {
+        Ok(Self {
+            id: r.get(0)?,
+            subject: r.get(1)?,
+            predicate: r.get(2)?,
+            object_kind: r.get(3)?,
+            object: r.get(4)?,
+            qualifiers: r.get(5)?,
+            polarity: r.get(6)?,
+            confidence: r.get(7)?,
+            span: (r.get(8)?, r.get(9)?),
+            doc_id: r.get(10)?,
+            chunk_id: r.get(11)?,
+        })
+    }
+
+    fn into_fact(self) -> Result<Fact> {
+        let corrupt = |what: &str| StoreError::Corrupt(format!("facts.{what} of fact {}", self.id));
+        let object = match self.object_kind {
+            0 => Object::String(self.object.clone()),
+            1 => match serde_json::from_str::<Value>(&self.object) {
+                Ok(Value::Number(n)) => Object::Number(n),
+                _ => return Err(corrupt("object")),
+            },
+            2 => Object::Bool(self.object == "true"),
+            _ => return Err(corrupt("object_kind")),
+        };
+        let qualifiers: Qualifiers = match &self.qualifiers {
+            None => Qualifiers::new(),
+            Some(q) => serde_json::from_str(q).map_err(|_| corrupt("qualifiers"))?,
+        };
+        let span = Span::new(
+            usize::try_from(self.span.0).map_err(|_| corrupt("span"))?,
+            usize::try_from(self.span.1).map_err(|_| corrupt("span"))?,
+        );
+        Ok(Fact {
+            polarity: if self.polarity == 1 { Polarity::Negate } else { Polarity::Affirm },
+            id: self.id,
+            subject: self.subject,
+            predicate: self.predicate,
+            object,
+            qualifiers,
+            confidence: self.confidence,
+            span,
+            source: Source { doc_id: self.doc_id, chunk_id: self.chunk_id },
+        })
+    }
+}
+
+/// `(object_kind, object text)` as stored.
+fn object_columns(o: &Object) -> (i64, String) {
+    match o {
+        Object::String(s) => (0, s.clone()),
+        Object::Number(n) => (1, n.to_string()),
+        Object::Bool(b) => (2, b.to_string()),
+    }
+}
+
+fn usize_of(v: i64) -> usize {
+    usize::try_from(v).unwrap_or(0)
+}
+
+fn chunk_from_row(r: &Row<'_>) -> rusqlite::Result<Chunk> {
+    Ok(Chunk {
+        id: r.get(0)?,
+        doc_id: r.get(1)?,
+        index: usize_of(r.get(2)?),
+        start: usize_of(r.get(3)?),
+        end: usize_of(r.get(4)?),
+        text: r.get(5)?,
+    })
+}
+
+const CHUNK_SELECT: &str =
+    "SELECT c.id, d.id, c.idx, c.start, c.\"end\", c.text FROM chunks c JOIN documents d ON d.seq = c.doc_seq";
+
+/// The FTS5 query for free text: its words (letters and digits), quoted, OR-ed; at most 64.
+fn fts_query(text: &str) -> Option<String> {
+    let mut words: Vec<&str> = Vec::new();
+    for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        if !words.contains(&w) && words.len() < 64 {
+            words.push(w);
+        }
+    }
+    (!words.is_empty()).then(|| words.iter().map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(" OR "))
+}
+
+impl Store for SqliteStore {
+    fn document(&self, id: &str) -> Result<Option<Document>> {
+        self.read(|c| {
+            c.prepare_cached("SELECT id, version, title, metadata, sha256, char_len FROM documents WHERE id = ?1")
+                .and_then(|mut st| st.query_row([id], document_from_row).optional())
+                .ctx("read document")?
+                .transpose()
+        })
+    }
+
+    fn documents(&self) -> Result<Vec<Document>> {
+        self.read(|c| {
+            let mut st = c
+                .prepare_cached("SELECT id, version, title, metadata, sha256, char_len FROM documents ORDER BY seq")
+                .ctx("list documents")?;
+            let rows = st.query_map([], document_from_row).ctx("list documents")?;
+            rows.map(|r| r.ctx("list documents").and_then(|d| d)).collect()
+        })
+    }
+
+    fn document_text(&self, id: &str) -> Result<Option<String>> {
+        self.read(|c| {
+            c.prepare_cached("SELECT text FROM documents WHERE id = ?1")
+                .and_then(|mut st| st.query_row([id], |r| r.get(0)).optional())
+                .ctx("read document text")
+        })
+    }
+
+    fn chunk(&self, id: &str) -> Result<Option<Chunk>> {
+        self.read(|c| {
+            c.prepare_cached(&format!("{CHUNK_SELECT} WHERE c.id = ?1"))
+                .and_then(|mut st| st.query_row([id], chunk_from_row).optional())
+                .ctx("read chunk")
+        })
+    }
+
+    fn chunks_of(&self, doc_id: &str) -> Result<Vec<Chunk>> {
+        self.read(|c| {
+            let mut st = c.prepare_cached(&format!("{CHUNK_SELECT} WHERE d.id = ?1 ORDER BY c.idx")).ctx("read chunks")?;
+            let rows = st.query_map([doc_id], chunk_from_row).ctx("read chunks")?;
+            rows.collect::<rusqlite::Result<_>>().ctx("read chunks")
+        })
+    }
+
+    fn visit_facts(&self, query: &FactQuery, visit: &mut dyn FnMut(Fact) -> bool) -> Result<()> {
+        let mut conds: Vec<&str> = Vec::new();
+        let mut args: Vec<SqlValue> = Vec::new();
+        let mut text_arg = |cond: &'static str, v: &Option<String>, conds: &mut Vec<&str>| {
+            if let Some(v) = v {
+                conds.push(cond);
+                args.push(SqlValue::Text(v.clone()));
+            }
+        };
+        text_arg("subject = ?", &query.subject, &mut conds);
+        text_arg("predicate = ?", &query.predicate, &mut conds);
+        text_arg("version_norm = ?", &query.version.as_deref().map(|v| normalize_version(v).to_string()), &mut conds);
+        text_arg("doc_id = ?", &query.doc_id, &mut conds);
+        text_arg("chunk_id = ?", &query.chunk_id, &mut conds);
+        let number = match &query.object {
+            Some(o @ (Object::String(_) | Object::Bool(_))) => {
+                let (kind, text) = object_columns(o);
+                conds.push(if kind == 0 { "object_kind = 0 AND object = ?" } else { "object_kind = 2 AND object = ?" });
+                args.push(SqlValue::Text(text));
+                None
+            }
+            Some(Object::Number(n)) => {
+                conds.push("object_kind = 1");
+                Some(n)
+            }
+            None => None,
+        };
+        let filter = if conds.is_empty() { String::new() } else { format!("WHERE {}", conds.join(" AND ")) };
+        let sql = format!("SELECT {FACT_COLUMNS} FROM facts {filter} {FACT_ORDER}");
+        let limit = query.limit.unwrap_or(usize::MAX);
+        if limit == 0 {
+            return Ok(());
+        }
+        self.read(|c| {
+            let mut st = c.prepare_cached(&sql).ctx("query facts")?;
+            let mut rows = st.query(params_from_iter(args.iter())).ctx("query facts")?;
+            let mut n = 0;
+            while let Some(r) = rows.next().ctx("query facts")? {
+                let fact = FactRow::read(r).ctx("read fact")?.into_fact()?;
+                if let (Some(want), Object::Number(got)) = (number, &fact.object) {
+                    if !numbers_equal(want, got) {
+                        continue;
+                    }
+                }
+                n += 1;
+                if !visit(fact) || n >= limit {
+                    break;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    fn fact(&self, id: &str) -> Result<Option<Fact>> {
+        self.read(|c| {
+            c.prepare_cached(&format!("SELECT {FACT_COLUMNS} FROM facts WHERE id = ?1"))
+                .and_then(|mut st| st.query_row([id], FactRow::read).optional())
+                .ctx("read fact")?
+                .map(FactRow::into_fact)
+                .transpose()
+        })
+    }
+
+    fn match_signature(&self, pattern: &Signature) -> Result<Vec<SignatureMatch>> {
+        let text_of = |v: &Value| match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        };
+        let mut q = FactQuery::default();
+        for (role, slot) in [("subject", &mut q.subject), ("predicate", &mut q.predicate)] {
+            if let Some(v) = constant(pattern, role) {
+                match v.as_str() {
+                    Some(s) => *slot = Some(s.to_string()),
+                    None => return Ok(Vec::new()), // subjects and predicates are strings
+                }
+            }
+        }
+        if let Some(v) = constant(pattern, "object") {
+            match Object::from_json(v) {
+                Some(o) => q.object = Some(o),
+                None => return Ok(Vec::new()),
+            }
+        }
+        // D22: a constant version matches after normalisation on both sides.
+        let mut pattern = pattern.clone();
+        let version_constant = match constant(&pattern, "version").map(text_of) {
+            Some(Some(v)) => {
+                let norm = normalize_version(&v).to_string();
+                q.version = Some(norm.clone());
+                pattern.set("version".into(), Role { value: Value::String(norm), is_variable: false });
+                true
+            }
+            Some(None) => return Ok(Vec::new()),
+            None => false,
+        };
+        let mut out = Vec::new();
+        self.visit_facts(&q, &mut |fact| {
+            let mut sig = Signature::of_fact(&fact);
+            if version_constant {
+                if let Some(v) = fact.normalized_version() {
+                    sig.set("version".into(), Role { value: Value::String(v), is_variable: false });
+                }
+            }
+            if let Some(bindings) = match_with(&pattern, |role| sig.get(role).map(|r| &r.value), Bindings::new()) {
+                out.push(SignatureMatch { fact, bindings });
+            }
+            true
+        })?;
+        Ok(out)
+    }
+
+    fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>> {
+        let Some(fts) = fts_query(query) else { return Ok(Vec::new()) };
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        self.read(|c| {
+            let mut st = c
+                .prepare_cached(
+                    "SELECT c.id, d.id, bm25(chunks_fts), c.idx, c.start, c.\"end\", c.text \
+                     FROM chunks_fts JOIN chunks c ON c.pk = chunks_fts.rowid JOIN documents d ON d.seq = c.doc_seq \
+                     WHERE chunks_fts MATCH ?1 ORDER BY bm25(chunks_fts), c.doc_seq, c.idx LIMIT ?2",
+                )
+                .ctx("search")?;
+            let rows = st
+                .query_map(params![fts, i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
+                    Ok(SearchHit {
+                        chunk_id: r.get(0)?,
+                        doc_id: r.get(1)?,
+                        score: -r.get::<_, f64>(2)?,
+                        index: usize_of(r.get(3)?),
+                        start: usize_of(r.get(4)?),
+                        end: usize_of(r.get(5)?),
+                        text: r.get(6)?,
+                    })
+                })
+                .ctx("search")?;
+            rows.collect::<rusqlite::Result<_>>().ctx("search")
+        })
+    }
+
+    fn entity(&self, name: &str) -> Result<Option<Entity>> {
+        let canonical = canonical_entity(name);
+        if canonical.is_empty() {
+            return Ok(None);
+        }
+        let key = entity_match_key(name);
+        self.read(|c| {
+            let by_id = c
+                .prepare_cached("SELECT id FROM entities WHERE id = ?1")
+                .and_then(|mut st| st.query_row([&canonical], |r| r.get(0)).optional());
+            let id: Option<String> = match by_id.ctx("look up entity")? {
+                Some(id) => Some(id),
+                None => c
+                    .prepare_cached("SELECT id FROM entities WHERE match_key = ?1 ORDER BY id LIMIT 1")
+                    .and_then(|mut st| st.query_row([&key], |r| r.get(0)).optional())
+                    .ctx("look up entity")?,
+            };
+            let Some(id) = id else { return Ok(None) };
+            let mut st = c
+                .prepare_cached(
+                    "SELECT surface, doc_id, chunk_id, span_start, span_end FROM mentions WHERE entity_id = ?1 \
+                     ORDER BY doc_seq IS NULL, doc_seq, chunk_idx, span_start, rowid",
+                )
+                .ctx("read mentions")?;
+            let mentions: Vec<EntityMention> = st
+                .query_map([&id], |r| {
+                    let (s, e): (Option<i64>, Option<i64>) = (r.get(3)?, r.get(4)?);
+                    Ok(EntityMention {
+                        surface: r.get(0)?,
+                        doc_id: r.get(1)?,
+                        chunk_id: r.get(2)?,
+                        span: s.zip(e).map(|(s, e)| Span::new(usize_of(s), usize_of(e))),
+                    })
+                })
+                .ctx("read mentions")?
+                .collect::<rusqlite::Result<_>>()
+                .ctx("read mentions")?;
+            let aliases: BTreeSet<String> = mentions.iter().map(|m| m.surface.clone()).collect();
+            Ok(Some(Entity { id, aliases: aliases.into_iter().collect(), mentions }))
+        })
+    }
+
+    fn stats(&self) -> Result<StoreStats> {
+        self.read(|c| {
+            let count = |sql: &str| c.query_row(sql, [], |r| r.get::<_, i64>(0)).ctx("count").map(|n| n.max(0) as u64);
+            let mut by_predicate = std::collections::BTreeMap::new();
+            let mut st = c.prepare("SELECT predicate, count(*) FROM facts GROUP BY predicate").ctx("count facts")?;
+            for row in st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))).ctx("count facts")? {
+                let (p, n) = row.ctx("count facts")?;
+                by_predicate.insert(p, n.max(0) as u64);
+            }
+            Ok(StoreStats {
+                documents: count("SELECT count(*) FROM documents")?,
+                chunks: count("SELECT count(*) FROM chunks")?,
+                total_facts: count("SELECT count(*) FROM facts")?,
+                by_predicate,
+                entities: count("SELECT count(*) FROM entities")?,
+            })
+        })
+    }
+
+    fn ingest_keys(&self, ids: &[&str]) -> Result<HashMap<String, String>> {
+        self.read(|c| {
+            let mut out = HashMap::new();
+            if ids.len() > 1000 {
+                let wanted: std::collections::HashSet<&str> = ids.iter().copied().collect();
+                let mut st = c.prepare("SELECT id, ingest_key FROM documents").ctx("read ingest keys")?;
+                for row in st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))).ctx("read ingest keys")? {
+                    let (id, key) = row.ctx("read ingest keys")?;
+                    if wanted.contains(id.as_str()) {
+                        out.insert(id, key);
+                    }
+                }
+            } else {
+                let mut st = c.prepare_cached("SELECT ingest_key FROM documents WHERE id = ?1").ctx("read ingest keys")?;
+                for id in ids {
+                    if let Some(k) = st.query_row([id], |r| r.get::<_, String>(0)).optional().ctx("read ingest keys")? {
+                        out.insert((*id).to_string(), k);
+                    }
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    fn write(
+        &self,
+        documents: &[PreparedDocument],
+        manual_facts: &[Fact],
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<WriteReport> {
+        let mut conn = lock(&self.writer);
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).ctx("begin write")?;
+        let mut report = WriteReport::default();
+        let mut touched: BTreeSet<String> = BTreeSet::new();
+        for (i, d) in documents.iter().enumerate() {
+            let existing: Option<(i64, String)> = tx
+                .prepare_cached("SELECT seq, ingest_key FROM documents WHERE id = ?1")
+                .and_then(|mut st| st.query_row([&d.id], |r| Ok((r.get(0)?, r.get(1)?))).optional())
+                .ctx("read document")?;
+            let seq = match existing {
+                Some((_, key)) if key == d.ingest_key => {
+                    report.unchanged += 1;
+                    progress(i + 1);
+                    continue;
+                }
+                Some((seq, _)) => {
+                    clear_document(&tx, seq, &mut touched)?;
+                    tx.prepare_cached(
+                        "UPDATE documents SET version = ?2, version_norm = ?3, title = ?4, metadata = ?5, sha256 = ?6, \
+                         ingest_key = ?7, char_len = ?8, text = ?9 WHERE seq = ?1",
+                    )
+                    .and_then(|mut st| {
+                        st.execute(params![
+                            seq,
+                            d.version,
+                            version_norm(&d.version),
+                            d.title,
+                            metadata_text(&d.metadata),
+                            d.sha256,
+                            d.ingest_key,
+                            d.char_len as i64,
+                            d.text
+                        ])
+                    })
+                    .ctx("update document")?;
+                    seq
+                }
+                None => {
+                    tx.prepare_cached(
+                        "INSERT INTO documents (id, version, version_norm, title, metadata, sha256, ingest_key, char_len, text) \
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                    )
+                    .and_then(|mut st| {
+                        st.execute(params![
+                            d.id,
+                            d.version,
+                            version_norm(&d.version),
+                            d.title,
+                            metadata_text(&d.metadata),
+                            d.sha256,
+                            d.ingest_key,
+                            d.char_len as i64,
+                            d.text
+                        ])
+                    })
+                    .ctx("insert document")?;
+                    tx.last_insert_rowid()
+                }
+            };
+            write_content(&tx, seq, d)?;
+            report.written.push(i);
+            progress(i + 1);
+        }
+        for f in manual_facts {
+            write_manual_fact(&tx, f)?;
+            report.manual_facts += 1;
+        }
+        let mut orphan = tx
+            .prepare_cached("DELETE FROM entities WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM mentions WHERE entity_id = ?1)")
+            .ctx("prune entities")?;
+        for e in &touched {
+            orphan.execute([e]).ctx("prune entities")?;
+        }
+        drop(orphan);
+        tx.commit().ctx("commit")?;
+        Ok(report)
+    }
+}
+
+fn document_from_row(r: &Row<'_>) -> rusqlite::Result<Result<Document>> {
+    let id: String = r.get(0)?;
+    let metadata: Option<String> = r.get(3)?;
+    let metadata = match metadata.map(|m| serde_json::from_str::<Value>(&m)) {
+        None => None,
+        Some(Ok(v)) => Some(v),
+        Some(Err(_)) => return Ok(Err(StoreError::Corrupt(format!("documents.metadata of {id}")))),
+    };
+    Ok(Ok(Document { version: r.get(1)?, title: r.get(2)?, metadata, sha256: r.get(4)?, char_len: usize_of(r.get(5)?), id }))
+}
+
+fn version_norm(v: &Option<String>) -> Option<String> {
+    v.as_deref().map(|v| normalize_version(v).to_string())
+}
+
+fn metadata_text(m: &Option<Value>) -> Option<String> {
+    m.as_ref().map(Value::to_string)
+}
+
+/// Removes a document's chunks (and their FTS entries), extracted facts and mentions,
+/// remembering the entities mentioned so orphans can be pruned.
+fn clear_document(tx: &Transaction<'_>, seq: i64, touched: &mut BTreeSet<String>) -> Result<()> {
+    let mut st = tx.prepare_cached("SELECT DISTINCT entity_id FROM mentions WHERE doc_seq = ?1").ctx("read mentions")?;
+    for e in st.query_map([seq], |r| r.get::<_, String>(0)).ctx("read mentions")? {
+        touched.insert(e.ctx("read mentions")?);
+    }
+    for sql in [
+        "DELETE FROM chunks WHERE doc_seq = ?1",
+        "DELETE FROM facts WHERE doc_seq = ?1 AND manual = 0",
+        "DELETE FROM mentions WHERE doc_seq = ?1",
+    ] {
+        tx.prepare_cached(sql).and_then(|mut st| st.execute([seq])).ctx("replace document")?;
+    }
+    Ok(())
+}
+
+/// Inserts a prepared document's chunks, facts, mentions and entities.
+fn write_content(tx: &Transaction<'_>, seq: i64, d: &PreparedDocument) -> Result<()> {
+    let mut chunk_st = tx
+        .prepare_cached("INSERT INTO chunks (id, doc_seq, idx, start, \"end\", text) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        .ctx("insert chunk")?;
+    for c in &d.chunks {
+        chunk_st
+            .execute(params![d.chunk_id(c.index), seq, c.index as i64, c.start as i64, c.end as i64, d.chunk_text(c)])
+            .ctx("insert chunk")?;
+    }
+    let mut mention_st = tx
+        .prepare_cached(
+            "INSERT INTO mentions (entity_id, surface, doc_id, chunk_id, span_start, span_end, doc_seq, chunk_idx) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )
+        .ctx("insert mention")?;
+    for (chunk_idx, v) in &d.facts {
+        insert_fact(tx, &v.fact, Some(seq), Some(*chunk_idx as i64), false)?;
+        for m in &v.mentions {
+            insert_entity(tx, &m.entity)?;
+            let (s, e) = (m.span.map(|s| s.start as i64), m.span.map(|s| s.end as i64));
+            mention_st
+                .execute(params![m.entity, m.surface, d.id, v.fact.source.chunk_id, s, e, seq, *chunk_idx as i64])
+                .ctx("insert mention")?;
+        }
+    }
+    Ok(())
+}
+
+fn insert_entity(tx: &Transaction<'_>, id: &str) -> Result<()> {
+    tx.prepare_cached("INSERT OR IGNORE INTO entities (id, match_key) VALUES (?1, ?2)")
+        .and_then(|mut st| st.execute(params![id, entity_match_key(id)]))
+        .ctx("insert entity")?;
+    Ok(())
+}
+
+fn insert_fact(tx: &Transaction<'_>, f: &Fact, doc_seq: Option<i64>, chunk_idx: Option<i64>, manual: bool) -> Result<()> {
+    let (kind, object) = object_columns(&f.object);
+    let qualifiers = (!f.qualifiers.is_empty())
+        .then(|| serde_json::to_string(&f.qualifiers))
+        .transpose()
+        .map_err(|e| StoreError::Invalid(e.to_string()))?;
+    let sql = if manual {
+        "INSERT INTO facts (id, subject, predicate, object_kind, object, qualifiers, version_norm, polarity, confidence, \
+         span_start, span_end, doc_id, chunk_id, doc_seq, chunk_idx, manual) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, 1) \
+         ON CONFLICT(id) DO UPDATE SET subject = excluded.subject, predicate = excluded.predicate, \
+         object_kind = excluded.object_kind, object = excluded.object, qualifiers = excluded.qualifiers, \
+         version_norm = excluded.version_norm, polarity = excluded.polarity, confidence = excluded.confidence, \
+         span_start = excluded.span_start, span_end = excluded.span_end, doc_id = excluded.doc_id, \
+         chunk_id = excluded.chunk_id, doc_seq = excluded.doc_seq, chunk_idx = excluded.chunk_idx, manual = 1"
+    } else {
+        "INSERT INTO facts (id, subject, predicate, object_kind, object, qualifiers, version_norm, polarity, confidence, \
+         span_start, span_end, doc_id, chunk_id, doc_seq, chunk_idx, manual) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, 0) ON CONFLICT(id) DO NOTHING"
+    };
+    tx.prepare_cached(sql)
+        .and_then(|mut st| {
+            st.execute(params![
+                f.id,
+                f.subject,
+                f.predicate,
+                kind,
+                object,
+                qualifiers,
+                f.normalized_version(),
+                i64::from(f.polarity == Polarity::Negate),
+                f.confidence,
+                f.span.start as i64,
+                f.span.end as i64,
+                f.source.doc_id,
+                f.source.chunk_id,
+                doc_seq,
+                chunk_idx,
+            ])
+        })
+        .ctx("insert fact")?;
+    Ok(())
+}
+
+/// A manual fact, stored as given; its source order comes from its document and chunk when
+/// they are in the store. Its subject (and a string object) are recorded as entity aliases.
+fn write_manual_fact(tx: &Transaction<'_>, f: &Fact) -> Result<()> {
+    let doc_seq: Option<i64> = tx
+        .prepare_cached("SELECT seq FROM documents WHERE id = ?1")
+        .and_then(|mut st| st.query_row([&f.source.doc_id], |r| r.get(0)).optional())
+        .ctx("read document")?;
+    let chunk_idx: Option<i64> = tx
+        .prepare_cached("SELECT idx FROM chunks WHERE id = ?1")
+        .and_then(|mut st| st.query_row([&f.source.chunk_id], |r| r.get(0)).optional())
+        .ctx("read chunk")?;
+    insert_fact(tx, f, doc_seq, chunk_idx, true)?;
+    let entity = canonical_entity(&f.subject);
+    if !entity.is_empty() {
+        insert_entity(tx, &entity)?;
+        tx.prepare_cached(
+            "INSERT OR IGNORE INTO mentions (entity_id, surface, doc_id, chunk_id, span_start, span_end, doc_seq, chunk_idx) \
+             VALUES (?1, ?2, ?3, ?4, NULL, NULL, NULL, NULL)",
+        )
+        .and_then(|mut st| st.execute(params![entity, f.subject, f.source.doc_id, f.source.chunk_id]))
+        .ctx("insert mention")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fts_queries_quote_words() {
+        assert_eq!(
+            fts_query("session \"tokens\" OR NEAR(x)").as_deref(),
+            Some("\"session\" OR \"tokens\" OR \"OR\" OR \"NEAR\" OR \"x\"")
+        );
+        assert_eq!(fts_query("  ?! "), None);
+        assert_eq!(fts_query("a a a").as_deref(), Some("\"a\""));
+    }
+
+    #[test]
+    fn fts5_is_compiled_in_and_schema_migrates() {
+        let s = SqliteStore::open_in_memory().unwrap();
+        assert_eq!(s.schema_version().unwrap(), current_version());
+        let c = lock(&s.writer);
+        let fts5: i64 = c.query_row("SELECT sqlite_compileoption_used('ENABLE_FTS5')", [], |r| r.get(0)).unwrap();
+        assert_eq!(fts5, 1);
+    }
+}
