@@ -140,7 +140,7 @@ mod tests {
             // Nothing but whitespace is left out.
             let mut covered = vec![false; t.chars().count()];
             for c in &chunks {
-                for k in c.start..c.end { covered[k] = true; }
+                covered[c.start..c.end].iter_mut().for_each(|x| *x = true);
             }
             for (k, ch) in t.chars().enumerate() {
                 prop_assert!(covered[k] || ch.is_whitespace(), "char {} {:?} not covered", k, ch);

@@ -21,6 +21,8 @@ use std::path::{Path, PathBuf};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use warrant_facts::{Fact, Vocabulary};
+
 use crate::html::html_to_text;
 use crate::model::DocumentInput;
 
@@ -244,63 +246,121 @@ fn markdown_title(text: &str) -> Option<String> {
     })
 }
 
+/// One element of a JSON Lines or JSON array text.
+struct Item {
+    /// 1-based line where it starts.
+    line: usize,
+    /// `/i` for array elements; `None` for JSON Lines (the line names the record).
+    pointer: Option<String>,
+    /// The value, or why it is not JSON.
+    value: Result<Value, String>,
+}
+
+impl Item {
+    /// An error about this item at `inner` (a pointer within it, e.g. `/text`).
+    fn error(&self, file: &str, inner: Option<String>, message: String) -> InputError {
+        let pointer = match (&self.pointer, inner) {
+            (Some(p), i) => Some(format!("{p}{}", i.unwrap_or_default())),
+            (None, i) => i,
+        };
+        input_err(file, Some(self.line), pointer, message)
+    }
+}
+
+/// The elements of a JSON Lines text (one per non-blank line) or of a JSON array, each with
+/// its line. A JSON text that is not an array is one error.
+fn json_items(file: &str, text: &str, lines: bool, expected: &str) -> Result<Vec<Item>, InputError> {
+    if lines {
+        return Ok(text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(i, l)| Item {
+                line: i + 1,
+                pointer: None,
+                value: serde_json::from_str(l)
+                    .map_err(|e| format!("invalid JSON: {} (column {})", strip_position(&e), e.column())),
+            })
+            .collect());
+    }
+    let raw: Vec<&RawValue> = serde_json::from_str(text).map_err(|e| {
+        let msg = if e.is_data() {
+            format!("expected a JSON array of {expected}")
+        } else {
+            format!("invalid JSON: {}", strip_position(&e))
+        };
+        input_err(file, (e.line() > 0).then_some(e.line()), None, msg)
+    })?;
+    Ok(raw
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let offset = (r.get().as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+            Item {
+                line: text.get(..offset).map_or(1, |b| b.matches('\n').count() + 1),
+                pointer: Some(format!("/{i}")),
+                value: serde_json::from_str(r.get()).map_err(|e| format!("invalid JSON: {}", strip_position(&e))),
+            }
+        })
+        .collect())
+}
+
 /// Records of a JSON Lines text: one per non-blank line.
 pub fn parse_jsonl(file: &str, text: &str, version: Option<&str>) -> (Vec<DocumentInput>, Vec<InputError>) {
+    parse_records(file, text, true, version)
+}
+
+/// Records of a JSON text holding an array of records.
+pub fn parse_json_records(file: &str, text: &str, version: Option<&str>) -> (Vec<DocumentInput>, Vec<InputError>) {
+    parse_records(file, text, false, version)
+}
+
+fn parse_records(file: &str, text: &str, lines: bool, version: Option<&str>) -> (Vec<DocumentInput>, Vec<InputError>) {
+    let items = match json_items(file, text, lines, "records [{\"id\"|\"docId\", \"text\", …}]") {
+        Ok(items) => items,
+        Err(e) => return (Vec::new(), vec![e]),
+    };
     let mut docs = Vec::new();
     let mut errors = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let n = i + 1;
-        if line.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<Value>(line) {
-            Err(e) => errors.push(input_err(
-                file,
-                Some(n),
-                None,
-                format!("invalid JSON: {} (column {})", strip_position(&e), e.column()),
-            )),
-            Ok(v) => match record(&v, version) {
-                Ok(mut d) => {
-                    d.origin = format!("{file}:{n}");
-                    docs.push(d);
-                }
-                Err((ptr, msg)) => errors.push(input_err(file, Some(n), ptr, msg)),
-            },
+    for item in &items {
+        match item.value.clone().map_err(|m| (None, m)).and_then(|v| record(&v, version)) {
+            Ok(mut d) => {
+                d.origin = format!("{file}:{}", item.line);
+                docs.push(d);
+            }
+            Err((ptr, msg)) => errors.push(item.error(file, ptr, msg)),
         }
     }
     (docs, errors)
 }
 
-/// Records of a JSON text holding an array of records.
-pub fn parse_json_records(file: &str, text: &str, version: Option<&str>) -> (Vec<DocumentInput>, Vec<InputError>) {
-    let raw: Vec<&RawValue> = match serde_json::from_str(text) {
-        Ok(r) => r,
-        Err(e) => {
-            let msg = if e.is_data() {
-                "expected a JSON array of records [{\"id\"|\"docId\", \"text\", …}]".to_string()
-            } else {
-                format!("invalid JSON: {}", strip_position(&e))
-            };
-            let line = (e.line() > 0).then_some(e.line());
-            return (Vec::new(), vec![input_err(file, line, None, msg)]);
-        }
+/// Manual (gold) facts (spec §16) from a JSON array or, when `lines`, JSON Lines: each read
+/// with [`Fact::from_manual_json`]; with a vocabulary, a predicate outside it is an error
+/// (predicate coverage must be 100%, §5.3).
+pub fn parse_manual_facts(file: &str, text: &str, lines: bool, vocab: Option<&Vocabulary>) -> (Vec<Fact>, Vec<InputError>) {
+    let items = match json_items(file, text, lines, "facts") {
+        Ok(items) => items,
+        Err(e) => return (Vec::new(), vec![e]),
     };
-    let mut docs = Vec::new();
+    let mut facts = Vec::new();
     let mut errors = Vec::new();
-    for (i, r) in raw.iter().enumerate() {
-        let offset = (r.get().as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
-        let line = text.get(..offset).map_or(1, |b| b.matches('\n').count() + 1);
-        let parsed = serde_json::from_str::<Value>(r.get()).map_err(|e| (None, format!("invalid JSON: {}", strip_position(&e))));
-        match parsed.and_then(|v| record(&v, version)) {
-            Ok(mut d) => {
-                d.origin = format!("{file}:{line}");
-                docs.push(d);
-            }
-            Err((ptr, msg)) => errors.push(input_err(file, Some(line), Some(format!("/{i}{}", ptr.unwrap_or_default())), msg)),
+    for item in &items {
+        let fact = item
+            .value
+            .clone()
+            .map_err(|m| (None, m))
+            .and_then(|v| Fact::from_manual_json(&v).map_err(|e| (Some(e.pointer).filter(|p| p != "/"), e.message)));
+        match fact {
+            Ok(f) if vocab.is_some_and(|v| !v.contains(&f.predicate)) => errors.push(item.error(
+                file,
+                Some("/predicate".into()),
+                format!("predicate \"{}\" is not in the vocabulary (add it with --vocab)", f.predicate),
+            )),
+            Ok(f) => facts.push(f),
+            Err((ptr, msg)) => errors.push(item.error(file, ptr, msg)),
         }
     }
-    (docs, errors)
+    (facts, errors)
 }
 
 const RECORD_KEYS: &str = "id|docId, text, version, title, metadata";
@@ -434,6 +494,32 @@ mod tests {
         assert_eq!(errs[0].to_string(), "b.json:2: invalid JSON: EOF while parsing a value");
         let (_, errs) = parse_json_records("i.json", "[{\"id\": \"a\", \"docId\": \"b\", \"text\": \"\"}]", None);
         assert_eq!(errs[0].to_string(), "i.json:1: /0: \"id\" (a) and \"docId\" (b) differ; give one");
+    }
+
+    #[test]
+    fn manual_facts_with_locations() {
+        let vocab = Vocabulary::builtin();
+        let text = "[\n{\"subject\": \"a\", \"predicate\": \"has_value\", \"object\": 1, \"source\": {\"docId\": \"d\", \"chunkId\": \"c1\"}},\n\
+                    {\"subject\": \"a\", \"predicate\": \"enters\", \"object\": 1, \"source\": {\"docId\": \"d\", \"chunkId\": \"c1\"}},\n\
+                    {\"subject\": \"a\", \"predicate\": \"has_value\", \"source\": {\"docId\": \"d\", \"chunkId\": \"c1\"}}]";
+        let (facts, errs) = parse_manual_facts("f.json", text, false, Some(&vocab));
+        assert_eq!(facts.len(), 1);
+        let msgs: Vec<String> = errs.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            msgs,
+            [
+                "f.json:3: /1/predicate: predicate \"enters\" is not in the vocabulary (add it with --vocab)",
+                "f.json:4: /2: missing \"object\"",
+            ]
+        );
+        let (facts, errs) = parse_manual_facts(
+            "f.jsonl",
+            "{\"subject\": \"a\", \"predicate\": \"p\", \"object\": true, \"source\": {\"docId\": \"d\", \"chunkId\": \"c\"}, \"span\": {}}\n",
+            true,
+            None,
+        );
+        assert!(facts.is_empty());
+        assert_eq!(errs[0].to_string(), "f.jsonl:1: /span: expected {\"start\", \"end\"} with 0 ≤ start ≤ end");
     }
 
     #[test]

@@ -41,12 +41,17 @@ const READER_POOL: usize = 8;
 /// big transactions spill to the WAL as they go.
 const WRITER_CACHE_KIB: i64 = 16 * 1024;
 
+/// Bytes a WAL file is truncated to after a checkpoint (a large ingest grows it).
+const WAL_SIZE_LIMIT: i64 = 64 << 20;
+
 /// An SQLite-backed [`Store`].
 pub struct SqliteStore {
     /// The database file; `None` for an in-memory store.
     file: Option<PathBuf>,
-    writer: Mutex<Connection>,
+    // Readers are declared (so dropped) before the writer: the writer, closing last,
+    // checkpoints the WAL and removes it.
     readers: Mutex<Vec<Connection>>,
+    writer: Mutex<Connection>,
     busy_timeout: Duration,
 }
 
@@ -101,7 +106,8 @@ impl SqliteStore {
             return Err(StoreError::Invalid(format!("{}: cannot use WAL mode (got {mode})", file.display())));
         }
         conn.execute_batch(&format!(
-            "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -{WRITER_CACHE_KIB}; PRAGMA temp_store = MEMORY;"
+            "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -{WRITER_CACHE_KIB}; PRAGMA temp_store = MEMORY; \
+             PRAGMA journal_size_limit = {WAL_SIZE_LIMIT};"
         ))
         .ctx("configure store")?;
         migrate(&mut conn, &file)?;
@@ -124,14 +130,20 @@ impl SqliteStore {
         self.read(|c| c.query_row("PRAGMA user_version", [], |r| r.get(0)).ctx("read schema version"))
     }
 
-    /// `PRAGMA integrity_check`: `"ok"` for a sound database.
+    /// `PRAGMA integrity_check` plus FTS5's own check that the BM25 index matches the chunks:
+    /// `"ok"` for a sound store, otherwise the problems found.
     pub fn integrity_check(&self) -> Result<String> {
-        self.read(|c| {
-            let mut st = c.prepare("PRAGMA integrity_check").ctx("integrity check")?;
-            let rows: Vec<String> =
-                st.query_map([], |r| r.get(0)).ctx("integrity check")?.collect::<rusqlite::Result<_>>().ctx("integrity check")?;
-            Ok(rows.join("; "))
-        })
+        let conn = lock(&self.writer);
+        let mut st = conn.prepare("PRAGMA integrity_check").ctx("integrity check")?;
+        let rows: Vec<String> =
+            st.query_map([], |r| r.get(0)).ctx("integrity check")?.collect::<rusqlite::Result<_>>().ctx("integrity check")?;
+        if rows != ["ok"] {
+            return Ok(rows.join("; "));
+        }
+        match conn.execute_batch("INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)") {
+            Ok(()) => Ok("ok".into()),
+            Err(e) => Ok(format!("search index: {e}")),
+        }
     }
 
     fn open_reader(&self, file: &Path) -> Result<Connection> {
@@ -362,8 +374,13 @@ impl Store for SqliteStore {
         text_arg("subject = ?", &query.subject, &mut conds);
         text_arg("predicate = ?", &query.predicate, &mut conds);
         text_arg("version_norm = ?", &query.version.as_deref().map(|v| normalize_version(v).to_string()), &mut conds);
-        text_arg("doc_id = ?", &query.doc_id, &mut conds);
         text_arg("chunk_id = ?", &query.chunk_id, &mut conds);
+        if let Some(doc) = &query.doc_id {
+            // By the document's seq (indexed), or by id for manual facts whose document is not stored.
+            conds.push("(doc_seq = (SELECT seq FROM documents WHERE id = ?) OR (doc_seq IS NULL AND doc_id = ?))");
+            args.push(SqlValue::Text(doc.clone()));
+            args.push(SqlValue::Text(doc.clone()));
+        }
         let number = match &query.object {
             Some(o @ (Object::String(_) | Object::Bool(_))) => {
                 let (kind, text) = object_columns(o);
