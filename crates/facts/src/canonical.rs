@@ -25,8 +25,8 @@ const ARTICLES: [&str; 6] = ["the", "a", "an", "all", "every", "each"];
 /// assert_eq!(canonical_entity("the access policies"), "access_policy");
 /// ```
 pub fn canonical_entity(name: &str) -> String {
-    let nfc: String = name.nfc().collect();
-    let lower = nfc.to_lowercase();
+    // ASCII is already NFC; most names are ASCII, and this runs for every fact and mention.
+    let lower = if name.is_ascii() { name.to_ascii_lowercase() } else { name.nfc().collect::<String>().to_lowercase() };
     let words = drop_article(lower.trim());
     let mut snake = snake_case(words);
     if let Some(pos) = snake.rfind('_') {

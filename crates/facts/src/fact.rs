@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 use warrant_text::CharSpan;
 
 use crate::canonical::normalize_version;
+use crate::diag::{one_line, pointer_token};
 use crate::value::parse_number;
 
 /// Qualifiers of a fact: known keys `version`, `time`, `condition`; others allowed. Sorted by
@@ -242,12 +243,27 @@ impl Fact {
     /// JSON (sorted keys, no whitespace) of the normalised fact without its id. Identical
     /// facts from the same source get the same id on every ingest.
     pub fn content_id(&self) -> String {
-        let canonical = self.to_json(false).to_string();
-        let digest = Sha256::digest(canonical.as_bytes());
+        // Serialised straight into the hasher: the same bytes as `to_json(false).to_string()`
+        // (fields in key order), without building a JSON tree.
+        let canonical = CanonicalFact {
+            confidence: confidence_json(self.confidence),
+            object: &self.object,
+            polarity: self.polarity,
+            predicate: &self.predicate,
+            qualifiers: &self.qualifiers,
+            source: CanonicalSource { chunk_id: &self.source.chunk_id, doc_id: &self.source.doc_id },
+            span: CanonicalSpan { end: self.span.end, start: self.span.start },
+            subject: &self.subject,
+        };
+        let mut hasher = HashWriter(Sha256::new());
+        // Writing into a hasher cannot fail, and every field serialises.
+        let _ = serde_json::to_writer(&mut hasher, &canonical);
+        let digest = hasher.0.finalize();
         let mut id = String::with_capacity(17);
         id.push('f');
         for b in &digest[..8] {
-            id.push_str(&format!("{b:02x}"));
+            id.push(char::from(HEX[usize::from(b >> 4)]));
+            id.push(char::from(HEX[usize::from(b & 15)]));
         }
         id
     }
@@ -256,6 +272,47 @@ impl Fact {
     pub fn with_content_id(mut self) -> Self {
         self.id = self.content_id();
         self
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// The fields of a fact in sorted key order, for [`Fact::content_id`].
+#[derive(Serialize)]
+struct CanonicalFact<'a> {
+    confidence: Value,
+    object: &'a Object,
+    polarity: Polarity,
+    predicate: &'a str,
+    qualifiers: &'a Qualifiers,
+    source: CanonicalSource<'a>,
+    span: CanonicalSpan,
+    subject: &'a str,
+}
+
+#[derive(Serialize)]
+struct CanonicalSource<'a> {
+    #[serde(rename = "chunkId")]
+    chunk_id: &'a str,
+    #[serde(rename = "docId")]
+    doc_id: &'a str,
+}
+
+#[derive(Serialize)]
+struct CanonicalSpan {
+    end: usize,
+    start: usize,
+}
+
+struct HashWriter(Sha256);
+
+impl std::io::Write for HashWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -283,7 +340,8 @@ pub struct FactError {
 }
 
 fn fact_err(pointer: &str, message: impl Into<String>) -> FactError {
-    FactError { pointer: if pointer.is_empty() { "/".into() } else { pointer.into() }, message: message.into() }
+    let message = message.into();
+    FactError { pointer: if pointer.is_empty() { "/".into() } else { pointer.into() }, message: one_line(&message).into_owned() }
 }
 
 const MANUAL_KEYS: [&str; 9] = ["id", "subject", "predicate", "object", "qualifiers", "polarity", "confidence", "span", "source"];
@@ -296,7 +354,10 @@ impl Fact {
     pub fn from_manual_json(v: &Value) -> Result<Self, FactError> {
         let Value::Object(m) = v else { return Err(fact_err("", "expected a fact object")) };
         if let Some(k) = m.keys().find(|k| !MANUAL_KEYS.contains(&k.as_str())) {
-            return Err(fact_err(&format!("/{k}"), format!("unknown key (expected {})", MANUAL_KEYS.join(", "))));
+            return Err(fact_err(
+                &format!("/{}", pointer_token(k)),
+                format!("unknown key (expected {})", MANUAL_KEYS.join(", ")),
+            ));
         }
         let text = |key: &str| -> Result<String, FactError> {
             match m.get(key) {
@@ -420,6 +481,18 @@ mod tests {
             let e = Fact::from_manual_json(&v).unwrap_err().to_string();
             assert!(e.starts_with(needle), "{e} vs {needle}");
         }
+    }
+
+    #[test]
+    fn content_id_hashes_the_canonical_json() {
+        let mut v = gold();
+        v["qualifiers"]["condition"] = json!("when idle");
+        v["object"] = json!(1.50);
+        v["confidence"] = json!(0.5);
+        let f = Fact::from_manual_json(&v).unwrap();
+        let digest = Sha256::digest(f.to_json(false).to_string().as_bytes());
+        let expected: String = std::iter::once("f".to_string()).chain(digest[..8].iter().map(|b| format!("{b:02x}"))).collect();
+        assert_eq!(f.id, expected);
     }
 
     #[test]

@@ -29,6 +29,7 @@
 //! ```
 
 pub mod canonical;
+pub mod diag;
 pub mod extract;
 pub mod fact;
 pub mod signature;

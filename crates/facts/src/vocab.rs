@@ -32,6 +32,8 @@ use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};
 use sha2::{Digest, Sha256};
 
+use crate::diag::{one_line, pointer_token};
+
 /// Compiled-size limit for one pattern: vocabulary files are user input.
 const REGEX_SIZE_LIMIT: usize = 4 << 20;
 
@@ -161,7 +163,8 @@ pub struct VocabError {
 }
 
 fn verr(location: impl Into<String>, message: impl Into<String>) -> VocabError {
-    VocabError { location: location.into(), message: message.into() }
+    let (location, message) = (location.into(), message.into());
+    VocabError { location: one_line(&location).into_owned(), message: one_line(&message).into_owned() }
 }
 
 /// Format of a vocabulary file.
@@ -283,7 +286,7 @@ impl Vocabulary {
         let mut index = HashMap::with_capacity(entries.len());
         for (i, e) in entries.iter().enumerate() {
             if index.insert(e.id.clone(), i).is_some() {
-                return Err(verr(format!("/{}", e.id), "duplicate predicate id"));
+                return Err(verr(format!("/{}", pointer_token(&e.id)), "duplicate predicate id"));
             }
         }
         let mut sources = Vec::new();
@@ -369,7 +372,7 @@ impl Vocabulary {
 }
 
 fn compile_entry(id: &str, e: EntryFile) -> Result<PredicateEntry, VocabError> {
-    let at = |rest: &str| format!("/{id}{rest}");
+    let at = |rest: &str| format!("/{}{rest}", pointer_token(id));
     let snake = id.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
         && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
     if !snake {

@@ -5,6 +5,8 @@
 //! skips them; the rest are [`prepare`]d in parallel (chunked, pattern-extracted, validated),
 //! then handed to [`Store::write`], which writes all of them or nothing.
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
@@ -12,10 +14,10 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use warrant_facts::{ChunkContext, Fact, RejectionCounts, ValidatedFact, Vocabulary, extract_facts};
 
+use crate::Store;
 use crate::chunk::{ChunkRange, DEFAULT_MAX_CHUNK_CHARS, chunk_id, chunk_text};
 use crate::error::{Result, StoreError};
 use crate::model::DocumentInput;
-use crate::{Store, WriteReport};
 
 /// How documents are turned into chunks and facts.
 #[derive(Debug, Clone)]
@@ -175,7 +177,8 @@ pub struct IngestSummary {
 }
 
 /// Ingests documents and manual facts into a store in one transaction (see the module docs).
-/// Document ids must be unique within `docs`.
+/// Document ids must be unique within `docs`. Documents are prepared on worker threads while
+/// the store writes the ones already prepared, in input order.
 pub fn ingest(
     store: &dyn Store,
     docs: Vec<DocumentInput>,
@@ -202,37 +205,50 @@ pub fn ingest(
             todo.push(d);
         }
     }
-    let prepared = prepare_all(&todo, opts, progress);
-    drop(todo);
-    let total = prepared.len();
-    let report: WriteReport = store.write(&prepared, &manual_facts, &mut |done| progress(Progress::Written { done, total }))?;
+    let total = todo.len();
+    let progress = RefCell::new(progress);
+    // What each document contributes, recorded as it is handed to the store.
+    let mut counts: Vec<(u64, u64, RejectionCounts)> = Vec::with_capacity(total);
+    let report = prepare_streaming(&todo, opts, |documents| {
+        let mut bytes = 0u64;
+        let mut in_order = documents.inspect(|p| {
+            counts.push((p.chunks.len() as u64, p.facts.len() as u64, p.rejected.clone()));
+            bytes += p.text.len() as u64;
+            (progress.borrow_mut())(Progress::Prepared { done: counts.len(), total, bytes });
+        });
+        store.write(&mut in_order, &manual_facts, &mut |done| (progress.borrow_mut())(Progress::Written { done, total }))
+    })?;
     let mut summary = IngestSummary {
         unchanged_documents: unchanged + report.unchanged as u64,
         manual_facts: report.manual_facts as u64,
         ..IngestSummary::default()
     };
     for &i in &report.written {
-        let p = &prepared[i];
+        let (chunks, facts, rejected) = &counts[i];
         summary.documents += 1;
-        summary.chunks += p.chunks.len() as u64;
-        summary.facts += p.facts.len() as u64;
-        summary.rejected_by_reason.merge(&p.rejected);
+        summary.chunks += chunks;
+        summary.facts += facts;
+        summary.rejected_by_reason.merge(rejected);
     }
     summary.rejected_facts = summary.rejected_by_reason.total();
     Ok(summary)
 }
 
-/// Prepares documents on worker threads; results keep the input order.
-fn prepare_all(docs: &[DocumentInput], opts: &IngestOptions, progress: &mut dyn FnMut(Progress)) -> Vec<PreparedDocument> {
-    let total = docs.len();
+/// Prepares documents on worker threads and hands them, in input order, to `consume` as they
+/// become ready. Workers stop when `consume` returns (even early, on an error).
+fn prepare_streaming<T>(
+    docs: &[DocumentInput],
+    opts: &IngestOptions,
+    consume: impl FnOnce(&mut dyn Iterator<Item = PreparedDocument>) -> T,
+) -> T {
     let threads = match opts.threads {
         0 => std::thread::available_parallelism().map_or(1, usize::from),
         n => n,
     }
-    .clamp(1, total.max(1));
-    let mut slots: Vec<Option<PreparedDocument>> = (0..total).map(|_| None).collect();
+    .clamp(1, docs.len().max(1));
     let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, PreparedDocument)>();
+    // Bounded: workers run at most a few documents ahead of the writer.
+    let (tx, rx) = mpsc::sync_channel::<(usize, PreparedDocument)>(threads * 4);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
@@ -242,18 +258,25 @@ fn prepare_all(docs: &[DocumentInput], opts: &IngestOptions, progress: &mut dyn 
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(doc) = docs.get(i) else { break };
                     if tx.send((i, prepare(doc, opts))).is_err() {
-                        break;
+                        break; // the consumer stopped
                     }
                 }
             });
         }
         drop(tx);
-        let mut bytes = 0u64;
-        for (done, (i, p)) in rx.iter().enumerate() {
-            bytes += p.text.len() as u64;
-            slots[i] = Some(p);
-            progress(Progress::Prepared { done: done + 1, total, bytes });
-        }
-    });
-    slots.into_iter().flatten().collect()
+        let mut waiting: BTreeMap<usize, PreparedDocument> = BTreeMap::new();
+        let mut want = 0;
+        let mut in_order = std::iter::from_fn(|| {
+            loop {
+                if let Some(p) = waiting.remove(&want) {
+                    want += 1;
+                    return Some(p);
+                }
+                let (i, p) = rx.recv().ok()?;
+                waiting.insert(i, p);
+            }
+        });
+        consume(&mut in_order)
+        // `in_order` (and the receiver) drop here, before the workers are joined.
+    })
 }

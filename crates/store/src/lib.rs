@@ -57,7 +57,7 @@ pub use sqlite::SqliteStore;
 /// What a write changed (see [`Store::write`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct WriteReport {
-    /// Indices (into the documents given) of the documents written: new or changed.
+    /// Positions (in the order the documents were given) of the documents written: new or changed.
     pub written: Vec<usize>,
     /// Documents whose stored ingest key already matched: left untouched.
     pub unchanged: usize,
@@ -126,14 +126,15 @@ pub trait Store: Send + Sync {
     /// unchanged documents can be skipped before they are prepared.
     fn ingest_keys(&self, ids: &[&str]) -> Result<HashMap<String, String>>;
 
-    /// Writes prepared documents and manual facts in one transaction. A document whose
-    /// stored ingest key equals its own is left untouched; a changed one replaces the old
-    /// chunks, extracted facts and mentions; a new one is appended. Manual facts are stored
-    /// as given (no span validation), replacing a fact with the same id. `progress` is called
-    /// with the number of documents handled so far.
+    /// Writes prepared documents and manual facts in one transaction: all or nothing. A
+    /// document whose stored ingest key equals its own is left untouched; a changed one
+    /// replaces the old chunks, extracted facts and mentions; a new one is appended. Manual
+    /// facts are stored as given (no span validation), replacing a fact with the same id.
+    /// Documents are consumed as the iterator yields them (so preparation can overlap the
+    /// write); `progress` is called with the number of documents handled so far.
     fn write(
         &self,
-        documents: &[PreparedDocument],
+        documents: &mut dyn Iterator<Item = PreparedDocument>,
         manual_facts: &[Fact],
         progress: &mut dyn FnMut(usize),
     ) -> Result<WriteReport>;

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use warrant_facts::diag::{one_line, pointer_token};
 use warrant_facts::{Fact, Vocabulary};
 
 use crate::html::html_to_text;
@@ -39,16 +40,17 @@ pub struct InputError {
     pub message: String,
 }
 
+/// One line: control characters in quoted input are escaped.
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.file)?;
+        f.write_str(&one_line(&self.file))?;
         if let Some(l) = self.line {
             write!(f, ":{l}")?;
         }
         if let Some(p) = &self.pointer {
-            write!(f, ": {p}")?;
+            write!(f, ": {}", one_line(p))?;
         }
-        write!(f, ": {}", self.message)
+        write!(f, ": {}", one_line(&self.message))
     }
 }
 
@@ -371,7 +373,7 @@ fn record(v: &Value, version: Option<&str>) -> Result<DocumentInput, (Option<Str
         return Err((None, format!("expected a record object {{{RECORD_KEYS}}}")));
     };
     if let Some(k) = m.keys().find(|k| !matches!(k.as_str(), "id" | "docId" | "text" | "version" | "title" | "metadata")) {
-        return Err((Some(format!("/{k}")), format!("unknown key (records have {RECORD_KEYS})")));
+        return Err((Some(format!("/{}", pointer_token(k))), format!("unknown key (records have {RECORD_KEYS})")));
     }
     let id = record_id(m)?;
     let text = match m.get("text") {

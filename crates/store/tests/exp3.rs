@@ -147,7 +147,7 @@ fn match_signature_conformance_cases_through_the_store() {
         }
         let fact = Fact::from_manual_json(&fact).unwrap();
         assert!(vocab.contains(&fact.predicate));
-        store.write(&[], &[fact], &mut |_| {}).unwrap();
+        store.write(&mut std::iter::empty(), &[fact], &mut |_| {}).unwrap();
         let pattern = pattern_from_json(&case["pattern"]).unwrap();
         let got: Vec<Value> = store
             .match_signature(&pattern)

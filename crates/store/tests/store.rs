@@ -99,7 +99,7 @@ fn a_failed_write_leaves_the_store_unchanged() {
     // Two chunks with the same index collide on the chunk id: the write fails half-way.
     let c: ChunkRange = bad.chunks[0];
     bad.chunks.push(c);
-    let err = store.write(&[good, bad], &[], &mut |_| {}).unwrap_err();
+    let err = store.write(&mut vec![good, bad].into_iter(), &[], &mut |_| {}).unwrap_err();
     assert!(matches!(err, StoreError::Sqlite { .. }), "{err}");
     assert_eq!((store.stats().unwrap(), store.facts(&FactQuery::all()).unwrap()), before);
     assert!(store.document("new").unwrap().is_none());
@@ -164,7 +164,7 @@ fn fact_queries_filter_and_limit() {
         &json!({"subject": "limit", "predicate": "has_value", "object": 15.0, "source": {"docId": "m", "chunkId": "m1"}}),
     )
     .unwrap();
-    store.write(&[], &[num], &mut |_| {}).unwrap();
+    store.write(&mut std::iter::empty(), &[num], &mut |_| {}).unwrap();
     let n = |t: &str| FactQuery {
         object: Some(warrant_facts::Object::Number(serde_json::from_str(t).unwrap())),
         ..FactQuery::default()

@@ -8,13 +8,15 @@
 
 mod schema;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use rusqlite::types::Value as SqlValue;
-use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, Transaction, TransactionBehavior, params, params_from_iter};
+use rusqlite::{
+    Connection, OpenFlags, OptionalExtension, Row, Statement, Transaction, TransactionBehavior, params, params_from_iter,
+};
 use serde_json::Value;
 use warrant_facts::fact::numbers_equal;
 use warrant_facts::signature::{Bindings, Role, Signature, match_with};
@@ -374,7 +376,13 @@ impl Store for SqliteStore {
         text_arg("subject = ?", &query.subject, &mut conds);
         text_arg("predicate = ?", &query.predicate, &mut conds);
         text_arg("version_norm = ?", &query.version.as_deref().map(|v| normalize_version(v).to_string()), &mut conds);
-        text_arg("chunk_id = ?", &query.chunk_id, &mut conds);
+        if let Some(chunk) = &query.chunk_id {
+            // Stored chunks by (document, index); manual facts by the chunk id they were given.
+            conds.push(
+                "((doc_seq, chunk_idx) = (SELECT doc_seq, idx FROM chunks WHERE id = ?) OR (manual = 1 AND chunk_id = ?)) AND chunk_id = ?",
+            );
+            args.extend([chunk, chunk, chunk].map(|c| SqlValue::Text(c.clone())));
+        }
         if let Some(doc) = &query.doc_id {
             // By the document's seq (indexed), or by id for manual facts whose document is not stored.
             conds.push("(doc_seq = (SELECT seq FROM documents WHERE id = ?) OR (doc_seq IS NULL AND doc_id = ?))");
@@ -516,16 +524,11 @@ impl Store for SqliteStore {
         }
         let key = entity_match_key(name);
         self.read(|c| {
-            let by_id = c
-                .prepare_cached("SELECT id FROM entities WHERE id = ?1")
-                .and_then(|mut st| st.query_row([&canonical], |r| r.get(0)).optional());
-            let id: Option<String> = match by_id.ctx("look up entity")? {
-                Some(id) => Some(id),
-                None => c
-                    .prepare_cached("SELECT id FROM entities WHERE match_key = ?1 ORDER BY id LIMIT 1")
-                    .and_then(|mut st| st.query_row([&key], |r| r.get(0)).optional())
-                    .ctx("look up entity")?,
-            };
+            // The canonical id itself if stored, else the first id sharing the looser key.
+            let id: Option<String> = c
+                .prepare_cached("SELECT id FROM entities WHERE match_key = ?1 ORDER BY id <> ?2, id LIMIT 1")
+                .and_then(|mut st| st.query_row([&key, &canonical], |r| r.get(0)).optional())
+                .ctx("look up entity")?;
             let Some(id) = id else { return Ok(None) };
             let mut st = c
                 .prepare_cached(
@@ -596,84 +599,13 @@ impl Store for SqliteStore {
 
     fn write(
         &self,
-        documents: &[PreparedDocument],
+        documents: &mut dyn Iterator<Item = PreparedDocument>,
         manual_facts: &[Fact],
         progress: &mut dyn FnMut(usize),
     ) -> Result<WriteReport> {
         let mut conn = lock(&self.writer);
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).ctx("begin write")?;
-        let mut report = WriteReport::default();
-        let mut touched: BTreeSet<String> = BTreeSet::new();
-        for (i, d) in documents.iter().enumerate() {
-            let existing: Option<(i64, String)> = tx
-                .prepare_cached("SELECT seq, ingest_key FROM documents WHERE id = ?1")
-                .and_then(|mut st| st.query_row([&d.id], |r| Ok((r.get(0)?, r.get(1)?))).optional())
-                .ctx("read document")?;
-            let seq = match existing {
-                Some((_, key)) if key == d.ingest_key => {
-                    report.unchanged += 1;
-                    progress(i + 1);
-                    continue;
-                }
-                Some((seq, _)) => {
-                    clear_document(&tx, seq, &mut touched)?;
-                    tx.prepare_cached(
-                        "UPDATE documents SET version = ?2, version_norm = ?3, title = ?4, metadata = ?5, sha256 = ?6, \
-                         ingest_key = ?7, char_len = ?8, text = ?9 WHERE seq = ?1",
-                    )
-                    .and_then(|mut st| {
-                        st.execute(params![
-                            seq,
-                            d.version,
-                            version_norm(&d.version),
-                            d.title,
-                            metadata_text(&d.metadata),
-                            d.sha256,
-                            d.ingest_key,
-                            d.char_len as i64,
-                            d.text
-                        ])
-                    })
-                    .ctx("update document")?;
-                    seq
-                }
-                None => {
-                    tx.prepare_cached(
-                        "INSERT INTO documents (id, version, version_norm, title, metadata, sha256, ingest_key, char_len, text) \
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                    )
-                    .and_then(|mut st| {
-                        st.execute(params![
-                            d.id,
-                            d.version,
-                            version_norm(&d.version),
-                            d.title,
-                            metadata_text(&d.metadata),
-                            d.sha256,
-                            d.ingest_key,
-                            d.char_len as i64,
-                            d.text
-                        ])
-                    })
-                    .ctx("insert document")?;
-                    tx.last_insert_rowid()
-                }
-            };
-            write_content(&tx, seq, d)?;
-            report.written.push(i);
-            progress(i + 1);
-        }
-        for f in manual_facts {
-            write_manual_fact(&tx, f)?;
-            report.manual_facts += 1;
-        }
-        let mut orphan = tx
-            .prepare_cached("DELETE FROM entities WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM mentions WHERE entity_id = ?1)")
-            .ctx("prune entities")?;
-        for e in &touched {
-            orphan.execute([e]).ctx("prune entities")?;
-        }
-        drop(orphan);
+        let report = Writer::new(&tx)?.write(documents, manual_facts, progress)?;
         tx.commit().ctx("commit")?;
         Ok(report)
     }
@@ -698,125 +630,214 @@ fn metadata_text(m: &Option<Value>) -> Option<String> {
     m.as_ref().map(Value::to_string)
 }
 
-/// Removes a document's chunks (and their FTS entries), extracted facts and mentions,
-/// remembering the entities mentioned so orphans can be pruned.
-fn clear_document(tx: &Transaction<'_>, seq: i64, touched: &mut BTreeSet<String>) -> Result<()> {
-    let mut st = tx.prepare_cached("SELECT DISTINCT entity_id FROM mentions WHERE doc_seq = ?1").ctx("read mentions")?;
-    for e in st.query_map([seq], |r| r.get::<_, String>(0)).ctx("read mentions")? {
-        touched.insert(e.ctx("read mentions")?);
-    }
-    for sql in [
-        "DELETE FROM chunks WHERE doc_seq = ?1",
-        "DELETE FROM facts WHERE doc_seq = ?1 AND manual = 0",
-        "DELETE FROM mentions WHERE doc_seq = ?1",
-    ] {
-        tx.prepare_cached(sql).and_then(|mut st| st.execute([seq])).ctx("replace document")?;
-    }
-    Ok(())
+const INSERT_FACT: &str = "INSERT INTO facts (id, subject, predicate, object_kind, object, qualifiers, version_norm, polarity, \
+     confidence, span_start, span_end, doc_id, chunk_id, doc_seq, chunk_idx, manual) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
+
+/// The statements of one write transaction, prepared once.
+struct Writer<'c> {
+    tx: &'c Transaction<'c>,
+    find_document: Statement<'c>,
+    insert_document: Statement<'c>,
+    update_document: Statement<'c>,
+    chunk: Statement<'c>,
+    fact: Statement<'c>,
+    manual_fact: Statement<'c>,
+    mention: Statement<'c>,
+    manual_mention: Statement<'c>,
+    entity: Statement<'c>,
+    /// Entities inserted in this transaction (skips repeated `INSERT OR IGNORE`s).
+    entities: HashSet<String>,
+    /// Entities whose mentions were deleted: pruned at the end if nothing mentions them.
+    touched: BTreeSet<String>,
 }
 
-/// Inserts a prepared document's chunks, facts, mentions and entities.
-fn write_content(tx: &Transaction<'_>, seq: i64, d: &PreparedDocument) -> Result<()> {
-    let mut chunk_st = tx
-        .prepare_cached("INSERT INTO chunks (id, doc_seq, idx, start, \"end\", text) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-        .ctx("insert chunk")?;
-    for c in &d.chunks {
-        chunk_st
-            .execute(params![d.chunk_id(c.index), seq, c.index as i64, c.start as i64, c.end as i64, d.chunk_text(c)])
-            .ctx("insert chunk")?;
+impl<'c> Writer<'c> {
+    fn new(tx: &'c Transaction<'c>) -> Result<Self> {
+        let p = |sql: &str| tx.prepare(sql).ctx("prepare write");
+        Ok(Self {
+            tx,
+            find_document: p("SELECT seq, ingest_key FROM documents WHERE id = ?1")?,
+            insert_document: p(
+                "INSERT INTO documents (id, version, version_norm, title, metadata, sha256, ingest_key, char_len, text) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            )?,
+            update_document: p(
+                "UPDATE documents SET id = ?1, version = ?2, version_norm = ?3, title = ?4, metadata = ?5, sha256 = ?6, \
+                 ingest_key = ?7, char_len = ?8, text = ?9 WHERE seq = ?10",
+            )?,
+            chunk: p("INSERT INTO chunks (id, doc_seq, idx, start, \"end\", text) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?,
+            fact: p(&format!("{INSERT_FACT} ON CONFLICT(id) DO NOTHING"))?,
+            manual_fact: p(&format!(
+                "{INSERT_FACT} ON CONFLICT(id) DO UPDATE SET subject = excluded.subject, predicate = excluded.predicate, \
+                 object_kind = excluded.object_kind, object = excluded.object, qualifiers = excluded.qualifiers, \
+                 version_norm = excluded.version_norm, polarity = excluded.polarity, confidence = excluded.confidence, \
+                 span_start = excluded.span_start, span_end = excluded.span_end, doc_id = excluded.doc_id, \
+                 chunk_id = excluded.chunk_id, doc_seq = excluded.doc_seq, chunk_idx = excluded.chunk_idx, manual = 1"
+            ))?,
+            mention: p("INSERT INTO mentions (entity_id, surface, doc_id, chunk_id, span_start, span_end, doc_seq, chunk_idx) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")?,
+            manual_mention: p(
+                "INSERT OR IGNORE INTO mentions (entity_id, surface, doc_id, chunk_id, span_start, span_end, doc_seq, chunk_idx) \
+                 VALUES (?1, ?2, ?3, ?4, NULL, NULL, NULL, NULL)",
+            )?,
+            entity: p("INSERT OR IGNORE INTO entities (match_key, id) VALUES (?1, ?2)")?,
+            entities: HashSet::new(),
+            touched: BTreeSet::new(),
+        })
     }
-    let mut mention_st = tx
-        .prepare_cached(
-            "INSERT INTO mentions (entity_id, surface, doc_id, chunk_id, span_start, span_end, doc_seq, chunk_idx) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        )
-        .ctx("insert mention")?;
-    for (chunk_idx, v) in &d.facts {
-        insert_fact(tx, &v.fact, Some(seq), Some(*chunk_idx as i64), false)?;
-        for m in &v.mentions {
-            insert_entity(tx, &m.entity)?;
-            let (s, e) = (m.span.map(|s| s.start as i64), m.span.map(|s| s.end as i64));
-            mention_st
-                .execute(params![m.entity, m.surface, d.id, v.fact.source.chunk_id, s, e, seq, *chunk_idx as i64])
-                .ctx("insert mention")?;
+
+    fn write(
+        mut self,
+        documents: &mut dyn Iterator<Item = PreparedDocument>,
+        manual_facts: &[Fact],
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<WriteReport> {
+        let mut report = WriteReport::default();
+        let last_chunk: i64 =
+            self.tx.query_row("SELECT coalesce(max(pk), 0) FROM chunks", [], |r| r.get(0)).ctx("read chunks")?;
+        for (i, d) in documents.enumerate() {
+            let existing: Option<(i64, String)> =
+                self.find_document.query_row([&d.id], |r| Ok((r.get(0)?, r.get(1)?))).optional().ctx("read document")?;
+            let (version, metadata, len) = (version_norm(&d.version), metadata_text(&d.metadata), d.char_len as i64);
+            let seq = match existing {
+                Some((_, key)) if key == d.ingest_key => {
+                    report.unchanged += 1;
+                    progress(i + 1);
+                    continue;
+                }
+                Some((seq, _)) => {
+                    self.clear_document(seq)?;
+                    self.update_document
+                        .execute(params![d.id, d.version, version, d.title, metadata, d.sha256, d.ingest_key, len, d.text, seq])
+                        .ctx("update document")?;
+                    seq
+                }
+                None => {
+                    self.insert_document
+                        .execute(params![d.id, d.version, version, d.title, metadata, d.sha256, d.ingest_key, len, d.text])
+                        .ctx("insert document")?;
+                    self.tx.last_insert_rowid()
+                }
+            };
+            self.write_content(seq, &d)?;
+            report.written.push(i);
+            progress(i + 1);
         }
+        // Chunk keys only grow (AUTOINCREMENT): the new chunks are those above the old maximum.
+        self.tx
+            .execute("INSERT INTO chunks_fts(rowid, text) SELECT pk, text FROM chunks WHERE pk > ?1", [last_chunk])
+            .ctx("index chunks")?;
+        for f in manual_facts {
+            self.write_manual_fact(f)?;
+            report.manual_facts += 1;
+        }
+        let mut orphan = self
+            .tx
+            .prepare("DELETE FROM entities WHERE match_key = ?1 AND id = ?2 AND NOT EXISTS (SELECT 1 FROM mentions WHERE entity_id = ?2)")
+            .ctx("prune entities")?;
+        for e in &self.touched {
+            orphan.execute([entity_match_key(e).as_str(), e]).ctx("prune entities")?;
+        }
+        Ok(report)
     }
-    Ok(())
+
+    /// Removes a document's chunks (and their FTS entries), extracted facts and mentions,
+    /// remembering the entities mentioned so orphans can be pruned.
+    fn clear_document(&mut self, seq: i64) -> Result<()> {
+        let mut st = self.tx.prepare_cached("SELECT DISTINCT entity_id FROM mentions WHERE doc_seq = ?1").ctx("read mentions")?;
+        for e in st.query_map([seq], |r| r.get::<_, String>(0)).ctx("read mentions")? {
+            let e = e.ctx("read mentions")?;
+            self.entities.remove(&e);
+            self.touched.insert(e);
+        }
+        for sql in [
+            "DELETE FROM chunks WHERE doc_seq = ?1",
+            "DELETE FROM facts WHERE doc_seq = ?1 AND manual = 0",
+            "DELETE FROM mentions WHERE doc_seq = ?1",
+        ] {
+            self.tx.prepare_cached(sql).and_then(|mut st| st.execute([seq])).ctx("replace document")?;
+        }
+        Ok(())
+    }
+
+    /// Inserts a prepared document's chunks, facts, mentions and entities.
+    fn write_content(&mut self, seq: i64, d: &PreparedDocument) -> Result<()> {
+        for c in &d.chunks {
+            self.chunk
+                .execute(params![d.chunk_id(c.index), seq, c.index as i64, c.start as i64, c.end as i64, d.chunk_text(c)])
+                .ctx("insert chunk")?;
+        }
+        for (chunk_idx, v) in &d.facts {
+            let chunk_idx = *chunk_idx as i64;
+            insert_fact(&mut self.fact, &v.fact, Some(seq), Some(chunk_idx), false)?;
+            for m in &v.mentions {
+                self.entity(&m.entity)?;
+                let (s, e) = (m.span.map(|s| s.start as i64), m.span.map(|s| s.end as i64));
+                self.mention
+                    .execute(params![m.entity, m.surface, d.id, v.fact.source.chunk_id, s, e, seq, chunk_idx])
+                    .ctx("insert mention")?;
+            }
+        }
+        Ok(())
+    }
+
+    fn entity(&mut self, id: &str) -> Result<()> {
+        if !self.entities.contains(id) {
+            self.entity.execute(params![entity_match_key(id), id]).ctx("insert entity")?;
+            self.entities.insert(id.to_string());
+        }
+        Ok(())
+    }
+
+    /// A manual fact, stored as given; its source order comes from its document and chunk when
+    /// they are in the store. Its subject is recorded as an entity alias.
+    fn write_manual_fact(&mut self, f: &Fact) -> Result<()> {
+        let doc_seq: Option<i64> = self
+            .tx
+            .prepare_cached("SELECT seq FROM documents WHERE id = ?1")
+            .and_then(|mut st| st.query_row([&f.source.doc_id], |r| r.get(0)).optional())
+            .ctx("read document")?;
+        let chunk_idx: Option<i64> = self
+            .tx
+            .prepare_cached("SELECT idx FROM chunks WHERE id = ?1")
+            .and_then(|mut st| st.query_row([&f.source.chunk_id], |r| r.get(0)).optional())
+            .ctx("read chunk")?;
+        insert_fact(&mut self.manual_fact, f, doc_seq, chunk_idx, true)?;
+        let entity = canonical_entity(&f.subject);
+        if !entity.is_empty() {
+            self.entity(&entity)?;
+            self.manual_mention.execute(params![entity, f.subject, f.source.doc_id, f.source.chunk_id]).ctx("insert mention")?;
+        }
+        Ok(())
+    }
 }
 
-fn insert_entity(tx: &Transaction<'_>, id: &str) -> Result<()> {
-    tx.prepare_cached("INSERT OR IGNORE INTO entities (id, match_key) VALUES (?1, ?2)")
-        .and_then(|mut st| st.execute(params![id, entity_match_key(id)]))
-        .ctx("insert entity")?;
-    Ok(())
-}
-
-fn insert_fact(tx: &Transaction<'_>, f: &Fact, doc_seq: Option<i64>, chunk_idx: Option<i64>, manual: bool) -> Result<()> {
+fn insert_fact(st: &mut Statement<'_>, f: &Fact, doc_seq: Option<i64>, chunk_idx: Option<i64>, manual: bool) -> Result<()> {
     let (kind, object) = object_columns(&f.object);
     let qualifiers = (!f.qualifiers.is_empty())
         .then(|| serde_json::to_string(&f.qualifiers))
         .transpose()
         .map_err(|e| StoreError::Invalid(e.to_string()))?;
-    let sql = if manual {
-        "INSERT INTO facts (id, subject, predicate, object_kind, object, qualifiers, version_norm, polarity, confidence, \
-         span_start, span_end, doc_id, chunk_id, doc_seq, chunk_idx, manual) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, 1) \
-         ON CONFLICT(id) DO UPDATE SET subject = excluded.subject, predicate = excluded.predicate, \
-         object_kind = excluded.object_kind, object = excluded.object, qualifiers = excluded.qualifiers, \
-         version_norm = excluded.version_norm, polarity = excluded.polarity, confidence = excluded.confidence, \
-         span_start = excluded.span_start, span_end = excluded.span_end, doc_id = excluded.doc_id, \
-         chunk_id = excluded.chunk_id, doc_seq = excluded.doc_seq, chunk_idx = excluded.chunk_idx, manual = 1"
-    } else {
-        "INSERT INTO facts (id, subject, predicate, object_kind, object, qualifiers, version_norm, polarity, confidence, \
-         span_start, span_end, doc_id, chunk_id, doc_seq, chunk_idx, manual) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, 0) ON CONFLICT(id) DO NOTHING"
-    };
-    tx.prepare_cached(sql)
-        .and_then(|mut st| {
-            st.execute(params![
-                f.id,
-                f.subject,
-                f.predicate,
-                kind,
-                object,
-                qualifiers,
-                f.normalized_version(),
-                i64::from(f.polarity == Polarity::Negate),
-                f.confidence,
-                f.span.start as i64,
-                f.span.end as i64,
-                f.source.doc_id,
-                f.source.chunk_id,
-                doc_seq,
-                chunk_idx,
-            ])
-        })
-        .ctx("insert fact")?;
-    Ok(())
-}
-
-/// A manual fact, stored as given; its source order comes from its document and chunk when
-/// they are in the store. Its subject (and a string object) are recorded as entity aliases.
-fn write_manual_fact(tx: &Transaction<'_>, f: &Fact) -> Result<()> {
-    let doc_seq: Option<i64> = tx
-        .prepare_cached("SELECT seq FROM documents WHERE id = ?1")
-        .and_then(|mut st| st.query_row([&f.source.doc_id], |r| r.get(0)).optional())
-        .ctx("read document")?;
-    let chunk_idx: Option<i64> = tx
-        .prepare_cached("SELECT idx FROM chunks WHERE id = ?1")
-        .and_then(|mut st| st.query_row([&f.source.chunk_id], |r| r.get(0)).optional())
-        .ctx("read chunk")?;
-    insert_fact(tx, f, doc_seq, chunk_idx, true)?;
-    let entity = canonical_entity(&f.subject);
-    if !entity.is_empty() {
-        insert_entity(tx, &entity)?;
-        tx.prepare_cached(
-            "INSERT OR IGNORE INTO mentions (entity_id, surface, doc_id, chunk_id, span_start, span_end, doc_seq, chunk_idx) \
-             VALUES (?1, ?2, ?3, ?4, NULL, NULL, NULL, NULL)",
-        )
-        .and_then(|mut st| st.execute(params![entity, f.subject, f.source.doc_id, f.source.chunk_id]))
-        .ctx("insert mention")?;
-    }
+    st.execute(params![
+        f.id,
+        f.subject,
+        f.predicate,
+        kind,
+        object,
+        qualifiers,
+        f.normalized_version(),
+        i64::from(f.polarity == Polarity::Negate),
+        f.confidence,
+        f.span.start as i64,
+        f.span.end as i64,
+        f.source.doc_id,
+        f.source.chunk_id,
+        doc_seq,
+        chunk_idx,
+        i64::from(manual),
+    ])
+    .ctx("insert fact")?;
     Ok(())
 }
 

@@ -31,7 +31,7 @@ CREATE TABLE documents (
 );
 
 CREATE TABLE chunks (
-    pk       INTEGER PRIMARY KEY,              -- FTS rowid
+    pk       INTEGER PRIMARY KEY AUTOINCREMENT, -- FTS rowid; never reused, so new rows are pk > max
     id       TEXT NOT NULL UNIQUE,             -- <docId>#<n>
     doc_seq  INTEGER NOT NULL,
     idx      INTEGER NOT NULL,                 -- position in the document, from 0
@@ -45,9 +45,8 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
     text, content = 'chunks', content_rowid = 'pk',
     tokenize = 'porter unicode61 remove_diacritics 2'
 );
-CREATE TRIGGER chunks_fts_insert AFTER INSERT ON chunks BEGIN
-    INSERT INTO chunks_fts(rowid, text) VALUES (new.pk, new.text);
-END;
+-- New chunks are indexed in one statement at the end of each write (one FTS flush instead of
+-- one per row); deleted ones leave the index through this trigger.
 CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
     INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.pk, old.text);
 END;
@@ -73,14 +72,14 @@ CREATE TABLE facts (
 );
 CREATE INDEX facts_subject_predicate ON facts(subject, predicate);
 CREATE INDEX facts_predicate ON facts(predicate);
-CREATE INDEX facts_chunk ON facts(chunk_id);
-CREATE INDEX facts_doc ON facts(doc_seq);
+CREATE INDEX facts_source ON facts(doc_seq, chunk_idx);       -- by document or chunk (stored ones)
+CREATE INDEX facts_manual_chunk ON facts(chunk_id) WHERE manual = 1; -- manual facts keep their chunk ids
 
 CREATE TABLE entities (
-    id        TEXT PRIMARY KEY,                -- canonical entity string (D23)
-    match_key TEXT NOT NULL                    -- every token singular: plural variants meet
+    match_key TEXT NOT NULL,                   -- every token singular: plural variants meet
+    id        TEXT NOT NULL,                   -- canonical entity string (D23)
+    PRIMARY KEY (match_key, id)                -- an id determines its key: one B-tree serves both
 ) WITHOUT ROWID;
-CREATE INDEX entities_key ON entities(match_key);
 
 CREATE TABLE mentions (
     entity_id  TEXT NOT NULL,
