@@ -26,8 +26,13 @@ fn write(dir: &Path, name: &str, content: &str) -> PathBuf {
 }
 
 fn stdout_json(c: &mut Command) -> Value {
-    let out = c.assert().code(0).get_output().stdout.clone();
+    let out = ok(c);
     serde_json::from_slice(&out).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out)))
+}
+
+/// Runs a command that must succeed; its stdout.
+fn ok(c: &mut Command) -> Vec<u8> {
+    c.assert().code(0).get_output().stdout.clone()
 }
 
 fn jsonl(out: &[u8]) -> Vec<Value> {
@@ -66,14 +71,7 @@ fn ingest_facts_and_search_on_exp3() {
     let again = stdout_json(warrant().args(["ingest", "--format", "json", "--store"]).arg(&store).arg(exp3.join("corpus.json")));
     assert_eq!((again["documents"].clone(), again["unchanged_documents"].clone()), (json!(0), json!(2)));
 
-    let out = warrant()
-        .args(["facts", "--predicate", "expires_after", "--store"])
-        .arg(&store)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
+    let out = ok(warrant().args(["facts", "--predicate", "expires_after", "--store"]).arg(&store));
     let facts = jsonl(&out);
     let gold = warrant_testkit::read_json(&exp3.join("manual_facts.json"));
     assert_eq!(facts.len(), 2);
@@ -86,21 +84,13 @@ fn ingest_facts_and_search_on_exp3() {
         assert_eq!(f["source"]["chunkId"], format!("{}#1", g["source"]["docId"].as_str().unwrap()));
         assert!(f["id"].as_str().unwrap().starts_with('f'));
     }
-    let out = warrant()
-        .args(["facts", "--subject", "Session tokens", "--version", "v2.0", "--store"])
-        .arg(&store)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
+    let out = ok(warrant().args(["facts", "--subject", "Session tokens", "--version", "v2.0", "--store"]).arg(&store));
     let v2 = jsonl(&out);
     assert_eq!(v2.len(), 1);
     assert_eq!(v2[0]["object"], "15 minutes");
-    let all = warrant().args(["facts", "--store"]).arg(&store).assert().code(0).get_output().stdout.clone();
+    let all = ok(warrant().args(["facts", "--store"]).arg(&store));
     assert_eq!(jsonl(&all).len(), 4);
-    let none =
-        warrant().args(["facts", "--predicate", "requires", "--store"]).arg(&store).assert().code(0).get_output().stdout.clone();
+    let none = ok(warrant().args(["facts", "--predicate", "requires", "--store"]).arg(&store));
     assert!(none.is_empty());
 
     let hits = stdout_json(warrant().args(["search", "--format", "json", "--store"]).arg(&store).arg("SameSite strict cookies"));
@@ -110,15 +100,7 @@ fn ingest_facts_and_search_on_exp3() {
         (json!("spec-auth-v2"), json!(7), json!(170))
     );
     assert!(hits[0]["score"].as_f64().unwrap() > hits[1]["score"].as_f64().unwrap());
-    let text = warrant()
-        .args(["search", "--limit", "1", "--store"])
-        .arg(&store)
-        .args(["SameSite", "strict"])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
+    let text = ok(warrant().args(["search", "--limit", "1", "--store"]).arg(&store).args(["SameSite", "strict"]));
     let text = String::from_utf8(text).unwrap();
     assert!(text.starts_with("1. spec-auth-v2#1  score "), "{text}");
     assert_eq!(text.lines().count(), 2);
@@ -139,7 +121,7 @@ fn store_location_flag_env_and_default() {
     // $WARRANT_STORE.
     let env_store = dir.path().join("env-store");
     warrant().env("WARRANT_STORE", &env_store).arg("ingest").arg(&doc).assert().code(0);
-    let out = warrant().env("WARRANT_STORE", &env_store).args(["facts"]).assert().code(0).get_output().stdout.clone();
+    let out = ok(warrant().env("WARRANT_STORE", &env_store).args(["facts"]));
     assert_eq!(jsonl(&out)[0]["object"], "enabled");
     // --store wins over the environment.
     let flag_store = dir.path().join("flag-store");
@@ -205,8 +187,7 @@ fn vocabulary_files_add_predicates() {
     let s =
         stdout_json(warrant().args(["ingest", "--format", "json", "--vocab"]).arg(&toml).arg("--store").arg(&store).arg(&doc));
     assert_eq!(s["facts"], 1);
-    let out =
-        warrant().args(["facts", "--predicate", "grants", "--store"]).arg(&store).assert().code(0).get_output().stdout.clone();
+    let out = ok(warrant().args(["facts", "--predicate", "grants", "--store"]).arg(&store));
     let f = &jsonl(&out)[0];
     assert_eq!((f["subject"].as_str(), f["object"].as_str()), (Some("admin_role"), Some("user_management")));
 
@@ -236,7 +217,7 @@ fn manual_facts_baseline() {
         (s["documents"].clone(), s["chunks"].clone(), s["facts"].clone(), s["manual_facts"].clone()),
         (json!(2), json!(2), json!(0), json!(2))
     );
-    let out = warrant().args(["facts", "--store"]).arg(&store).assert().code(0).get_output().stdout.clone();
+    let out = ok(warrant().args(["facts", "--store"]).arg(&store));
     let got: Vec<Value> = jsonl(&out).into_iter().map(|f| json!([f["object"], f["source"]["chunkId"], f["span"]])).collect();
     assert_eq!(got, [json!(["30 minutes", "c1", {"start": 0, "end": 0}]), json!(["15 minutes", "c2", {"start": 0, "end": 0}])]);
     // A manual fact outside the vocabulary is refused (predicate coverage stays 100%).
@@ -387,14 +368,7 @@ fn readers_work_during_an_ingest_and_ingests_serialise() {
     let (mut ca, mut cb) = (Some(ca), Some(cb));
     let mut outputs = Vec::new();
     while ca.is_some() || cb.is_some() {
-        let facts = warrant()
-            .args(["facts", "--predicate", "requires", "--store"])
-            .arg(&store_dir)
-            .assert()
-            .code(0)
-            .get_output()
-            .stdout
-            .clone();
+        let facts = ok(warrant().args(["facts", "--predicate", "requires", "--store"]).arg(&store_dir));
         let n = jsonl(&facts).len();
         assert!(n == 100 || n == 6000, "a committed state: {n} requires facts");
         warrant().args(["search", "--store"]).arg(&store_dir).arg("gateway certificate").assert().code(0);

@@ -318,21 +318,14 @@ pub fn parse_json_records(file: &str, text: &str, version: Option<&str>) -> (Vec
 }
 
 fn parse_records(file: &str, text: &str, lines: bool, version: Option<&str>) -> (Vec<DocumentInput>, Vec<InputError>) {
-    let items = match json_items(file, text, lines, "records [{\"id\"|\"docId\", \"text\", …}]") {
-        Ok(items) => items,
-        Err(e) => return (Vec::new(), vec![e]),
-    };
-    let mut docs = Vec::new();
-    let mut errors = Vec::new();
-    for item in &items {
-        match item.value.clone().map_err(|m| (None, m)).and_then(|v| record(&v, version)) {
-            Ok(mut d) => {
-                d.origin = format!("{file}:{}", item.line);
-                docs.push(d);
-            }
-            Err((ptr, msg)) => errors.push(item.error(file, ptr, msg)),
-        }
-    }
+    let (docs, errors) = parse_items(file, text, lines, "records [{\"id\"|\"docId\", \"text\", …}]", |v| record(v, version));
+    let docs = docs
+        .into_iter()
+        .map(|(line, mut d)| {
+            d.origin = format!("{file}:{line}");
+            d
+        })
+        .collect();
     (docs, errors)
 }
 
@@ -340,29 +333,39 @@ fn parse_records(file: &str, text: &str, lines: bool, version: Option<&str>) -> 
 /// with [`Fact::from_manual_json`]; with a vocabulary, a predicate outside it is an error
 /// (predicate coverage must be 100%, §5.3).
 pub fn parse_manual_facts(file: &str, text: &str, lines: bool, vocab: Option<&Vocabulary>) -> (Vec<Fact>, Vec<InputError>) {
-    let items = match json_items(file, text, lines, "facts") {
+    let (facts, errors) = parse_items(file, text, lines, "facts", |v| {
+        let f = Fact::from_manual_json(v).map_err(|e| (Some(e.pointer).filter(|p| p != "/"), e.message))?;
+        if vocab.is_some_and(|voc| !voc.contains(&f.predicate)) {
+            let msg = format!("predicate \"{}\" is not in the vocabulary (add it with --vocab)", f.predicate);
+            return Err((Some("/predicate".into()), msg));
+        }
+        Ok(f)
+    });
+    (facts.into_iter().map(|(_, f)| f).collect(), errors)
+}
+
+/// Every item of a JSON Lines or JSON array text through `parse` (errors: a pointer within
+/// the item and a message); the values with their lines, and every error.
+fn parse_items<T>(
+    file: &str,
+    text: &str,
+    lines: bool,
+    expected: &str,
+    parse: impl Fn(&Value) -> Result<T, (Option<String>, String)>,
+) -> (Vec<(usize, T)>, Vec<InputError>) {
+    let items = match json_items(file, text, lines, expected) {
         Ok(items) => items,
         Err(e) => return (Vec::new(), vec![e]),
     };
-    let mut facts = Vec::new();
+    let mut out = Vec::new();
     let mut errors = Vec::new();
     for item in &items {
-        let fact = item
-            .value
-            .clone()
-            .map_err(|m| (None, m))
-            .and_then(|v| Fact::from_manual_json(&v).map_err(|e| (Some(e.pointer).filter(|p| p != "/"), e.message)));
-        match fact {
-            Ok(f) if vocab.is_some_and(|v| !v.contains(&f.predicate)) => errors.push(item.error(
-                file,
-                Some("/predicate".into()),
-                format!("predicate \"{}\" is not in the vocabulary (add it with --vocab)", f.predicate),
-            )),
-            Ok(f) => facts.push(f),
+        match item.value.as_ref().map_err(|m| (None, m.clone())).and_then(&parse) {
+            Ok(v) => out.push((item.line, v)),
             Err((ptr, msg)) => errors.push(item.error(file, ptr, msg)),
         }
     }
-    (facts, errors)
+    (out, errors)
 }
 
 const RECORD_KEYS: &str = "id|docId, text, version, title, metadata";

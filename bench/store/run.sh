@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# End-to-end `warrant ingest` throughput: a generated JSON Lines corpus into a fresh store,
+# through the release binary (reading, parsing, chunking, extraction, validation, SQLite).
+#   bench/store/run.sh [MB]     (default 50)
+set -euo pipefail
+MB="${1:-50}"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
+OUT="$REPO/bench/out/store"
+mkdir -p "$OUT"
+cargo build --release --locked -q -p warrant --manifest-path "$REPO/Cargo.toml"
+BIN="$REPO/target/release/warrant"
+for density in dense prose; do
+  corpus="$OUT/corpus-$density-$MB.jsonl"
+  [ -f "$corpus" ] || python3 "$HERE/gen_corpus.py" "$MB" "$density" > "$corpus"
+  bytes=$(python3 -c "import json,sys; print(sum(len(json.loads(l)['text'].encode()) for l in open(sys.argv[1])))" "$corpus")
+  for run in 1 2 3; do
+    rm -rf "$OUT/store-$density"
+    start=$(date +%s.%N)
+    summary=$("$BIN" ingest --format json --store "$OUT/store-$density" "$corpus")
+    end=$(date +%s.%N)
+    python3 - "$density" "$run" "$bytes" "$start" "$end" "$summary" "$OUT/store-$density/store.sqlite" <<'PY'
+import json, os, sys
+density, run, text, t0, t1, summary, db = sys.argv[1:8]
+s, secs = json.loads(summary), float(sys.argv[5]) - float(sys.argv[4])
+print(f"{density} run {run}: {int(text)/1e6:.1f} MB of text, {s['documents']} documents, {s['chunks']} chunks, "
+      f"{s['facts']} facts, {s['rejected_facts']} rejected in {secs:.2f} s = {int(text)/1e6/secs:.1f} MB/s; "
+      f"store {os.path.getsize(db)/1e6:.0f} MB")
+PY
+  done
+done
