@@ -127,6 +127,10 @@ fn store_location_flag_env_and_default() {
     let flag_store = dir.path().join("flag-store");
     warrant().env("WARRANT_STORE", &env_store).args(["ingest", "--store"]).arg(&flag_store).arg(&doc).assert().code(0);
     assert!(flag_store.join("store.sqlite").is_file());
+    assert_bad(
+        warrant().env("WARRANT_STORE_CACHE_MB", "lots").args(["ingest", "--store"]).arg(&flag_store).arg(&doc),
+        &["WARRANT_STORE_CACHE_MB=lots: expected a whole number"],
+    );
     // Reading commands never create a store.
     let missing = dir.path().join("nowhere");
     assert_bad(warrant().args(["facts", "--store"]).arg(&missing), &["no store at", "nowhere", "warrant ingest"]);
@@ -299,6 +303,8 @@ fn sigkill_mid_ingest_leaves_old_or_new_state() {
         .arg(&store_dir)
         .arg(&v2)
         .env_remove("WARRANT_STORE")
+        // A small page cache: the transaction spills to the WAL early, which shows it started.
+        .env("WARRANT_STORE_CACHE_MB", "2")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

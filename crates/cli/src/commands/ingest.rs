@@ -63,6 +63,9 @@ pub fn run(args: IngestArgs) -> CliResult<ExitCode> {
 
     let dir = store_dir(&args.store);
     let store = SqliteStore::open(&dir).map_err(CliError::store)?;
+    if let Some(mib) = cache_mib()? {
+        store.set_writer_cache_mib(mib).map_err(CliError::store)?;
+    }
     let opts = IngestOptions {
         vocabulary: vocab,
         max_chunk_chars: args.max_chunk_chars as usize,
@@ -78,6 +81,18 @@ pub fn run(args: IngestArgs) -> CliResult<ExitCode> {
         Format::Text => print_summary(&summary, skipped, &dir.display().to_string()),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `$WARRANT_STORE_CACHE_MB`: the writer's page cache in MiB (default 256).
+fn cache_mib() -> CliResult<Option<u32>> {
+    match std::env::var("WARRANT_STORE_CACHE_MB") {
+        Err(_) => Ok(None),
+        Ok(v) => {
+            v.trim().parse::<u32>().ok().filter(|n| *n > 0).map(Some).ok_or_else(|| {
+                CliError::input(format!("WARRANT_STORE_CACHE_MB={v}: expected a whole number of MiB (at least 1)"))
+            })
+        }
+    }
 }
 
 fn plural(n: u64, one: &str, many: &str) -> String {

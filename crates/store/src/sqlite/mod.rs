@@ -18,6 +18,7 @@ use rusqlite::{
     Connection, OpenFlags, OptionalExtension, Row, Statement, Transaction, TransactionBehavior, params, params_from_iter,
 };
 use serde_json::Value;
+use sha2::Digest;
 use warrant_facts::fact::numbers_equal;
 use warrant_facts::signature::{Bindings, Role, Signature, match_with};
 use warrant_facts::{Fact, Object, Polarity, Qualifiers, Source, Span, canonical_entity, entity_match_key, normalize_version};
@@ -39,9 +40,12 @@ pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(600);
 /// Read-only connections kept for reuse.
 const READER_POOL: usize = 8;
 
-/// Page cache of the writer connection (KiB): large enough for bulk ingest, small enough that
-/// big transactions spill to the WAL as they go.
-const WRITER_CACHE_KIB: i64 = 16 * 1024;
+/// Default page cache of the writer connection, in MiB (allocated as used): random inserts into
+/// large indexes stay in memory. A transaction spills to the WAL once it outgrows the cache.
+pub const DEFAULT_WRITER_CACHE_MIB: u32 = 256;
+
+/// Page cache of each read connection, in KiB.
+const READER_CACHE_KIB: i64 = 16 * 1024;
 
 /// Bytes a WAL file is truncated to after a checkpoint (a large ingest grows it).
 const WAL_SIZE_LIMIT: i64 = 64 << 20;
@@ -102,14 +106,17 @@ impl SqliteStore {
         }
         let mut conn = Connection::open_with_flags(&file, flags).ctx("open store")?;
         conn.busy_timeout(busy_timeout).ctx("set busy timeout")?;
+        // Only takes effect on a new, empty database.
+        conn.execute_batch("PRAGMA page_size = 16384").map_err(|e| not_a_store(e, &file, "set page size"))?;
         let mode: String =
             conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0)).map_err(|e| not_a_store(e, &file, "enable WAL"))?;
         if !mode.eq_ignore_ascii_case("wal") {
             return Err(StoreError::Invalid(format!("{}: cannot use WAL mode (got {mode})", file.display())));
         }
         conn.execute_batch(&format!(
-            "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -{WRITER_CACHE_KIB}; PRAGMA temp_store = MEMORY; \
-             PRAGMA journal_size_limit = {WAL_SIZE_LIMIT};"
+            "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -{}; PRAGMA temp_store = MEMORY; \
+             PRAGMA journal_size_limit = {WAL_SIZE_LIMIT};",
+            i64::from(DEFAULT_WRITER_CACHE_MIB) * 1024
         ))
         .ctx("configure store")?;
         migrate(&mut conn, &file)?;
@@ -125,6 +132,14 @@ impl SqliteStore {
     pub fn set_busy_timeout(&mut self, timeout: Duration) -> Result<()> {
         self.busy_timeout = timeout;
         lock(&self.writer).busy_timeout(timeout).ctx("set busy timeout")
+    }
+
+    /// Sets the writer's page cache (default [`DEFAULT_WRITER_CACHE_MIB`]). Smaller caches use
+    /// less memory and make large transactions spill to the WAL sooner; larger ones speed up
+    /// big ingests into big stores.
+    pub fn set_writer_cache_mib(&self, mib: u32) -> Result<()> {
+        let kib = i64::from(mib.max(1)) * 1024;
+        lock(&self.writer).execute_batch(&format!("PRAGMA cache_size = -{kib}")).ctx("set cache size")
     }
 
     /// The schema version of the store (`PRAGMA user_version`).
@@ -152,6 +167,7 @@ impl SqliteStore {
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(file, flags).ctx("open reader")?;
         conn.busy_timeout(self.busy_timeout).ctx("set busy timeout")?;
+        conn.execute_batch(&format!("PRAGMA cache_size = -{READER_CACHE_KIB}")).ctx("configure reader")?;
         Ok(conn)
     }
 
@@ -280,6 +296,21 @@ impl FactRow {
             source: Source { doc_id: self.doc_id, chunk_id: self.chunk_id },
         })
     }
+}
+
+/// The 64-bit key a fact id is stored under (unique per store): a content id (`f` + 16 hex
+/// digits, already a hash) reads as its number; any other id is hashed.
+fn fact_id_key(id: &str) -> i64 {
+    let hex =
+        id.strip_prefix('f').filter(|h| h.len() == 16 && h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
+    let bits = match hex.and_then(|h| u64::from_str_radix(h, 16).ok()) {
+        Some(n) => n,
+        None => {
+            let d = sha2::Sha256::digest(id.as_bytes());
+            u64::from_be_bytes([d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]])
+        }
+    };
+    bits as i64
 }
 
 /// `(object_kind, object text)` as stored.
@@ -430,8 +461,8 @@ impl Store for SqliteStore {
 
     fn fact(&self, id: &str) -> Result<Option<Fact>> {
         self.read(|c| {
-            c.prepare_cached(&format!("SELECT {FACT_COLUMNS} FROM facts WHERE id = ?1"))
-                .and_then(|mut st| st.query_row([id], FactRow::read).optional())
+            c.prepare_cached(&format!("SELECT {FACT_COLUMNS} FROM facts WHERE id_key = ?1 AND id = ?2"))
+                .and_then(|mut st| st.query_row(params![fact_id_key(id), id], FactRow::read).optional())
                 .ctx("read fact")?
                 .map(FactRow::into_fact)
                 .transpose()
@@ -630,9 +661,23 @@ fn metadata_text(m: &Option<Value>) -> Option<String> {
     m.as_ref().map(Value::to_string)
 }
 
-const INSERT_FACT: &str = "INSERT INTO facts (id, subject, predicate, object_kind, object, qualifiers, version_norm, polarity, \
+const INSERT_FACT: &str = "INSERT INTO facts (id_key, id, subject, predicate, object_kind, object, qualifiers, version_norm, polarity, \
      confidence, span_start, span_end, doc_id, chunk_id, doc_seq, chunk_idx, manual) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
+     VALUES (?17, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
+
+/// Mentions buffered before a sorted flush.
+const MENTION_BATCH: usize = 100_000;
+
+/// A mention waiting to be inserted.
+struct MentionRow {
+    entity: String,
+    surface: String,
+    doc_id: String,
+    chunk_id: String,
+    span: Option<(i64, i64)>,
+    doc_seq: i64,
+    chunk_idx: i64,
+}
 
 /// The statements of one write transaction, prepared once.
 struct Writer<'c> {
@@ -648,6 +693,10 @@ struct Writer<'c> {
     entity: Statement<'c>,
     /// Entities inserted in this transaction (skips repeated `INSERT OR IGNORE`s).
     entities: HashSet<String>,
+    /// Entities to insert, as (match key, id).
+    new_entities: Vec<(String, String)>,
+    /// Mentions to insert.
+    mentions: Vec<MentionRow>,
     /// Entities whose mentions were deleted: pruned at the end if nothing mentions them.
     touched: BTreeSet<String>,
 }
@@ -667,9 +716,9 @@ impl<'c> Writer<'c> {
                  ingest_key = ?7, char_len = ?8, text = ?9 WHERE seq = ?10",
             )?,
             chunk: p("INSERT INTO chunks (id, doc_seq, idx, start, \"end\", text) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?,
-            fact: p(&format!("{INSERT_FACT} ON CONFLICT(id) DO NOTHING"))?,
+            fact: p(&format!("{INSERT_FACT} ON CONFLICT(id_key) DO NOTHING"))?,
             manual_fact: p(&format!(
-                "{INSERT_FACT} ON CONFLICT(id) DO UPDATE SET subject = excluded.subject, predicate = excluded.predicate, \
+                "{INSERT_FACT} ON CONFLICT(id_key) DO UPDATE SET id = excluded.id, subject = excluded.subject, predicate = excluded.predicate, \
                  object_kind = excluded.object_kind, object = excluded.object, qualifiers = excluded.qualifiers, \
                  version_norm = excluded.version_norm, polarity = excluded.polarity, confidence = excluded.confidence, \
                  span_start = excluded.span_start, span_end = excluded.span_end, doc_id = excluded.doc_id, \
@@ -683,6 +732,8 @@ impl<'c> Writer<'c> {
             )?,
             entity: p("INSERT OR IGNORE INTO entities (match_key, id) VALUES (?1, ?2)")?,
             entities: HashSet::new(),
+            new_entities: Vec::new(),
+            mentions: Vec::new(),
             touched: BTreeSet::new(),
         })
     }
@@ -724,6 +775,7 @@ impl<'c> Writer<'c> {
             report.written.push(i);
             progress(i + 1);
         }
+        self.flush()?;
         // Chunk keys only grow (AUTOINCREMENT): the new chunks are those above the old maximum.
         self.tx
             .execute("INSERT INTO chunks_fts(rowid, text) SELECT pk, text FROM chunks WHERE pk > ?1", [last_chunk])
@@ -745,6 +797,7 @@ impl<'c> Writer<'c> {
     /// Removes a document's chunks (and their FTS entries), extracted facts and mentions,
     /// remembering the entities mentioned so orphans can be pruned.
     fn clear_document(&mut self, seq: i64) -> Result<()> {
+        self.flush()?;
         let mut st = self.tx.prepare_cached("SELECT DISTINCT entity_id FROM mentions WHERE doc_seq = ?1").ctx("read mentions")?;
         for e in st.query_map([seq], |r| r.get::<_, String>(0)).ctx("read mentions")? {
             let e = e.ctx("read mentions")?;
@@ -772,20 +825,45 @@ impl<'c> Writer<'c> {
             let chunk_idx = *chunk_idx as i64;
             insert_fact(&mut self.fact, &v.fact, Some(seq), Some(chunk_idx), false)?;
             for m in &v.mentions {
-                self.entity(&m.entity)?;
-                let (s, e) = (m.span.map(|s| s.start as i64), m.span.map(|s| s.end as i64));
-                self.mention
-                    .execute(params![m.entity, m.surface, d.id, v.fact.source.chunk_id, s, e, seq, chunk_idx])
-                    .ctx("insert mention")?;
+                self.entity(&m.entity);
+                self.mentions.push(MentionRow {
+                    entity: m.entity.clone(),
+                    surface: m.surface.clone(),
+                    doc_id: d.id.clone(),
+                    chunk_id: v.fact.source.chunk_id.clone(),
+                    span: m.span.map(|s| (s.start as i64, s.end as i64)),
+                    doc_seq: seq,
+                    chunk_idx,
+                });
             }
+        }
+        if self.mentions.len() >= MENTION_BATCH {
+            self.flush()?;
         }
         Ok(())
     }
 
-    fn entity(&mut self, id: &str) -> Result<()> {
+    /// Notes an entity to insert (once per transaction).
+    fn entity(&mut self, id: &str) {
         if !self.entities.contains(id) {
-            self.entity.execute(params![entity_match_key(id), id]).ctx("insert entity")?;
             self.entities.insert(id.to_string());
+            self.new_entities.push((entity_match_key(id), id.to_string()));
+        }
+    }
+
+    /// Inserts the buffered entities and mentions in key order: sorted inserts touch each
+    /// B-tree page once instead of at random.
+    fn flush(&mut self) -> Result<()> {
+        self.new_entities.sort_unstable();
+        for (key, id) in self.new_entities.drain(..) {
+            self.entity.execute(params![key, id]).ctx("insert entity")?;
+        }
+        self.mentions.sort_by(|a, b| a.entity.cmp(&b.entity));
+        for m in self.mentions.drain(..) {
+            let (s, e) = (m.span.map(|s| s.0), m.span.map(|s| s.1));
+            self.mention
+                .execute(params![m.entity, m.surface, m.doc_id, m.chunk_id, s, e, m.doc_seq, m.chunk_idx])
+                .ctx("insert mention")?;
         }
         Ok(())
     }
@@ -806,7 +884,8 @@ impl<'c> Writer<'c> {
         insert_fact(&mut self.manual_fact, f, doc_seq, chunk_idx, true)?;
         let entity = canonical_entity(&f.subject);
         if !entity.is_empty() {
-            self.entity(&entity)?;
+            self.entity(&entity);
+            self.flush()?;
             self.manual_mention.execute(params![entity, f.subject, f.source.doc_id, f.source.chunk_id]).ctx("insert mention")?;
         }
         Ok(())
@@ -836,6 +915,7 @@ fn insert_fact(st: &mut Statement<'_>, f: &Fact, doc_seq: Option<i64>, chunk_idx
         doc_seq,
         chunk_idx,
         i64::from(manual),
+        fact_id_key(&f.id),
     ])
     .ctx("insert fact")?;
     Ok(())

@@ -53,7 +53,8 @@ END;
 
 CREATE TABLE facts (
     seq          INTEGER PRIMARY KEY,          -- insertion order (last tie-breaker)
-    id           TEXT NOT NULL UNIQUE,
+    id_key       INTEGER NOT NULL UNIQUE,      -- 64-bit key of the id (see `fact_id_key`)
+    id           TEXT NOT NULL,
     subject      TEXT NOT NULL,
     predicate    TEXT NOT NULL,
     object_kind  INTEGER NOT NULL,             -- 0 string, 1 number (text as written), 2 boolean
