@@ -64,7 +64,8 @@ fn vocabulary(n: usize) -> Vec<String> {
 }
 
 /// Generated text: paragraphs (chunks) of `facts_per_chunk` fact sentences (one per default
-/// predicate, cycling) and two filler sentences, `chunks_per_doc` paragraphs per document.
+/// predicate, cycling) and `fillers_per_chunk` filler sentences of Zipf-distributed
+/// pseudo-words, `chunks_per_doc` paragraphs per document.
 struct Corpus {
     docs: Vec<DocumentInput>,
     /// Some (subject, predicate) pairs present in the store, for lookups.
@@ -74,7 +75,7 @@ struct Corpus {
     bytes: u64,
 }
 
-fn corpus(chunks: usize, chunks_per_doc: usize, facts_per_chunk: usize, seed: u64) -> Corpus {
+fn corpus(chunks: usize, chunks_per_doc: usize, facts_per_chunk: usize, fillers_per_chunk: usize, seed: u64) -> Corpus {
     let words = vocabulary(20_000);
     let mut rng = Rng(seed);
     let subjects = (chunks * facts_per_chunk / 5).max(1);
@@ -105,7 +106,7 @@ fn corpus(chunks: usize, chunks_per_doc: usize, facts_per_chunk: usize, seed: u6
             text.push_str(&sentence);
             text.push(' ');
         }
-        for _ in 0..2 {
+        for _ in 0..fillers_per_chunk {
             let filler: Vec<&str> = (0..10).map(|_| words[rng.zipf(words.len())].as_str()).collect();
             text.push_str(&filler.join(" "));
             text.push_str(". ");
@@ -142,22 +143,27 @@ fn dir_size(dir: &Path) -> u64 {
 }
 
 fn bench_ingest(c: &mut Criterion) {
-    let corpus = corpus(8_000, 4, 8, 7);
-    let jsonl: String =
-        corpus.docs.iter().map(|d| json!({"id": d.id, "text": d.text, "version": d.version}).to_string() + "\n").collect();
     let mut g = c.benchmark_group("ingest");
-    g.sample_size(10).measurement_time(Duration::from_secs(30)).throughput(Throughput::Bytes(corpus.bytes));
-    g.bench_function(BenchmarkId::new("jsonl_to_store", format!("{:.1}MB", corpus.bytes as f64 / 1e6)), |b| {
-        b.iter_with_large_drop(|| {
-            let dir = tempfile::tempdir().unwrap();
-            let store = SqliteStore::open(dir.path()).unwrap();
-            let (docs, errors) = parse_jsonl("bench.jsonl", black_box(&jsonl), None);
-            assert!(errors.is_empty());
-            let s = ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
-            assert_eq!(s.rejected_facts, 0);
-            (store, dir)
-        })
-    });
+    g.sample_size(10).measurement_time(Duration::from_secs(30));
+    // Dense: every sentence states a fact. Prose: one sentence in five does.
+    for (name, facts, fillers) in [("dense", 8, 0), ("prose", 2, 8)] {
+        let corpus = corpus(8_000, 4, facts, fillers, 7);
+        let jsonl: String =
+            corpus.docs.iter().map(|d| json!({"id": d.id, "text": d.text, "version": d.version}).to_string() + "\n").collect();
+        g.throughput(Throughput::Bytes(corpus.bytes));
+        let id = BenchmarkId::new(format!("jsonl_to_store_{name}"), format!("{:.1}MB", corpus.bytes as f64 / 1e6));
+        g.bench_function(id, |b| {
+            b.iter_with_large_drop(|| {
+                let dir = tempfile::tempdir().unwrap();
+                let store = SqliteStore::open(dir.path()).unwrap();
+                let (docs, errors) = parse_jsonl("bench.jsonl", black_box(&jsonl), None);
+                assert!(errors.is_empty());
+                let s = ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
+                assert_eq!(s.rejected_facts, 0);
+                (store, dir)
+            })
+        });
+    }
     g.finish();
 }
 
@@ -167,7 +173,7 @@ fn bench_lookups(c: &mut Criterion) {
     let chunks = facts / per_chunk;
     let dir = tempfile::tempdir().unwrap();
     let t0 = Instant::now();
-    let corpus = corpus(chunks, 2, per_chunk, 42);
+    let corpus = corpus(chunks, 2, per_chunk, 2, 42);
     let store = SqliteStore::open(dir.path()).unwrap();
     let s = ingest(&store, corpus.docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
     drop(store);

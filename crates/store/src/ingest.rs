@@ -12,7 +12,7 @@ use std::sync::mpsc;
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use warrant_facts::{ChunkContext, Fact, RejectionCounts, ValidatedFact, Vocabulary, extract_facts};
+use warrant_facts::{ChunkContext, Fact, RejectionCounts, ValidatedFact, Vocabulary, entity_match_key, extract_facts};
 
 use crate::Store;
 use crate::chunk::{ChunkRange, DEFAULT_MAX_CHUNK_CHARS, chunk_id, chunk_text};
@@ -63,6 +63,9 @@ pub struct PreparedDocument {
     pub facts: Vec<(usize, ValidatedFact)>,
     /// Candidates dropped by validation, by code.
     pub rejected: RejectionCounts,
+    /// The entities the facts mention, with their match keys ([`entity_match_key`]), computed
+    /// here so the (single) writer does not have to.
+    pub entity_keys: BTreeMap<String, String>,
 }
 
 impl PreparedDocument {
@@ -120,6 +123,14 @@ pub fn prepare(doc: &DocumentInput, opts: &IngestOptions) -> PreparedDocument {
             facts.extend(out.facts.into_iter().map(|f| (c.index, f)));
         }
     }
+    let mut entity_keys = BTreeMap::new();
+    for (_, f) in &facts {
+        for m in &f.mentions {
+            if !entity_keys.contains_key(&m.entity) {
+                entity_keys.insert(m.entity.clone(), entity_match_key(&m.entity));
+            }
+        }
+    }
     PreparedDocument {
         id: doc.id.clone(),
         text: doc.text.clone(),
@@ -132,6 +143,7 @@ pub fn prepare(doc: &DocumentInput, opts: &IngestOptions) -> PreparedDocument {
         chunks,
         facts,
         rejected,
+        entity_keys,
     }
 }
 

@@ -112,7 +112,7 @@ pub trait Store: Send + Sync {
     fn match_signature(&self, pattern: &Signature) -> Result<Vec<SignatureMatch>>;
 
     /// BM25 top-`limit` chunks for a free-text query (its words, OR-ed, stemmed), best first;
-    /// ties by document ingestion order and chunk index.
+    /// equal scores in the order the chunks were stored.
     fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>>;
 
     /// An entity by any surface form: its canonical id ("Session tokens" → `session_token`),

@@ -326,3 +326,29 @@ fn reading_files_and_folders() {
     let errs = read_sources(&[d.join("docs/a.md"), d.join("docs/a.md")], None, &mut |_| {}).unwrap_err();
     assert!(errs[0].to_string().contains("duplicate document id"));
 }
+
+fn index_names(dir: &Path) -> Vec<String> {
+    let c = rusqlite_conn(&dir.join(STORE_FILE));
+    let mut st = c.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' ORDER BY name").unwrap();
+    st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+}
+
+#[test]
+fn bulk_loads_rebuild_their_indexes_even_after_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(dir.path()).unwrap();
+    let full = index_names(dir.path());
+    assert!(full.contains(&"facts_subject_predicate".to_string()) && full.contains(&"mentions_entity".to_string()));
+    // A first (bulk) write that fails half-way: indexes dropped inside it come back with the rollback.
+    let mut bad = prepare(&doc("x", AUTH_V1, None), &IngestOptions::default());
+    let c: ChunkRange = bad.chunks[0];
+    bad.chunks.push(c);
+    assert!(store.write(&mut vec![bad].into_iter(), &[], &mut |_| {}).is_err());
+    assert_eq!(index_names(dir.path()), full);
+    // A successful bulk write rebuilds them; lookups use them.
+    run(&store, vec![doc("x", AUTH_V1, None)]);
+    assert_eq!(index_names(dir.path()), full);
+    assert_eq!(store.facts(&FactQuery::subject_predicate("gateway", "requires")).unwrap().len(), 2);
+    assert_eq!(store.entity("gateways").unwrap().unwrap().id, "gateway");
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+}
