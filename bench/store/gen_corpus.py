@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Deterministic JSON Lines corpus for `warrant ingest` benchmarks.
 
-  gen_corpus.py MB DENSITY > corpus.jsonl
+  gen_corpus.py MB DENSITY [SEED [PREFIX]] > corpus.jsonl
 
 DENSITY is `dense` (every sentence states a fact the default vocabulary extracts) or `prose`
 (one sentence in five does; the rest is filler). Documents have four paragraphs of about 600
-characters. Same arguments, same bytes.
+characters; ids are PREFIX-<n> (default `doc`). Same arguments, same bytes.
 """
 import json
 import random
@@ -28,7 +28,8 @@ def words(n):
 def main():
     mb, density = float(sys.argv[1]), sys.argv[2]
     every = {"dense": 1, "prose": 5}[density]
-    rng = random.Random(7)
+    rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 7)
+    prefix = sys.argv[4] if len(sys.argv) > 4 else "doc"
     vocab = words(20000)
     zipf = lambda: vocab[min(int(len(vocab) ** rng.random()) - 1, len(vocab) - 1)]
     templates = [
@@ -59,7 +60,7 @@ def main():
             paras.append(" ".join(sentences))
         text = "\n\n".join(paras)
         total += len(text.encode())
-        out.write(json.dumps({"id": f"doc-{doc}", "text": text, "version": "1.0"}) + "\n")
+        out.write(json.dumps({"id": f"{prefix}-{doc}", "text": text, "version": "1.0"}) + "\n")
         doc += 1
 
 

@@ -152,18 +152,24 @@ impl Bar {
 
     fn progress(&self, p: Progress) {
         let Some(pb) = &self.0 else { return };
-        let (msg, done, total) = match p {
-            Progress::Prepared { done, total, .. } => ("chunking and extracting", done, total),
-            Progress::Written { done, total } => ("writing", done, total),
+        let total = match p {
+            Progress::Prepared { total, .. } | Progress::Written { total, .. } => total as u64,
         };
-        if pb.message() != msg {
-            let style = ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} documents")
+        if pb.length() != Some(total) {
+            let style = ProgressStyle::with_template("{spinner} ingesting [{bar:30}] {pos}/{len} documents {msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar());
             pb.set_style(style.progress_chars("=> "));
-            pb.set_message(msg);
-            pb.set_length(total as u64);
+            pb.set_length(total);
+            pb.set_position(0);
+            pb.set_message("");
         }
-        pb.set_position(done as u64);
+        // Documents are prepared just ahead of the writer; the bar follows the writer.
+        if let Progress::Written { done, total } = p {
+            pb.set_position(done as u64);
+            if done == total {
+                pb.set_message("(committing)");
+            }
+        }
     }
 
     fn clear(&self) {
