@@ -98,6 +98,11 @@ fn exp3_corpus_ingests_into_the_gold_facts() {
         assert_eq!(e.aliases, ["Session tokens"]);
         assert_eq!(e.mentions.len(), 2);
         assert_eq!(e.mentions[0].span, Some(warrant_facts::Span::new(0, 14)));
+        let m = &e.mentions[1];
+        assert_eq!(
+            (m.doc_id.as_str(), m.chunk_id.as_deref(), m.surface.as_str()),
+            ("spec-auth-v2", Some("spec-auth-v2#1"), "Session tokens")
+        );
     }
     assert!(store.entity("cookie").unwrap().is_none());
 }
@@ -122,7 +127,12 @@ fn manual_facts_baseline_loads_gold_facts_as_given() {
     let opts2 = IngestOptions { extract: false, ..IngestOptions::default() };
     ingest(&store, Vec::new(), facts, &opts2, &mut |_| {}).unwrap();
     assert_eq!(store.stats().unwrap().total_facts, 2);
-    assert_eq!(store.entity("Session tokens").unwrap().unwrap().aliases, ["session_token"]);
+    let e = store.entity("Session tokens").unwrap().unwrap();
+    assert_eq!(e.aliases, ["session_token"]);
+    assert_eq!(
+        (e.mentions[1].doc_id.as_str(), e.mentions[1].chunk_id.as_deref(), e.mentions[1].span),
+        ("spec-auth-v2", Some("c2"), None)
+    );
 }
 
 #[test]

@@ -567,8 +567,10 @@ impl Store for SqliteStore {
             let Some(id) = id else { return Ok(None) };
             let mut st = c
                 .prepare_cached(
-                    "SELECT surface, doc_id, chunk_id, span_start, span_end FROM mentions WHERE entity_id = ?1 \
-                     ORDER BY doc_seq IS NULL, doc_seq, chunk_idx, span_start, rowid",
+                    "SELECT m.surface, coalesce(m.doc_id, d.id), coalesce(m.chunk_id, c.id), m.span_start, m.span_end \
+                     FROM mentions m LEFT JOIN documents d ON d.seq = m.doc_seq \
+                     LEFT JOIN chunks c ON c.doc_seq = m.doc_seq AND c.idx = m.chunk_idx \
+                     WHERE m.entity_id = ?1 ORDER BY m.doc_seq IS NULL, m.doc_seq, m.chunk_idx, m.span_start, m.rowid",
                 )
                 .ctx("read mentions")?;
             let mentions: Vec<EntityMention> = st
@@ -676,8 +678,6 @@ const MENTION_BATCH: usize = 100_000;
 struct MentionRow {
     entity: String,
     surface: String,
-    doc_id: String,
-    chunk_id: String,
     span: Option<(i64, i64)>,
     doc_seq: i64,
     chunk_idx: i64,
@@ -728,8 +728,8 @@ impl<'c> Writer<'c> {
                  span_start = excluded.span_start, span_end = excluded.span_end, doc_id = excluded.doc_id, \
                  chunk_id = excluded.chunk_id, doc_seq = excluded.doc_seq, chunk_idx = excluded.chunk_idx, manual = 1"
             ))?,
-            mention: p("INSERT INTO mentions (entity_id, surface, doc_id, chunk_id, span_start, span_end, doc_seq, chunk_idx) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")?,
+            mention: p("INSERT INTO mentions (entity_id, surface, doc_seq, chunk_idx, span_start, span_end) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?,
             manual_mention: p(
                 "INSERT OR IGNORE INTO mentions (entity_id, surface, doc_id, chunk_id, span_start, span_end, doc_seq, chunk_idx) \
                  VALUES (?1, ?2, ?3, ?4, NULL, NULL, NULL, NULL)",
@@ -871,8 +871,6 @@ impl<'c> Writer<'c> {
                 self.mentions.push(MentionRow {
                     entity: m.entity,
                     surface: m.surface,
-                    doc_id: d.id.clone(),
-                    chunk_id: v.fact.source.chunk_id.clone(),
                     span: m.span.map(|s| (s.start as i64, s.end as i64)),
                     doc_seq: seq,
                     chunk_idx,
@@ -903,9 +901,7 @@ impl<'c> Writer<'c> {
         self.mentions.sort_by(|a, b| a.entity.cmp(&b.entity));
         for m in self.mentions.drain(..) {
             let (s, e) = (m.span.map(|s| s.0), m.span.map(|s| s.1));
-            self.mention
-                .execute(params![m.entity, m.surface, m.doc_id, m.chunk_id, s, e, m.doc_seq, m.chunk_idx])
-                .ctx("insert mention")?;
+            self.mention.execute(params![m.entity, m.surface, m.doc_seq, m.chunk_idx, s, e]).ctx("insert mention")?;
         }
         Ok(())
     }

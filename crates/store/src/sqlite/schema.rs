@@ -85,12 +85,12 @@ CREATE TABLE entities (
 CREATE TABLE mentions (
     entity_id  TEXT NOT NULL,
     surface    TEXT NOT NULL,
-    doc_id     TEXT NOT NULL,
-    chunk_id   TEXT,
+    doc_seq    INTEGER,                        -- owning document and chunk (extracted facts)
+    chunk_idx  INTEGER,
     span_start INTEGER,                        -- char offsets into the chunk, when known
     span_end   INTEGER,
-    doc_seq    INTEGER,                        -- owning document; NULL for manual facts
-    chunk_idx  INTEGER
+    doc_id     TEXT,                           -- manual facts (doc_seq NULL): their source as given
+    chunk_id   TEXT
 );
 CREATE INDEX mentions_entity ON mentions(entity_id);
 CREATE INDEX mentions_doc ON mentions(doc_seq);
