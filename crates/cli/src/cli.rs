@@ -1,5 +1,7 @@
 //! Command-line grammar. These names and flags are a public interface: add, never rename.
 
+use std::path::PathBuf;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use warrant_evidence::DocKind;
 
@@ -116,6 +118,12 @@ pub enum Command {
     /// Check an answer against its sources: every claim verified with quoted evidence, the
     /// policy verdicts, and one gate (allow, review, block).
     Check(CheckArgs),
+    /// Ingest documents into the knowledge store: chunks, facts and a BM25 index.
+    Ingest(IngestArgs),
+    /// Print stored facts as JSON Lines.
+    Facts(FactsArgs),
+    /// Search stored chunks (BM25).
+    Search(SearchArgs),
 }
 
 /// Report format of `check`.
@@ -220,6 +228,75 @@ pub struct ExtractArgs {
     /// The model output, or `-` for stdin.
     #[arg(value_name = "INPUT", required_unless_present = "batch")]
     pub input: Option<String>,
+}
+
+/// Where the knowledge store lives: `--store`, else `$WARRANT_STORE`, else `./.warrant`.
+#[derive(Debug, Args)]
+pub struct StoreArg {
+    /// Store directory [default: $WARRANT_STORE, else ./.warrant].
+    #[arg(long = "store", value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+/// `warrant ingest`.
+#[derive(Debug, Args)]
+pub struct IngestArgs {
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// Version of documents that do not carry one (records' own `version` wins).
+    #[arg(long = "version", value_name = "V")]
+    pub doc_version: Option<String>,
+    /// Vocabulary file (TOML or JSON) adding predicates and patterns to the default nine.
+    #[arg(long, value_name = "FILE")]
+    pub vocab: Option<String>,
+    /// Manual (gold) facts to load as given, without span validation (JSON array or JSONL).
+    /// Repeatable.
+    #[arg(long = "facts", value_name = "FILE")]
+    pub facts: Vec<String>,
+    /// Store chunks only; do not extract facts.
+    #[arg(long)]
+    pub no_extract: bool,
+    /// Longest chunk, in characters.
+    #[arg(long, value_name = "N", default_value_t = 1200, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_chunk_chars: u32,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Files and folders: .txt, .md, .html, .jsonl and .json (arrays of records).
+    #[arg(value_name = "PATH", required_unless_present = "facts")]
+    pub paths: Vec<PathBuf>,
+}
+
+/// `warrant facts`.
+#[derive(Debug, Args)]
+pub struct FactsArgs {
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// Only facts of this subject (as stored, else its canonical form: "Session tokens" → session_token).
+    #[arg(long, value_name = "S")]
+    pub subject: Option<String>,
+    /// Only facts of this predicate.
+    #[arg(long, value_name = "P")]
+    pub predicate: Option<String>,
+    /// Only facts of this version (`v2.0` and `2.0` are equal).
+    #[arg(long = "version", value_name = "V")]
+    pub fact_version: Option<String>,
+}
+
+/// `warrant search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// How many chunks to show.
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    pub limit: usize,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// The query (several words are joined).
+    #[arg(value_name = "QUERY", required = true)]
+    pub query: Vec<String>,
 }
 
 /// `warrant validate`.
