@@ -1,6 +1,9 @@
 //! Command-line grammar. These names and flags are a public interface: add, never rename.
 
+use std::path::PathBuf;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use warrant_evidence::DocKind;
 
 /// Warrant checks what AI models say: it turns model output into a typed graph, runs
 /// deterministic policies over it, and reports a verdict with the evidence behind it.
@@ -37,6 +40,22 @@ pub enum Kind {
     /// A CKF knowledge package (`.ckf.json`, `.ckf.yaml`, `.ckf.md`); CKF benchmark
     /// projections are recognised and their projection shape checked.
     CkfPackage,
+    /// An Agent Evidence pack.
+    EvidencePack,
+    /// An Agent Evidence claim map.
+    ClaimMap,
+    /// An Agent Evidence source map.
+    SourceMap,
+    /// An Agent Evidence provenance chain.
+    Provenance,
+    /// An Agent Evidence verification and review document.
+    Verification,
+    /// An Agent Evidence replay case.
+    Replay,
+    /// An Agent Evidence export manifest.
+    ExportManifest,
+    /// An Agent Evidence event.
+    Event,
 }
 
 impl Kind {
@@ -48,6 +67,43 @@ impl Kind {
             Self::PolicyPack => "policy_pack",
             Self::VerifierRubric => "verifier_rubric",
             Self::CkfPackage => "ckf_package",
+            Self::EvidencePack
+            | Self::ClaimMap
+            | Self::SourceMap
+            | Self::Provenance
+            | Self::Verification
+            | Self::Replay
+            | Self::ExportManifest
+            | Self::Event => self.evidence().map_or("", DocKind::name),
+        }
+    }
+
+    /// The Agent Evidence document kind, for the eight evidence kinds.
+    pub fn evidence(self) -> Option<DocKind> {
+        Some(match self {
+            Self::EvidencePack => DocKind::EvidencePack,
+            Self::ClaimMap => DocKind::ClaimMap,
+            Self::SourceMap => DocKind::SourceMap,
+            Self::Provenance => DocKind::Provenance,
+            Self::Verification => DocKind::Verification,
+            Self::Replay => DocKind::Replay,
+            Self::ExportManifest => DocKind::ExportManifest,
+            Self::Event => DocKind::Event,
+            Self::Predicategraph | Self::CplPolicy | Self::PolicyPack | Self::VerifierRubric | Self::CkfPackage => return None,
+        })
+    }
+
+    /// The CLI kind of an Agent Evidence document kind.
+    pub fn from_evidence(kind: DocKind) -> Self {
+        match kind {
+            DocKind::EvidencePack => Self::EvidencePack,
+            DocKind::ClaimMap => Self::ClaimMap,
+            DocKind::SourceMap => Self::SourceMap,
+            DocKind::Provenance => Self::Provenance,
+            DocKind::Verification => Self::Verification,
+            DocKind::Replay => Self::Replay,
+            DocKind::ExportManifest => Self::ExportManifest,
+            DocKind::Event => Self::Event,
         }
     }
 }
@@ -56,7 +112,7 @@ impl Kind {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Validate artefacts: PredicateGraphs, CPL policies, policy packs, verifier rubrics, CKF
-    /// knowledge packages.
+    /// knowledge packages, and Agent Evidence documents.
     Validate(ValidateArgs),
     /// Evaluate and list CPL policy packs.
     #[command(subcommand)]
@@ -66,6 +122,15 @@ pub enum Command {
     /// Compile sources (policies, runbooks, FAQs, records, transcripts) into a CKF knowledge
     /// package: typed sections, every item traceable to a verbatim excerpt.
     Compile(CompileArgs),
+    /// Check an answer against its sources: every claim verified with quoted evidence, the
+    /// policy verdicts, and one gate (allow, review, block).
+    Check(CheckArgs),
+    /// Ingest documents into the knowledge store: chunks, facts and a BM25 index.
+    Ingest(IngestArgs),
+    /// Print stored facts as JSON Lines.
+    Facts(FactsArgs),
+    /// Search stored chunks (BM25).
+    Search(SearchArgs),
 }
 
 /// Encoding of a compiled package.
@@ -146,6 +211,63 @@ pub struct CompileArgs {
     pub sources: Vec<String>,
 }
 
+/// Report format of `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum CheckFormat {
+    /// The answer with each claim marked and its evidence, the policies, the gate.
+    #[default]
+    Text,
+    /// The JSON report.
+    Json,
+    /// One self-contained HTML page.
+    Html,
+}
+
+/// `warrant check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// A store to check against (made by `warrant ingest`).
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<String>,
+    /// Source files or folders, read into an in-memory store for this check. Takes several
+    /// paths; when ANSWER is not given separately, the last path is the answer
+    /// (`--sources docs/ answer.md`).
+    #[arg(long = "sources", value_name = "PATH", num_args = 1..)]
+    pub sources: Vec<String>,
+    /// Policy packs (files or built-in ids); default: warrant.grounding.v1,
+    /// warrant.arithmetic.v1, and core.tool-use.v1 when the answer calls tools. Repeatable.
+    #[arg(long = "pack", value_name = "PACK")]
+    pub packs: Vec<String>,
+    /// Tool definitions (OpenAI-style or bare `{name, parameters}` array).
+    #[arg(long, value_name = "FILE")]
+    pub tools: Option<String>,
+    /// The question the answer responds to (default: the answer's user_query, if any).
+    #[arg(long, value_name = "TEXT")]
+    pub question: Option<String>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: CheckFormat,
+    /// Also write an Agent Evidence pack to FILE.
+    #[arg(long = "evidence-pack", value_name = "FILE", conflicts_with = "batch")]
+    pub evidence_pack: Option<String>,
+    /// A JSONL file of `{"id", "answer", "question"?, "sources"?, "tools"?}` lines; writes one
+    /// JSON report per line, in input order.
+    #[arg(long, value_name = "FILE", conflicts_with = "answer")]
+    pub batch: Option<String>,
+    /// Warnings fail policies too.
+    #[arg(long)]
+    pub strict: bool,
+    /// Largest total size of `--sources`, in bytes.
+    #[arg(long = "max-source-bytes", value_name = "BYTES", default_value_t = warrant_check::sources::DEFAULT_MAX_SOURCE_BYTES)]
+    pub max_source_bytes: u64,
+    /// Answer options.
+    #[command(flatten)]
+    pub input: AnswerArgs,
+    /// The answer (text, Markdown, chat message, completion), or `-` for stdin.
+    #[arg(value_name = "ANSWER")]
+    pub answer: Option<String>,
+}
+
 /// How `extract` (and `policy eval` on an answer) reads its input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum InputFormat {
@@ -193,6 +315,75 @@ pub struct ExtractArgs {
     pub input: Option<String>,
 }
 
+/// Where the knowledge store lives: `--store`, else `$WARRANT_STORE`, else `./.warrant`.
+#[derive(Debug, Args)]
+pub struct StoreArg {
+    /// Store directory [default: $WARRANT_STORE, else ./.warrant].
+    #[arg(long = "store", value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+/// `warrant ingest`.
+#[derive(Debug, Args)]
+pub struct IngestArgs {
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// Version of documents that do not carry one (records' own `version` wins).
+    #[arg(long = "version", value_name = "V")]
+    pub doc_version: Option<String>,
+    /// Vocabulary file (TOML or JSON) adding predicates and patterns to the default nine.
+    #[arg(long, value_name = "FILE")]
+    pub vocab: Option<String>,
+    /// Manual (gold) facts to load as given, without span validation (JSON array or JSONL).
+    /// Repeatable.
+    #[arg(long = "facts", value_name = "FILE")]
+    pub facts: Vec<String>,
+    /// Store chunks only; do not extract facts.
+    #[arg(long)]
+    pub no_extract: bool,
+    /// Longest chunk, in characters.
+    #[arg(long, value_name = "N", default_value_t = 1200, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_chunk_chars: u32,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Files and folders: .txt, .md, .html, .jsonl and .json (arrays of records).
+    #[arg(value_name = "PATH", required_unless_present = "facts")]
+    pub paths: Vec<PathBuf>,
+}
+
+/// `warrant facts`.
+#[derive(Debug, Args)]
+pub struct FactsArgs {
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// Only facts of this subject (as stored, else its canonical form: "Session tokens" → session_token).
+    #[arg(long, value_name = "S")]
+    pub subject: Option<String>,
+    /// Only facts of this predicate.
+    #[arg(long, value_name = "P")]
+    pub predicate: Option<String>,
+    /// Only facts of this version (`v2.0` and `2.0` are equal).
+    #[arg(long = "version", value_name = "V")]
+    pub fact_version: Option<String>,
+}
+
+/// `warrant search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// How many chunks to show.
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    pub limit: usize,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// The query (several words are joined).
+    #[arg(value_name = "QUERY", required = true)]
+    pub query: Vec<String>,
+}
+
 /// `warrant validate`.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
@@ -209,6 +400,11 @@ pub struct ValidateArgs {
     /// examples/*/*.json as graphs, packs/*.json as packs, rubrics/*.json as rubrics.
     #[arg(long)]
     pub all: bool,
+    /// The previous version of the one evidence pack (or verification document) being
+    /// validated: a review it holds that is missing or changed now is an error
+    /// (AEV-REVIEW-OVERWRITE; reviews are append-only).
+    #[arg(long, value_name = "FILE", conflicts_with = "all")]
+    pub previous: Option<String>,
     /// Accepted and ignored, as upstream's validator does.
     #[arg(long = "version", value_name = "X", hide = true)]
     pub schema_version: Option<String>,

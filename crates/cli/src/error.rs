@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+/// Most problems reported by [`CliError::inputs`].
+pub const MAX_LINES: usize = 50;
+
 /// A command failure: bad usage or bad input (exit 2) unless stated otherwise.
 #[derive(Debug)]
 pub struct CliError {
@@ -18,6 +21,23 @@ impl CliError {
     /// The check failed (exit code 1), e.g. a source that yields no knowledge.
     pub fn failure(message: impl Into<String>) -> Self {
         Self { message: message.into(), code: 1 }
+    }
+
+    /// Several bad inputs at once: one line each (`error: ` is prefixed to every line), at
+    /// most [`MAX_LINES`] of them.
+    pub fn inputs(lines: &[String]) -> Self {
+        let mut shown: Vec<&str> = lines.iter().take(MAX_LINES).map(String::as_str).collect();
+        let more = lines.len().saturating_sub(MAX_LINES);
+        let tail = format!("… and {more} more");
+        if more > 0 {
+            shown.push(&tail);
+        }
+        Self::input(shown.join("\nerror: "))
+    }
+
+    /// A store failure (missing store, busy, not a store, database error): exit code 2.
+    pub fn store(e: warrant_store::StoreError) -> Self {
+        Self::input(e.to_string())
     }
 
     /// The exit code for this error.

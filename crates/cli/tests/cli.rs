@@ -312,6 +312,7 @@ fn packs_lists_the_builtins() {
             "core.tool-use.v1",
             "example.customer-support.v1",
             "warrant.arithmetic.v1",
+            "warrant.grounding.v1",
             "warrant.tool-grounding.v1"
         ]
     );

@@ -20,6 +20,7 @@ pub const BUILTIN_PACKS: &[BuiltinPack] = &[
     BuiltinPack { id: "core.tool-use.v1", json: include_str!("../../../packs/core.tool-use.v1.json") },
     BuiltinPack { id: "example.customer-support.v1", json: include_str!("../../../packs/example.customer-support.v1.json") },
     BuiltinPack { id: "warrant.arithmetic.v1", json: include_str!("../../../packs/warrant.arithmetic.v1.json") },
+    BuiltinPack { id: "warrant.grounding.v1", json: include_str!("../../../packs/warrant.grounding.v1.json") },
     BuiltinPack { id: "warrant.tool-grounding.v1", json: include_str!("../../../packs/warrant.tool-grounding.v1.json") },
 ];
 
@@ -74,6 +75,7 @@ mod tests {
         assert_eq!(count("core.safe-code.v1"), (3, 4));
         assert_eq!(count("example.customer-support.v1"), (4, 4));
         assert_eq!(count("warrant.arithmetic.v1"), (1, 1));
+        assert_eq!(count("warrant.grounding.v1"), (2, 2));
         assert_eq!(count("warrant.tool-grounding.v1"), (1, 1));
     }
 }

@@ -500,3 +500,36 @@ fn is_safe_combines_the_three_code_detectors() {
     assert_eq!(diag("import os\nos.system('rm ' + input())"), vec!["untrusted input() reaches os.system( at line 2".to_string()]);
     assert_eq!(diag("password = 'hunter2'"), vec!["hard-coded credential in 'password' at line 1".to_string()]);
 }
+
+#[test]
+fn verification_predicates_read_the_claim_verification() {
+    // Unverified graph: nothing is supported or contradicted; everything is unverified.
+    let unverified = |name: &str| run(forall("c", "claims", p(name, &["c"])));
+    assert_eq!(unverified("is_supported"), vec![Some("c1".into()), Some("c2".into()), Some("c3".into())]);
+    assert!(unverified("is_unverified").is_empty());
+
+    let mut g = graph();
+    let ctx = g.context.get_or_insert_with(Default::default);
+    ctx.insert(
+        "claim_verification".into(),
+        json!({"c1": {"status": "supported"}, "c2": {"status": "contradicted", "reason": "the source states otherwise"}, "c3": {"status": "unverified"}}),
+    );
+    let pack = warrant_cpl::packs::builtin("warrant.grounding.v1").unwrap().unwrap();
+    let r = Engine::default().evaluate(std::slice::from_ref(pack), &g).unwrap();
+    let violations: Vec<(String, Option<String>, String)> =
+        r.violations().map(|(_, p, v)| (p.to_string(), v.node_id.clone(), v.message.clone())).collect();
+    // c2 is an opinion: not required to be supported, but its contradiction is an error.
+    assert_eq!(violations.len(), 1, "{violations:?}");
+    assert_eq!(violations[0].0, "no-contradicted-claims");
+    assert_eq!(violations[0].1.as_deref(), Some("c2"));
+    // c1 factual and supported passes; make it unsupported and the warning fires.
+    g.context
+        .as_mut()
+        .unwrap()
+        .insert("claim_verification".into(), json!({"c1": {"status": "unsupported", "reason": "no source states it"}}));
+    let r = Engine::default().evaluate(std::slice::from_ref(pack), &g).unwrap();
+    let v: Vec<_> = r.violations().map(|(_, p, v)| (p.to_string(), v.node_id.clone(), v.message.clone())).collect();
+    assert_eq!(v.len(), 1);
+    assert_eq!((v[0].0.as_str(), v[0].1.as_deref()), ("factual-claims-supported", Some("c1")));
+    assert!(v[0].2.contains("unsupported: no source states it"), "{}", v[0].2);
+}

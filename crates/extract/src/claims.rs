@@ -168,8 +168,18 @@ fn tokens(s: &str) -> Vec<&str> {
 }
 
 fn has_verb(s: &str) -> bool {
-    tokens(s).iter().any(|t| is_verbish(t))
+    tokens(s).iter().any(|t| is_verbish(t) || PRESENT_VERBS.contains(&t.to_lowercase().as_str()))
 }
+
+/// Present-tense verbs common in answers ("tokens expire", "the plan costs"): enough, with
+/// the auxiliaries, to tell that the left side of "…, and …" is a clause.
+const PRESENT_VERBS: &[&str] = &[
+    "expire", "expires", "cost", "costs", "include", "includes", "support", "supports", "require", "requires", "contain",
+    "contains", "provide", "provides", "allow", "allows", "offer", "offers", "last", "lasts", "run", "runs", "take", "takes",
+    "make", "makes", "need", "needs", "use", "uses", "work", "works", "store", "stores", "keep", "keeps", "send", "sends",
+    "reach", "reaches", "cover", "covers", "charge", "charges", "renew", "renews", "apply", "applies", "mean", "means", "remain",
+    "remains", "become", "becomes", "show", "shows", "live", "lives", "lie", "lies", "flow", "flows", "grow", "grows",
+];
 
 const ADVERBS: &[&str] =
     &["first", "then", "also", "later", "still", "now", "often", "never", "always", "already", "soon", "again", "only", "even"];
@@ -436,11 +446,22 @@ fn cue_words(text: &str) -> u8 {
     for m in ac.find_iter(text) {
         let before = m.start() == 0 || !b[m.start() - 1].is_ascii_alphanumeric();
         let after = m.end() == b.len() || !b[m.end()].is_ascii_alphanumeric();
-        if before && after {
+        if before && after && !(tags[m.pattern().as_usize()] == OPINION && descriptive_use(text, m.start(), m.end())) {
             found |= tags[m.pattern().as_usize()];
         }
     }
     found
+}
+
+/// True when an evaluative word is used descriptively: capitalised inside a sentence, it is
+/// part of a name or title ("Best Actor", "Great Britain"); before "known" or "selling" it is a
+/// fact about reputation or sales ("best known for", "best-selling").
+fn descriptive_use(text: &str, start: usize, end: usize) -> bool {
+    let titled = text.as_bytes()[start].is_ascii_uppercase() && !text[..start].trim().is_empty();
+    let rest = text[end..].trim_start_matches([' ', '-']);
+    // Award categories ("best actor", "best new artist") are names of prizes, not judgements.
+    const CATEGORIES: [&str; 9] = ["known", "selling", "seller", "actor", "actress", "picture", "film", "director", "new artist"];
+    titled || CATEGORIES.iter().any(|c| rest.starts_with(c))
 }
 
 /// Modality cues found in a sentence (computed once, shared by its clauses).
@@ -656,6 +677,10 @@ mod tests {
             ]
         );
         assert_eq!(split("Salt and pepper are common."), vec!["Salt and pepper are common"]);
+        assert_eq!(
+            split("Session tokens expire after one hour, and all data is encrypted at rest."),
+            vec!["Session tokens expire after one hour", "all data is encrypted at rest"]
+        );
         assert_eq!(split("The API is fast; the UI is slow."), vec!["The API is fast", "the UI is slow"]);
         assert_eq!(
             split("The service was deployed in May but it crashed twice."),
@@ -685,6 +710,10 @@ mod tests {
         assert_eq!(m("Paris is the capital of France"), Factual);
         assert_eq!(m("I think rotating tokens monthly is the safest option"), Opinion);
         assert_eq!(m("Python is the best language"), Opinion);
+        assert_eq!(m("Carl Orff is best known for his cantata Carmina Burana"), Factual);
+        assert_eq!(m("He won the Golden Globe Award for Best Actor in 1993"), Factual);
+        assert_eq!(m("Miloš Forman hails from Great Britain"), Factual);
+        assert_eq!(m("It was the best-selling album of 1981"), Factual);
         assert_eq!(m("If the cache is cold, requests take 2 seconds"), Conditional);
         assert_eq!(m("Imagine the server had twice the memory"), Hypothetical);
         assert_eq!(m("Run the migration before deploying"), Instruction);

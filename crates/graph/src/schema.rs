@@ -41,9 +41,20 @@ impl CompiledSchema {
     ///
     /// Embedded schemas are tested to compile, so callers may treat an error as a bug.
     pub fn compile(schema_json: &str) -> Result<Self, String> {
+        Self::build(schema_json, false)
+    }
+
+    /// Like [`CompiledSchema::compile`], but `format` is asserted rather than an annotation
+    /// (for artefact kinds whose spec makes it a rule, e.g. RFC 3339 `date-time`). Failures
+    /// carry the keyword `format`.
+    pub fn compile_asserting_formats(schema_json: &str) -> Result<Self, String> {
+        Self::build(schema_json, true)
+    }
+
+    fn build(schema_json: &str, assert_formats: bool) -> Result<Self, String> {
         let schema: Value = serde_json::from_str(schema_json).map_err(|e| format!("schema is not JSON: {e}"))?;
         let validator = jsonschema::options()
-            .should_validate_formats(false)
+            .should_validate_formats(assert_formats)
             .build(&schema)
             .map_err(|e| format!("schema does not compile: {e}"))?;
         Ok(Self { validator })
@@ -122,6 +133,7 @@ fn keyword_of(kind: &ValidationErrorKind) -> &'static str {
         K::OneOfNotValid { .. } | K::OneOfMultipleValid { .. } => "oneOf",
         K::AnyOf { .. } => "anyOf",
         K::Contains => "contains",
+        K::Format { .. } => "format",
         _ => "schema",
     }
 }
@@ -172,6 +184,16 @@ mod tests {
         .unwrap();
         assert!(s.is_valid(&json!({"u": "not a uri", "n": 1.0})));
         assert!(!s.is_valid(&json!({"n": 1.5})));
+    }
+
+    #[test]
+    fn formats_can_be_asserted() {
+        let text = r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","properties":{"t":{"type":"string","format":"date-time"}}}"#;
+        let bad = json!({"t": "2026-02-30T00:00:00Z"});
+        assert!(CompiledSchema::compile(text).unwrap().is_valid(&bad));
+        let strict = CompiledSchema::compile_asserting_formats(text).unwrap();
+        assert_eq!(strict.errors(&bad)[0].keyword, "format");
+        assert!(strict.is_valid(&json!({"t": "2026-02-28T23:59:59.5+01:00"})));
     }
 
     #[test]

@@ -207,7 +207,9 @@ static UNITS: LazyLock<Vec<Unit>> = LazyLock::new(|| {
         unit!(&["bytes", "byte"], Data, 1, 1),
         unit!(&["km/h", "kmh", "kph"], Speed, 1000, 3600),
         unit!(&["mph"], Speed, 1_609_344, 3_600_000),
-        unit!(&["m/s"], Speed, 1, 1),
+        unit!(&["m/s", "metres per second", "meters per second", "metre per second", "meter per second"], Speed, 1, 1),
+        unit!(&["kilometres per hour", "kilometers per hour", "km per hour"], Speed, 1000, 3600),
+        unit!(&["miles per hour"], Speed, 1_609_344, 3_600_000),
         unit!(&["ghz"], Frequency, 1_000_000_000, 1),
         unit!(&["mhz"], Frequency, 1_000_000, 1),
         unit!(&["khz"], Frequency, 1000, 1),
@@ -418,7 +420,7 @@ pub fn find_quantities(text: &str) -> Vec<Quantity> {
         if negative {
             value = -value;
         }
-        let mut q = Quantity {
+        let q = Quantity {
             range: start..end,
             value,
             dimension: Dimension::Number,
@@ -426,82 +428,125 @@ pub fn find_quantities(text: &str) -> Vec<Quantity> {
             conversion: Conversion::None,
             approximate: false,
         };
-        let after_ws = one_space(text, end);
-        let dash = text[end..].starts_with('-');
-        let after_dash = if dash { one_space(text, end + 1) } else { after_ws };
-        if let Some(key) = currency {
-            // Symbols and codes are stored lower-case already.
-            let code = currency_code(&key).unwrap_or("UNKNOWN");
-            q.dimension = Dimension::Money(code.to_string());
-            q.conversion = Conversion::Same;
-            q.unit = Some(key);
-        } else if text[after_ws..].starts_with('%') {
-            q.dimension = Dimension::Percent;
-            q.conversion = Conversion::Same;
-            q.unit = Some("%".into());
-            q.range.end = after_ws + 1;
-        } else if text[after_ws..].starts_with('°') {
-            let k = one_space(text, after_ws + '°'.len_utf8());
-            match word_at(text, k) {
-                Some((w, we)) if w == "c" || w == "f" => {
-                    let f = w == "f";
-                    q.dimension = Dimension::Temperature;
-                    q.conversion = if f { Conversion::Fahrenheit } else { Conversion::Same };
-                    q.unit = Some(format!("°{w}"));
-                    q.range.end = we;
-                }
-                _ => {}
-            }
-        } else if let Some((w, we)) = word_at(text, after_dash) {
-            // Two-word units and "per cent" first.
-            let two = if TWO_WORD_HEADS.contains(&w.as_ref()) {
-                word_at(text, one_space(text, we)).map(|(w2, e2)| (format!("{w} {w2}"), e2))
-            } else {
-                None
-            };
-            let attached = after_dash == end || dash;
-            if matches!(w.as_ref(), "percent" | "pct") || two.as_ref().is_some_and(|(t, _)| t == "per cent") {
-                q.dimension = Dimension::Percent;
-                q.conversion = Conversion::Same;
-                q.unit = Some("%".into());
-                q.range.end = if w == "per" { two.map_or(we, |t| t.1) } else { we };
-            } else if let Some(code) = currency_code(w.as_ref()).filter(|_| w.chars().all(|c| c.is_ascii_alphabetic())) {
-                if code == "USD_CENT" {
-                    q.dimension = Dimension::Money("USD".into());
-                    q.conversion = Conversion::Cents;
-                } else {
-                    q.dimension = Dimension::Money(code.to_string());
-                    q.conversion = Conversion::Same;
-                }
-                q.unit = Some(w.into_owned());
-                q.range.end = we;
-            } else {
-                let (name, uend) = match two.as_ref().filter(|(t, _)| unit_index(t).is_some()) {
-                    Some((t, e)) => (t.clone(), *e),
-                    None => (w.into_owned(), we),
-                };
-                let single = name.chars().count() == 1;
-                match unit_index(&name) {
-                    Some(u) if !single || attached || matches!(name.as_str(), "m" | "g" | "l" | "h") => {
-                        let unit = &UNITS[u];
-                        q.dimension = (unit.dim)();
-                        q.conversion = Conversion::Unit(u);
-                        q.approximate = unit.approx;
-                        q.unit = Some(name);
-                        q.range.end = uend;
-                    }
-                    // A word glued to the number that is not a unit (`3rd`, `5x`): not a quantity.
-                    _ if after_dash == end && !dash => {
-                        i = we;
-                        continue;
-                    }
-                    _ => {}
-                }
-            }
-        }
+        let Some(q) = attach_unit(text, q, end, currency) else {
+            i = num_end.max(i);
+            skip_word(text, &mut i);
+            continue;
+        };
         i = i.max(q.range.end);
         out.push(q);
     }
+    out
+}
+
+/// Skips the letters glued after a rejected number (`3rd`, `5x`).
+fn skip_word(text: &str, i: &mut usize) {
+    let rest = &text[*i..];
+    *i += rest.chars().take_while(|c| c.is_alphabetic()).map(char::len_utf8).sum::<usize>();
+}
+
+/// Reads what follows a number (a percent sign, a currency word, a unit, `°C`) into `q`.
+/// `None` when a word is glued to the number but is not a unit (`3rd`, `5x`).
+fn attach_unit(text: &str, mut q: Quantity, end: usize, currency: Option<String>) -> Option<Quantity> {
+    let after_ws = one_space(text, end);
+    let dash = text[end..].starts_with('-');
+    let after_dash = if dash { one_space(text, end + 1) } else { after_ws };
+    if let Some(key) = currency {
+        // Symbols and codes are stored lower-case already.
+        let code = currency_code(&key).unwrap_or("UNKNOWN");
+        q.dimension = Dimension::Money(code.to_string());
+        q.conversion = Conversion::Same;
+        q.unit = Some(key);
+    } else if text[after_ws..].starts_with('%') {
+        q.dimension = Dimension::Percent;
+        q.conversion = Conversion::Same;
+        q.unit = Some("%".into());
+        q.range.end = after_ws + 1;
+    } else if text[after_ws..].starts_with('°') {
+        let k = one_space(text, after_ws + '°'.len_utf8());
+        match word_at(text, k) {
+            Some((w, we)) if w == "c" || w == "f" => {
+                let f = w == "f";
+                q.dimension = Dimension::Temperature;
+                q.conversion = if f { Conversion::Fahrenheit } else { Conversion::Same };
+                q.unit = Some(format!("°{w}"));
+                q.range.end = we;
+            }
+            _ => {}
+        }
+    } else if let Some((w, we)) = word_at(text, after_dash) {
+        // Two-word units and "per cent" first.
+        let two = if TWO_WORD_HEADS.contains(&w.as_ref()) {
+            word_at(text, one_space(text, we)).map(|(w2, e2)| (format!("{w} {w2}"), e2))
+        } else {
+            None
+        };
+        let attached = after_dash == end || dash;
+        if matches!(w.as_ref(), "percent" | "pct") || two.as_ref().is_some_and(|(t, _)| t == "per cent") {
+            q.dimension = Dimension::Percent;
+            q.conversion = Conversion::Same;
+            q.unit = Some("%".into());
+            q.range.end = if w == "per" { two.map_or(we, |t| t.1) } else { we };
+        } else if let Some(code) = currency_code(w.as_ref()).filter(|_| w.chars().all(|c| c.is_ascii_alphabetic())) {
+            if code == "USD_CENT" {
+                q.dimension = Dimension::Money("USD".into());
+                q.conversion = Conversion::Cents;
+            } else {
+                q.dimension = Dimension::Money(code.to_string());
+                q.conversion = Conversion::Same;
+            }
+            q.unit = Some(w.into_owned());
+            q.range.end = we;
+        } else {
+            // "metres per second": a unit per a unit of time is a speed.
+            let three = word_at(text, one_space(text, we))
+                .filter(|(p, _)| p == "per")
+                .and_then(|(_, pe)| word_at(text, one_space(text, pe)))
+                .map(|(t, te)| (format!("{w} per {t}"), te))
+                .filter(|(n, _)| unit_index(n).is_some());
+            let (name, uend) = match three.or_else(|| two.clone().filter(|(t, _)| unit_index(t).is_some())) {
+                Some((t, e)) => (t, e),
+                None => (w.into_owned(), we),
+            };
+            let single = name.chars().count() == 1;
+            match unit_index(&name) {
+                Some(u) if !single || attached || matches!(name.as_str(), "m" | "g" | "l" | "h") => {
+                    let unit = &UNITS[u];
+                    q.dimension = (unit.dim)();
+                    q.conversion = Conversion::Unit(u);
+                    q.approximate = unit.approx;
+                    q.unit = Some(name);
+                    q.range.end = uend;
+                }
+                // A word glued to the number that is not a unit (`3rd`, `5x`): not a quantity.
+                _ if after_dash == end && !dash => return None,
+                _ => {}
+            }
+        }
+    }
+    Some(q)
+}
+
+/// Numbers in digits and in words ("thirty minutes", "one hour"), with units, in order.
+pub fn find_all_quantities(text: &str) -> Vec<Quantity> {
+    let mut out = find_quantities(text);
+    for w in crate::words::find_number_words(text) {
+        if out.iter().any(|q| q.range.start < w.range.end && w.range.start < q.range.end) {
+            continue;
+        }
+        let q = Quantity {
+            range: w.range.clone(),
+            value: w.value,
+            dimension: Dimension::Number,
+            unit: None,
+            conversion: Conversion::None,
+            approximate: false,
+        };
+        if let Some(q) = attach_unit(text, q, w.range.end, None) {
+            out.push(q);
+        }
+    }
+    out.sort_by_key(|q| q.range.start);
     out
 }
 
@@ -541,6 +586,8 @@ mod tests {
         assert_eq!(q.value, ratio(12345, 10));
         assert_eq!(one("costs 50 cents").canonical(), Some(ratio(1, 2)));
         assert_eq!(one("-3 degrees").value, int(-3));
+        let q = one("sound travels at 343 metres per second in air");
+        assert_eq!((q.dimension.clone(), q.canonical()), (Dimension::Speed, Some(int(343))));
     }
 
     #[test]
@@ -583,6 +630,14 @@ mod tests {
                 proptest::prop_assert!(q.range.start < q.range.end);
             }
         }
+    }
+
+    #[test]
+    fn number_words_with_units() {
+        let t = "It lasts one hour and thirty minutes, for two people.";
+        let qs = find_all_quantities(t);
+        let got: Vec<(&str, Option<BigRational>)> = qs.iter().map(|q| (&t[q.range.clone()], q.canonical())).collect();
+        assert_eq!(got, vec![("one hour", Some(int(3600))), ("thirty minutes", Some(int(1800))), ("two", None)]);
     }
 
     #[test]

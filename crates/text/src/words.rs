@@ -111,6 +111,14 @@ pub fn find_number_words(text: &str) -> Vec<NumberWord> {
             continue;
         }
         let Some(first) = small(w) else {
+            // "two-year", "twenty-five-day": a number word glued to a unit by a hyphen.
+            if let Some((head, tail)) = w.rsplit_once('-')
+                && tail.chars().all(char::is_alphabetic)
+                && let Some(v) = small(head)
+            {
+                let r = &toks[i].0;
+                out.push(NumberWord { range: r.start..r.start + head.len(), value: BigRational::from_integer(BigInt::from(v)) });
+            }
             i += 1;
             continue;
         };
@@ -194,5 +202,7 @@ mod tests {
         assert_eq!(vals("two thousand three hundred"), vec![("two thousand three hundred".into(), "2300".into())]);
         assert_eq!(vals("a dozen eggs, twice"), vec![("a dozen".into(), "12".into()), ("twice".into(), "2".into())]);
         assert_eq!(vals("me and my partner"), Vec::<(String, String)>::new());
+        assert_eq!(vals("a two-year warranty"), vec![("two".into(), "2".into())]);
+        assert_eq!(vals("a well-known fact"), Vec::<(String, String)>::new());
     }
 }

@@ -1,8 +1,12 @@
 //! One module per subcommand.
 
+mod check;
 mod compile;
 pub(crate) mod extract;
+mod facts;
+mod ingest;
 mod policy;
+mod search;
 mod validate;
 
 use std::process::ExitCode;
@@ -18,7 +22,24 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Policy(PolicyCommand::Packs(a)) => policy::packs(a),
         Command::Extract(a) => extract::run(a),
         Command::Compile(a) => compile::run(a),
+        Command::Check(a) => check::run(a),
+        Command::Ingest(a) => ingest::run(a),
+        Command::Facts(a) => facts::run(a),
+        Command::Search(a) => search::run(a),
     }
+}
+
+/// The store directory: `--store`, else `$WARRANT_STORE`, else `./.warrant`.
+pub(crate) fn store_dir(arg: &crate::cli::StoreArg) -> std::path::PathBuf {
+    arg.dir
+        .clone()
+        .or_else(|| std::env::var_os("WARRANT_STORE").filter(|v| !v.is_empty()).map(Into::into))
+        .unwrap_or_else(|| ".warrant".into())
+}
+
+/// Opens an existing store for reading; a missing one is bad input.
+pub(crate) fn open_store(arg: &crate::cli::StoreArg) -> CliResult<warrant_store::SqliteStore> {
+    warrant_store::SqliteStore::open_existing(store_dir(arg)).map_err(crate::error::CliError::store)
 }
 
 /// Prints a JSON value (pretty, newline-terminated).

@@ -1,4 +1,5 @@
-//! The 17 built-in predicates (spec §4, D2), Warrant's own (`arguments_grounded`), and their
+//! The 17 built-in predicates (spec §4, D2), Warrant's own (`arguments_grounded`, and the
+//! verification predicates `is_supported`, `is_contradicted`, `is_unverified`), and their
 //! signatures.
 
 pub mod arithmetic;
@@ -6,6 +7,7 @@ pub mod code;
 pub mod grounding;
 pub mod tone;
 pub mod tools;
+pub mod verification;
 
 use std::cell::OnceCell;
 
@@ -63,6 +65,9 @@ pub enum Builtin {
     ResultCorrect,
     IsSafe,
     ArgumentsGrounded,
+    IsSupported,
+    IsContradicted,
+    IsUnverified,
 }
 
 const TC: Kinds = Collection::ToolCalls.kind();
@@ -77,7 +82,7 @@ const CLAIM_OR_DA: Kinds = CLAIM.or(DA);
 
 impl Builtin {
     /// Every built-in, in the spec's order.
-    pub const ALL: [Self; 18] = [
+    pub const ALL: [Self; 21] = [
         Self::ArgumentsMatchSchema,
         Self::HasRequiredArguments,
         Self::NoExtraArguments,
@@ -96,6 +101,9 @@ impl Builtin {
         Self::ResultCorrect,
         Self::IsSafe,
         Self::ArgumentsGrounded,
+        Self::IsSupported,
+        Self::IsContradicted,
+        Self::IsUnverified,
     ];
 
     /// The predicate's name in CPL.
@@ -119,6 +127,9 @@ impl Builtin {
             Self::ResultCorrect => "result_correct",
             Self::IsSafe => "is_safe",
             Self::ArgumentsGrounded => "arguments_grounded",
+            Self::IsSupported => "is_supported",
+            Self::IsContradicted => "is_contradicted",
+            Self::IsUnverified => "is_unverified",
         }
     }
 
@@ -135,7 +146,7 @@ impl Builtin {
             | Self::NoExtraArguments
             | Self::ToolIsAvailable
             | Self::ArgumentsGrounded => &[TC],
-            Self::IsFactual | Self::HasCitation => &[CLAIM],
+            Self::IsFactual | Self::HasCitation | Self::IsSupported | Self::IsContradicted | Self::IsUnverified => &[CLAIM],
             Self::HasValidSource | Self::RefsExistingClaim => &[CIT],
             Self::ContainsEval | Self::VulnerableToInjection | Self::ContainsSecrets | Self::UsesSafeLibraries | Self::IsSafe => {
                 &[CB]
@@ -222,6 +233,9 @@ impl Builtin {
                 grounding::arguments_grounded(cx.grounding.get_or_init(|| grounding::GroundingIndex::new(cx.graph)), tc, diag)
             }
             (Self::IsFactual, Some(N::Claim(_, c))) => c.modality == warrant_graph::Modality::Factual,
+            (Self::IsSupported, Some(N::Claim(_, c))) => verification::has_status(cx.graph, c, "supported", diag),
+            (Self::IsContradicted, Some(N::Claim(_, c))) => verification::has_status(cx.graph, c, "contradicted", diag),
+            (Self::IsUnverified, Some(N::Claim(_, c))) => verification::is_unverified(cx.graph, c, diag),
             (Self::HasCitation, Some(N::Claim(_, c))) => {
                 let ok = cx.index.is_cited(&c.id);
                 if !ok {

@@ -1,0 +1,138 @@
+//! `warrant check`, as a library: an answer and its sources in, a [`Report`] out.
+//!
+//! 1. **Extract** the answer into a PredicateGraph (`warrant-extract`); when a question is
+//!    known and the answer states no claim of its own ("Delhi"), the whole answer is the claim.
+//! 2. **Verify** every claim against the sources (`warrant-verify`): a status, a confidence and
+//!    support edges quoting the sources exactly. The results travel with the graph as
+//!    `context.claim_verification`, where the grounding predicates read them.
+//! 3. **Evaluate** the policy packs (`warrant-cpl`) — by default `warrant.grounding.v1`,
+//!    `warrant.arithmetic.v1`, and `core.tool-use.v1` when the answer calls tools.
+//! 4. **Gate**: one decision with its reasons ([`gate`]).
+//!
+//! The same inputs give the same report, byte for byte.
+
+pub mod gate;
+pub mod render;
+pub mod sources;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use warrant_cpl::packs::builtin;
+use warrant_cpl::{Engine, EvalError, Pack, RunResult};
+use warrant_extract::{Answer, extract};
+use warrant_graph::PredicateGraph;
+use warrant_verify::{ClaimResult, Corpus, add_answer_claim, verify};
+
+pub use gate::Gate;
+
+/// Packs run when the caller names none.
+pub const DEFAULT_PACKS: [&str; 2] = ["warrant.grounding.v1", "warrant.arithmetic.v1"];
+/// Added to the defaults when the answer calls tools.
+pub const TOOL_PACK: &str = "core.tool-use.v1";
+
+/// What went wrong, for the caller to report (bad input: exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// The answer has no text and no tool calls.
+    #[error("the answer is empty: nothing to check")]
+    EmptyAnswer,
+    /// A built-in pack failed to load (a bug; reported, never a panic).
+    #[error("built-in pack {0}: {1}")]
+    BuiltinPack(String, String),
+    /// Policy evaluation refused the packs (dependency cycle, tool schemas).
+    #[error("{0}")]
+    Eval(#[from] EvalError),
+}
+
+/// Check settings shared by many answers.
+#[derive(Default)]
+pub struct Checker {
+    /// The policy engine (strictness, tool schemas, verifiers).
+    pub engine: Engine,
+    /// The packs to run; `None` runs the defaults.
+    pub packs: Option<Vec<Pack>>,
+}
+
+/// One answer to check.
+#[derive(Debug, Clone)]
+pub struct Request<'a> {
+    /// The model output.
+    pub answer: &'a Answer,
+    /// The question it answers; defaults to the answer's `context.user_query`.
+    pub question: Option<&'a str>,
+    /// `output_id` of the graph (default: the answer's id, else a hash of its text).
+    pub output_id: Option<String>,
+}
+
+/// The outcome of a check. Field order is the JSON report's.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// The graph's output id.
+    pub output_id: String,
+    /// The decision.
+    pub gate: Gate,
+    /// Why, blocking reasons first.
+    pub gate_reasons: Vec<String>,
+    /// Every claim with its verification.
+    pub claims: Vec<ClaimResult>,
+    /// The policy results (as `warrant policy eval --format json` prints them).
+    pub policies: RunResult,
+    /// The extracted graph, with `context.claim_verification`.
+    pub graph: PredicateGraph,
+}
+
+impl Checker {
+    /// The packs to run for `graph`.
+    fn packs_for(&self, graph: &PredicateGraph) -> Result<Vec<Pack>, CheckError> {
+        if let Some(p) = &self.packs {
+            return Ok(p.clone());
+        }
+        let mut ids: Vec<&str> = DEFAULT_PACKS.to_vec();
+        if !graph.tool_calls.is_empty() {
+            ids.push(TOOL_PACK);
+        }
+        ids.into_iter()
+            .map(|id| match builtin(id) {
+                Some(Ok(p)) => Ok(p.clone()),
+                Some(Err(e)) => Err(CheckError::BuiltinPack(id.into(), e.to_string())),
+                None => Err(CheckError::BuiltinPack(id.into(), "missing".into())),
+            })
+            .collect()
+    }
+
+    /// Checks one answer against `corpus`.
+    pub fn check(&self, req: &Request<'_>, corpus: &Corpus) -> Result<Report, CheckError> {
+        if req.answer.text.trim().is_empty() && req.answer.tool_calls.is_empty() {
+            return Err(CheckError::EmptyAnswer);
+        }
+        let mut graph = extract(req.answer, &warrant_extract::Options { output_id: req.output_id.clone() }).graph;
+        let question = req.question.map(str::to_string).or_else(|| graph.user_query().map(str::to_string));
+        if question.is_some() {
+            add_answer_claim(&mut graph);
+        }
+        let claims = verify(&graph, corpus, &warrant_verify::Options { question: question.clone() });
+        attach(&mut graph, &claims, question.as_deref(), corpus);
+        let packs = self.packs_for(&graph)?;
+        let policies = self.engine.evaluate(&packs, &graph)?;
+        let (gate, gate_reasons) = gate::decide(&claims, &policies);
+        Ok(Report { output_id: graph.output_id.clone(), gate, gate_reasons, claims, policies, graph })
+    }
+}
+
+/// Records the verification in the graph's context (`claim_verification`, and the question as
+/// `user_query` when it came from the caller), so policies and later readers see it.
+fn attach(graph: &mut PredicateGraph, claims: &[ClaimResult], question: Option<&str>, corpus: &Corpus) {
+    let mut results = Map::new();
+    for c in claims {
+        results.insert(c.claim_id.clone(), json!({"status": c.status.as_str(), "confidence": c.confidence, "reason": c.reason}));
+    }
+    let ctx = graph.context.get_or_insert_with(Map::new);
+    ctx.insert(warrant_cpl::builtins::verification::CONTEXT_KEY.into(), Value::Object(results));
+    if let Some(q) = question
+        && !ctx.contains_key("user_query")
+    {
+        ctx.insert("user_query".into(), Value::String(q.into()));
+    }
+    let ids: Vec<Value> = (0..corpus.len()).map(|i| Value::String(corpus.doc(i).id.clone())).collect();
+    ctx.insert("sources".into(), Value::Array(ids));
+}

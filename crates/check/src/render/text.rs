@@ -1,0 +1,81 @@
+//! The terminal report: the answer with each claim marked, the evidence under it, the policy
+//! results, and the gate last.
+
+use std::fmt::Write;
+
+use warrant_graph::Severity;
+
+use super::{mark, pieces};
+use crate::Report;
+
+/// Renders the report as text.
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "output {}", report.output_id);
+    out.push('\n');
+    // The answer, each claim marked where it ends.
+    for (text, claim) in pieces(report) {
+        out.push_str(text);
+        if let Some(c) = claim {
+            let _ = write!(out, " [{} {}]", c.claim_id, mark(c.status));
+        }
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push('\n');
+    // Each claim with its evidence.
+    for c in &report.claims {
+        let _ = writeln!(out, "{} {} {}: {}", c.claim_id, mark(c.status), c.status.as_str(), one_line(&c.text));
+        if !c.reason.is_empty() {
+            let _ = writeln!(out, "    {}", c.reason);
+        }
+        for e in &c.support_edges {
+            let _ = writeln!(
+                out,
+                "    {} {} [{}–{}]: \"{}\"",
+                e.relationship.as_str(),
+                e.source_id,
+                e.selector.start,
+                e.selector.end,
+                one_line(&e.selector.exact)
+            );
+        }
+    }
+    out.push('\n');
+    let _ = writeln!(out, "policies: {}", if report.policies.passed { "passed" } else { "FAILED" });
+    for pack in &report.policies.packs {
+        for pol in &pack.policy_results {
+            let sign = if !pol.passed {
+                "✗"
+            } else if pol.violations.is_empty() {
+                "✓"
+            } else {
+                "!"
+            };
+            let _ = writeln!(out, "  {sign} {}/{}", pack.pack_id, pol.policy_id);
+            for v in &pol.violations {
+                let sev = match v.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                    Severity::Info => "info",
+                };
+                let _ = writeln!(out, "      [{sev}] {}", v.message);
+            }
+            for s in &pol.skipped_rules {
+                let _ = writeln!(out, "      [skipped] {}: {}", s.rule_id, s.reason);
+            }
+        }
+    }
+    out.push('\n');
+    let _ = writeln!(out, "gate: {}", report.gate.as_str().to_uppercase());
+    for r in &report.gate_reasons {
+        let _ = writeln!(out, "  - {r}");
+    }
+    out
+}
+
+/// A quote on one line (newlines and runs of spaces folded).
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,180 @@
+//! `warrant ingest`: files and folders → documents, chunks, facts and a BM25 index.
+//!
+//! Every input is read and checked before the store is touched: a bad record anywhere fails
+//! the whole command (exit 2, every problem on its own line) and nothing is written. Then all
+//! documents and manual facts are written in one transaction.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use warrant_facts::{VocabFormat, Vocabulary};
+use warrant_store::sources::{SourceSet, parse_manual_facts, read_sources};
+use warrant_store::{IngestOptions, IngestSummary, Progress, SqliteStore, ingest};
+
+use crate::cli::{Format, IngestArgs};
+use crate::commands::{print_json, store_dir};
+use crate::error::{CliError, CliResult};
+use crate::io::{display_name, read_text};
+
+/// Reads `--vocab` (TOML or JSON) and adds it to the default vocabulary.
+pub(crate) fn load_vocabulary(path: Option<&str>) -> CliResult<Vocabulary> {
+    let builtin = Vocabulary::builtin();
+    let Some(path) = path else { return Ok(builtin) };
+    let text = read_text(path)?;
+    let name = display_name(path);
+    let file = Vocabulary::from_str_with_format(&text, VocabFormat::detect(path, &text))
+        .map_err(|e| CliError::input(format!("{name}: {e}")))?;
+    builtin.extended(&file).map_err(|e| CliError::input(format!("{name}: {e}")))
+}
+
+/// Runs `warrant ingest`.
+pub fn run(args: IngestArgs) -> CliResult<ExitCode> {
+    let vocab = load_vocabulary(args.vocab.as_deref())?;
+    let bar = Bar::new();
+    bar.stage("reading");
+    let mut errors: Vec<String> = Vec::new();
+    let sources = match read_sources(&args.paths, args.doc_version.as_deref(), &mut |bytes| bar.add_bytes(bytes)) {
+        Ok(set) => set,
+        Err(errs) => {
+            errors.extend(errs.iter().map(ToString::to_string));
+            SourceSet::default()
+        }
+    };
+    let mut manual = Vec::new();
+    for f in &args.facts {
+        let text = match read_text(f) {
+            Ok(t) => t,
+            Err(e) => {
+                errors.push(e.to_string());
+                continue;
+            }
+        };
+        let lines = [".jsonl", ".ndjson"].iter().any(|ext| f.to_ascii_lowercase().ends_with(ext));
+        let (facts, errs) = parse_manual_facts(display_name(f), &text, lines, Some(&vocab));
+        manual.extend(facts);
+        errors.extend(errs.iter().map(ToString::to_string));
+    }
+    if !errors.is_empty() {
+        bar.clear();
+        return Err(CliError::inputs(&errors));
+    }
+
+    let dir = store_dir(&args.store);
+    let store = SqliteStore::open(&dir).map_err(CliError::store)?;
+    if let Some(mib) = cache_mib()? {
+        store.set_writer_cache_mib(mib).map_err(CliError::store)?;
+    }
+    let opts = IngestOptions {
+        vocabulary: vocab,
+        max_chunk_chars: args.max_chunk_chars as usize,
+        extract: !args.no_extract,
+        ..IngestOptions::default()
+    };
+    let skipped = sources.skipped;
+    let summary = ingest(&store, sources.documents, manual, &opts, &mut |p| bar.progress(p)).map_err(CliError::store);
+    bar.clear();
+    let summary = summary?;
+    match args.format {
+        Format::Json => print_json(&summary)?,
+        Format::Text => print_summary(&summary, skipped, &dir.display().to_string()),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `$WARRANT_STORE_CACHE_MB`: the writer's page cache in MiB (default 256).
+fn cache_mib() -> CliResult<Option<u32>> {
+    match std::env::var("WARRANT_STORE_CACHE_MB") {
+        Err(_) => Ok(None),
+        Ok(v) => {
+            v.trim().parse::<u32>().ok().filter(|n| *n > 0).map(Some).ok_or_else(|| {
+                CliError::input(format!("WARRANT_STORE_CACHE_MB={v}: expected a whole number of MiB (at least 1)"))
+            })
+        }
+    }
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn print_summary(s: &IngestSummary, skipped: usize, store: &str) {
+    println!(
+        "{store}: {} written ({}, {}), {} unchanged",
+        plural(s.documents, "document", "documents"),
+        plural(s.chunks, "chunk", "chunks"),
+        plural(s.facts, "fact", "facts"),
+        s.unchanged_documents
+    );
+    if s.rejected_facts > 0 {
+        let reasons: Vec<String> = s.rejected_by_reason.iter().map(|(code, n)| format!("{code} {n}")).collect();
+        println!("  rejected {}: {}", plural(s.rejected_facts, "candidate fact", "candidate facts"), reasons.join(", "));
+    }
+    if s.manual_facts > 0 {
+        println!("  loaded {}", plural(s.manual_facts, "manual fact", "manual facts"));
+    }
+    if skipped > 0 {
+        println!(
+            "  skipped {} in folders (hidden, or not .txt, .md, .html, .jsonl, .json)",
+            plural(skipped as u64, "file", "files")
+        );
+    }
+}
+
+/// A progress bar on stderr, only when stderr is a terminal.
+struct Bar(Option<ProgressBar>);
+
+impl Bar {
+    fn new() -> Self {
+        if !std::io::stderr().is_terminal() {
+            return Self(None);
+        }
+        let pb = ProgressBar::new_spinner();
+        pb.enable_steady_tick(Duration::from_millis(120));
+        Self(Some(pb))
+    }
+
+    fn stage(&self, name: &str) {
+        if let Some(pb) = &self.0 {
+            let style =
+                ProgressStyle::with_template("{spinner} {msg} {bytes}").unwrap_or_else(|_| ProgressStyle::default_spinner());
+            pb.set_style(style);
+            pb.set_message(name.to_string());
+        }
+    }
+
+    fn add_bytes(&self, n: u64) {
+        if let Some(pb) = &self.0 {
+            pb.inc(n);
+        }
+    }
+
+    fn progress(&self, p: Progress) {
+        let Some(pb) = &self.0 else { return };
+        let total = match p {
+            Progress::Prepared { total, .. } | Progress::Written { total, .. } => total as u64,
+        };
+        if pb.length() != Some(total) {
+            let style = ProgressStyle::with_template("{spinner} ingesting [{bar:30}] {pos}/{len} documents {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar());
+            pb.set_style(style.progress_chars("=> "));
+            pb.set_length(total);
+            pb.set_position(0);
+            pb.set_message("");
+        }
+        // Documents are prepared just ahead of the writer; the bar follows the writer.
+        if let Progress::Written { done, total } = p {
+            pb.set_position(done as u64);
+            if done == total {
+                pb.set_message("(committing)");
+            }
+        }
+    }
+
+    fn clear(&self) {
+        if let Some(pb) = &self.0 {
+            pb.finish_and_clear();
+        }
+    }
+}

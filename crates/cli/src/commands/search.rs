@@ -1,0 +1,41 @@
+//! `warrant search`: the top chunks for a query, by BM25.
+
+use std::process::ExitCode;
+
+use warrant_store::Store;
+
+use crate::cli::{Format, SearchArgs};
+use crate::commands::{open_store, print_json};
+use crate::error::{CliError, CliResult};
+
+/// Longest snippet shown per hit in text output, in chars.
+const SNIPPET_CHARS: usize = 160;
+
+/// Runs `warrant search`.
+pub fn run(args: SearchArgs) -> CliResult<ExitCode> {
+    let store = open_store(&args.store)?;
+    let query = args.query.join(" ");
+    let hits = store.search(&query, args.limit).map_err(CliError::store)?;
+    match args.format {
+        Format::Json => print_json(&hits)?,
+        Format::Text => {
+            if hits.is_empty() {
+                println!("no chunks match");
+            }
+            for (i, h) in hits.iter().enumerate() {
+                println!("{}. {}  score {}  ({} chars {}–{})", i + 1, h.chunk_id, score(h.score), h.doc_id, h.start, h.end);
+                let flat = h.text.split_whitespace().collect::<Vec<_>>().join(" ");
+                let snippet: String = flat.chars().take(SNIPPET_CHARS).collect();
+                let more = if flat.chars().count() > SNIPPET_CHARS { "…" } else { "" };
+                println!("   {snippet}{more}");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Three decimals, or scientific notation for the tiny scores BM25 gives terms that occur in
+/// every document.
+fn score(s: f64) -> String {
+    if s == 0.0 || s.abs() >= 0.001 { format!("{s:.3}") } else { format!("{s:.2e}") }
+}

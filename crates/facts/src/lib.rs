@@ -1,0 +1,49 @@
+//! DS005 facts: what Warrant knows, in a form that can be checked.
+//!
+//! Text becomes facts like `expires_after(session_token, "30 minutes")`, each pointing at the
+//! chunk and char span it was read from. This crate holds everything about a fact that does
+//! not need a store (spec `verifiable-answers.md`, §3–§6, §11.4, §15):
+//!
+//! - [`fact`]: the normalised [`Fact`] (camelCase JSON), its stable content-derived id, and
+//!   loading manual (gold) facts;
+//! - [`canonical`]: canonical entity strings ("Session tokens" → `session_token`, D23) and
+//!   D22 version normalisation;
+//! - [`vocab`]: the predicate [`Vocabulary`] — DS005's nine predicates with English surface
+//!   patterns, extendable by JSON or TOML files — with argument types and cardinality (D25);
+//! - [`validate`]: the §5.3 validate-and-filter pipeline with the spec's rejection codes and
+//!   §6 span validation;
+//! - [`extract`]: the deterministic pattern extractor (§5.4);
+//! - [`value`]: duration, timestamp and number parsers with exact arithmetic (§11.4);
+//! - [`signature`]: WorkSignature unification and the Workpad (§15).
+//!
+//! ```
+//! use warrant_facts::{ChunkContext, Vocabulary, extract_facts};
+//!
+//! let vocab = Vocabulary::builtin();
+//! let text = "Session tokens expire after 30 minutes of inactivity.";
+//! let out = extract_facts(&vocab, &ChunkContext::new(text, "auth", "auth#1", Some("1.0")));
+//! let f = &out.facts[0].fact;
+//! assert_eq!((f.subject.as_str(), f.predicate.as_str()), ("session_token", "expires_after"));
+//! assert_eq!(f.object.to_string(), "30 minutes");
+//! assert_eq!(f.condition(), Some("inactivity"));
+//! ```
+
+pub mod canonical;
+pub mod diag;
+pub mod extract;
+pub mod fact;
+pub mod signature;
+pub mod validate;
+pub mod value;
+pub mod vocab;
+
+pub use canonical::{canonical_entity, entity_match_key, normalize_version};
+pub use extract::{Extraction, extract_candidates, extract_facts, split_sentences};
+pub use fact::{Fact, FactError, Object, Polarity, Qualifiers, Source, Span};
+pub use signature::{Bindings, Signature, Workpad, match_pattern};
+pub use validate::{
+    Candidate, ChunkContext, Mention, Rejection, RejectionCode, RejectionCounts, ValidatedFact, check_span, parse_candidate,
+    validate_candidate,
+};
+pub use value::{ValueError, minutes_of, number_of, parse_duration_minutes, parse_number, parse_timestamp_ms};
+pub use vocab::{ArgType, Cardinality, PredicateEntry, VocabError, VocabFormat, Vocabulary};

@@ -1,0 +1,141 @@
+//! Warrant's knowledge store: documents, chunks, facts and entities, with BM25 retrieval.
+//!
+//! Claims are checked against sources, questions are answered from them, research walks
+//! them; all of it reads a [`Store`]. The embedded implementation is [`SqliteStore`]: one
+//! SQLite file (WAL mode) holding the documents, their chunks with an FTS5 index for BM25,
+//! validated facts and entities, so a store is transactional and can be opened with any
+//! SQLite tool.
+//!
+//! - [`sources`] reads files and folders (`.txt`, `.md`, `.html`, `.jsonl`, `.json`) into
+//!   [`DocumentInput`]s, reporting every bad record with its file, line and JSON pointer;
+//! - [`chunk`] is the sentence-aware default chunker (spec §2);
+//! - [`ingest`] prepares documents (chunks, pattern extraction and validation from
+//!   `warrant-facts`) and writes them through a [`Store`] in one transaction: re-ingesting
+//!   identical content is a no-op, changed content replaces the document's chunks and facts;
+//! - [`sqlite`] is the SQLite implementation (schema versioned with migrations).
+//!
+//! ```
+//! use warrant_store::{DocumentInput, FactQuery, IngestOptions, SqliteStore, Store, ingest};
+//!
+//! let store = SqliteStore::open_in_memory()?;
+//! let doc = DocumentInput {
+//!     id: "auth".into(),
+//!     text: "Session tokens expire after 15 minutes of inactivity.".into(),
+//!     version: Some("2.0".into()),
+//!     title: None,
+//!     metadata: None,
+//!     origin: "example".into(),
+//! };
+//! let summary = ingest(&store, vec![doc], Vec::new(), &IngestOptions::default(), &mut |_| {})?;
+//! assert_eq!((summary.documents, summary.chunks, summary.facts), (1, 1, 1));
+//! let facts = store.facts(&FactQuery::subject_predicate("session_token", "expires_after").with_version("v2.0"))?;
+//! assert_eq!(facts[0].object.to_string(), "15 minutes");
+//! assert_eq!(store.search("inactivity", 10)?[0].chunk_id, "auth#1");
+//! # Ok::<(), warrant_store::StoreError>(())
+//! ```
+
+pub mod chunk;
+pub mod error;
+pub mod html;
+pub mod ingest;
+pub mod model;
+pub mod sources;
+pub mod sqlite;
+
+use std::collections::HashMap;
+
+use warrant_facts::Fact;
+use warrant_facts::signature::Signature;
+
+pub use error::{Result, StoreError};
+pub use ingest::{IngestOptions, IngestSummary, PreparedDocument, Progress, ingest, prepare};
+pub use model::{
+    Chunk, Document, DocumentInput, Entity, EntityMention, FactQuery, SearchHit, SignatureMatch, StoreStats, pattern_from_json,
+};
+pub use sqlite::SqliteStore;
+
+/// What a write changed (see [`Store::write`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WriteReport {
+    /// Positions (in the order the documents were given) of the documents written: new or changed.
+    pub written: Vec<usize>,
+    /// Documents whose stored ingest key already matched: left untouched.
+    pub unchanged: usize,
+    /// Manual facts inserted or updated.
+    pub manual_facts: usize,
+}
+
+/// A knowledge store. Every read returns results in a deterministic order; every write is
+/// one transaction (readers see the old state or the new one, never a mix). Implementations
+/// are shared between threads: many readers may read while one writer writes.
+pub trait Store: Send + Sync {
+    /// Metadata of a document (without its text).
+    fn document(&self, id: &str) -> Result<Option<Document>>;
+
+    /// Every document, in ingestion order (a re-ingested document keeps its place).
+    fn documents(&self) -> Result<Vec<Document>>;
+
+    /// A document's full text (chunk offsets and evidence quotes index into it).
+    fn document_text(&self, id: &str) -> Result<Option<String>>;
+
+    /// A chunk by id (`<docId>#<n>`).
+    fn chunk(&self, id: &str) -> Result<Option<Chunk>>;
+
+    /// A document's chunks in order, with their char offsets into the document.
+    fn chunks_of(&self, doc_id: &str) -> Result<Vec<Chunk>>;
+
+    /// Visits the facts matching `query` in source order — document ingestion order, chunk
+    /// index, then insertion order (spec §9's last two tie-breakers); manual facts whose
+    /// document or chunk is not in the store come after those that are. `visit` returns
+    /// `false` to stop early.
+    fn visit_facts(&self, query: &FactQuery, visit: &mut dyn FnMut(Fact) -> bool) -> Result<()>;
+
+    /// The facts matching `query`, in source order (see [`Store::visit_facts`]).
+    fn facts(&self, query: &FactQuery) -> Result<Vec<Fact>> {
+        let mut out = Vec::new();
+        self.visit_facts(query, &mut |f| {
+            out.push(f);
+            true
+        })?;
+        Ok(out)
+    }
+
+    /// A fact by id.
+    fn fact(&self, id: &str) -> Result<Option<Fact>>;
+
+    /// `matchSignature(pattern)` (spec §7, §15): every fact that unifies with the pattern,
+    /// with the bindings, in source order. Pattern roles `subject`, `predicate` and `object`
+    /// match the fact's; any other role matches the qualifier of that name, and `version`
+    /// compares after D22 normalisation. An omitted role is unconstrained; a repeated
+    /// variable must take one value; equality is typed and exact. Build patterns with
+    /// [`Signature`] or [`pattern_from_json`].
+    fn match_signature(&self, pattern: &Signature) -> Result<Vec<SignatureMatch>>;
+
+    /// BM25 top-`limit` chunks for a free-text query (its words, OR-ed, stemmed), best first;
+    /// equal scores in the order the chunks were stored.
+    fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>>;
+
+    /// An entity by any surface form: its canonical id ("Session tokens" → `session_token`),
+    /// else the looser plural/singular key ("sessions tokens"); `None` if unknown.
+    fn entity(&self, name: &str) -> Result<Option<Entity>>;
+
+    /// Counts of documents, chunks, facts (by predicate) and entities.
+    fn stats(&self) -> Result<StoreStats>;
+
+    /// The stored ingest keys of the given document ids (absent ids are left out), so
+    /// unchanged documents can be skipped before they are prepared.
+    fn ingest_keys(&self, ids: &[&str]) -> Result<HashMap<String, String>>;
+
+    /// Writes prepared documents and manual facts in one transaction: all or nothing. A
+    /// document whose stored ingest key equals its own is left untouched; a changed one
+    /// replaces the old chunks, extracted facts and mentions; a new one is appended. Manual
+    /// facts are stored as given (no span validation), replacing a fact with the same id.
+    /// Documents are consumed as the iterator yields them (so preparation can overlap the
+    /// write); `progress` is called with the number of documents handled so far.
+    fn write(
+        &self,
+        documents: &mut dyn Iterator<Item = PreparedDocument>,
+        manual_facts: &[Fact],
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<WriteReport>;
+}

@@ -1,0 +1,470 @@
+//! Aligning a claim with candidate evidence windows (one to three consecutive sentences of a
+//! source) and reading the signals: coverage of the claim's content, and conflicts — a
+//! different number or date, a substituted name, a flipped negation, an antonym.
+
+use crate::analysis::{Analysis, DateKey, Name, Num, Role};
+use crate::corpus::Corpus;
+use crate::lexicon;
+
+/// What a claim asserts beyond its context (the question, when there is one).
+#[derive(Debug, Clone, Default)]
+pub struct Focus {
+    /// Content keys to find.
+    pub keys: Vec<String>,
+    /// Names to find (all of the claim's).
+    pub names: Vec<Name>,
+    /// Numbers to find.
+    pub nums: Vec<Num>,
+    /// Dates to find.
+    pub dates: Vec<DateKey>,
+    /// All the claim's keys (context for conflict checks).
+    pub all_keys: Vec<String>,
+    /// Keys the claim negates ("not a suspect" → `suspect`).
+    pub negated: Vec<String>,
+    /// Who did what, per the claim.
+    pub roles: Vec<Role>,
+    /// Per name, number and date: whether the question already states it (then it is context,
+    /// required to be present but not counted as support).
+    pub given_names: Vec<bool>,
+    /// See `given_names`.
+    pub given_nums: Vec<bool>,
+    /// See `given_names`.
+    pub given_dates: Vec<bool>,
+    /// Per date, the content keys near it.
+    pub date_near: Vec<Vec<String>>,
+    /// The claim is a bare answer ("Delhi", "1998"): it has no words of its own, so the
+    /// question supplies its context.
+    pub bare: bool,
+    /// The question's keys (empty without a question).
+    pub question_keys: Vec<String>,
+}
+
+impl Focus {
+    /// The focus of `claim` given an optional question: what the claim adds. A claim that adds
+    /// nothing (it restates the question) is checked whole.
+    pub fn of(claim: &Analysis, question: Option<&Analysis>) -> Self {
+        let mut f = Focus {
+            all_keys: claim.keys.clone(),
+            negated: claim.negated.clone(),
+            roles: claim.roles.clone(),
+            names: claim.names.clone(),
+            nums: claim.nums.clone(),
+            dates: claim.dates.clone(),
+            date_near: claim.date_near.clone(),
+            ..Focus::default()
+        };
+        match question {
+            // Words the question already says are context: support is measured on what the
+            // claim adds. Its names, numbers and dates must still all be found together, since
+            // the claim asserts they belong together.
+            Some(q) => {
+                f.bare = claim.keys.is_empty();
+                f.question_keys = q.keys.clone();
+                f.keys = claim.keys.iter().filter(|k| !q.has_key(k)).cloned().collect();
+                f.given_names = claim.names.iter().map(|n| q.has_name(n)).collect();
+                f.given_nums = claim.nums.iter().map(|n| q.has_num(n)).collect();
+                f.given_dates = claim.dates.iter().map(|d| q.has_date(d)).collect();
+                // A claim that adds nothing of its own ("First for Women was started first")
+                // asserts the question's predicate: then all of it counts.
+                let adds =
+                    !f.keys.is_empty() || [&f.given_names, &f.given_nums, &f.given_dates].iter().any(|g| g.contains(&false));
+                if !adds {
+                    f.keys = claim.keys.clone();
+                    f.given_names.fill(false);
+                    f.given_nums.fill(false);
+                    f.given_dates.fill(false);
+                }
+            }
+            None => {
+                f.keys = claim.keys.clone();
+                f.given_names = vec![false; f.names.len()];
+                f.given_nums = vec![false; f.nums.len()];
+                f.given_dates = vec![false; f.dates.len()];
+            }
+        }
+        f
+    }
+
+    /// Number of items support is measured on: the keys and the specifics the claim adds.
+    /// The neighbourhood a claim mention is compared on: its own, or for a bare answer the
+    /// question's keys.
+    fn near<'a>(&'a self, own: &'a [String]) -> &'a [String] {
+        if self.bare || own.is_empty() { &self.question_keys } else { own }
+    }
+
+    fn total(&self) -> usize {
+        let new = |g: &[bool]| g.iter().filter(|x| !**x).count();
+        self.keys.len() + new(&self.given_names) + new(&self.given_nums) + new(&self.given_dates)
+    }
+}
+
+/// Why a window contradicts a claim.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Conflict {
+    /// The source states a different number of the same kind.
+    Number { claim: String, source: String },
+    /// The source states a different date.
+    Date,
+    /// The source names someone or something else in the same context.
+    Substitution { claim: String, source: String },
+    /// The source gives another agent for the same act ("directed by Peter Chelsom").
+    Agent { verb: String, claim: String, source: String },
+    /// One side is negated, the other is not.
+    Negation,
+    /// The source uses the opposite word.
+    Antonym { claim: String, source: String },
+}
+
+impl Conflict {
+    /// True for conflicts that hold against other support: another agent, amount or date, a
+    /// negation or an opposite word (a different name alone may be a second fact).
+    pub const fn is_strong(&self) -> bool {
+        !matches!(self, Self::Substitution { .. })
+    }
+
+    /// A short explanation.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Number { claim, source } => format!("the source states {source}, not {claim}"),
+            Self::Date => "the source states a different date".into(),
+            Self::Substitution { claim, source } => format!("the source names {source} where the claim names {claim}"),
+            Self::Agent { verb, claim, source } => format!("the source says {verb} by {source}, not {claim}"),
+            Self::Negation => "the source states the opposite (negation)".into(),
+            Self::Antonym { claim, source } => format!("the source says \"{source}\" where the claim says \"{claim}\""),
+        }
+    }
+}
+
+/// How one window relates to the claim.
+#[derive(Debug, Clone)]
+pub struct WindowEval {
+    /// First and last sentence indices (inclusive).
+    pub first: usize,
+    /// Last sentence index.
+    pub last: usize,
+    /// Fraction of the focus found in the window.
+    pub support: f64,
+    /// Fraction of all the claim's keys found in the window (how much it is about the claim).
+    pub context: f64,
+    /// Focus names, numbers or dates the window lacks.
+    pub missing: usize,
+    /// A conflict, if any.
+    pub conflict: Option<Conflict>,
+    /// Fraction of the question's keys found in the window (1 without a question).
+    pub relevance: f64,
+    /// The sentences the evaluation rests on when narrower than the window.
+    pub quote: Option<(usize, usize)>,
+}
+
+impl WindowEval {
+    /// Number of sentences.
+    pub fn size(&self) -> usize {
+        self.last - self.first + 1
+    }
+}
+
+/// The merged analysis of sentences `first..=last`.
+fn merged(corpus: &Corpus, first: usize, last: usize) -> Analysis {
+    let mut a = Analysis::default();
+    for s in &corpus.sentences()[first..=last] {
+        let x = &s.analysis;
+        for k in &x.keys {
+            if !a.keys.contains(k) {
+                a.keys.push(k.clone());
+            }
+        }
+        a.terms.extend(x.terms.iter().cloned());
+        a.broader.extend(x.broader.iter().cloned());
+        a.negated.extend(x.negated.iter().cloned());
+        a.affirmed.extend(x.affirmed.iter().cloned());
+        a.roles.extend(x.roles.iter().cloned());
+        a.nums.extend(x.nums.iter().cloned());
+        a.dates.extend(x.dates.iter().copied());
+        a.date_near.extend(x.date_near.iter().cloned());
+        a.names.extend(x.names.iter().cloned());
+        // A separator keeps names from matching across sentence boundaries.
+        if !a.words.is_empty() {
+            a.words.push("|".into());
+            a.stems.push("|".into());
+            a.caps.push(false);
+            a.token_keys.push(None);
+        }
+        a.token_keys.extend(x.token_keys.iter().cloned());
+        a.words.extend(x.words.iter().cloned());
+        a.stems.extend(x.stems.iter().cloned());
+        a.caps.extend(x.caps.iter().copied());
+        a.negations += x.negations;
+    }
+    a
+}
+
+/// Which sentences of `first..=last` hold each found specific (name, number or date).
+fn holders(corpus: &Corpus, first: usize, last: usize, focus: &Focus, found: &Found) -> Vec<Vec<usize>> {
+    let sentences = &corpus.sentences()[first..=last];
+    let held = |f: &dyn Fn(&Analysis) -> bool| {
+        sentences.iter().enumerate().filter(|(_, s)| f(&s.analysis)).map(|(i, _)| i).collect::<Vec<_>>()
+    };
+    let mut out = Vec::new();
+    for (n, f) in focus.names.iter().zip(&found.names) {
+        out.push(if *f { held(&|a: &Analysis| a.has_name(n)) } else { Vec::new() });
+    }
+    for (n, f) in focus.nums.iter().zip(&found.nums) {
+        out.push(if *f { held(&|a: &Analysis| a.has_num(n)) } else { Vec::new() });
+    }
+    for (d, f) in focus.dates.iter().zip(&found.dates) {
+        out.push(if *f { held(&|a: &Analysis| a.has_date(d)) } else { Vec::new() });
+    }
+    out
+}
+
+/// True when the claim's names found in `first..=last` are linked across sentences: each later
+/// sentence names the previous one's subject (its first name), or refers back to it ("He …")
+/// and the claim names that subject.
+fn linked(corpus: &Corpus, first: usize, last: usize, focus: &Focus, found: &Found) -> bool {
+    let sentences = &corpus.sentences()[first..=last];
+    for k in 1..sentences.len() {
+        let prev = &sentences[k - 1].analysis;
+        let next = &sentences[k].analysis;
+        let Some(subject) = prev.names.first() else { continue };
+        // Goes on about the same thing: names nothing, renames the subject, or opens with a
+        // name the previous sentence mentions (a bridge: "… the band Halestorm. Halestorm is …").
+        // A bridge ("… the band Halestorm. Halestorm is …") continues only for a claim about
+        // the bridged thing itself.
+        let bridge = next.names.first().filter(|n| prev.names.iter().any(|m| m.stems.last() == n.stems.last()));
+        let about_bridge = bridge.is_some_and(|b| focus.bare || focus.names.iter().any(|n| n.stems.last() == b.stems.last()));
+        let continues = next.names.is_empty()
+            || next.names.iter().any(|n| n.stems.last() == subject.stems.last())
+            || about_bridge
+            || next.opening_noun.as_ref().is_some_and(|n| prev.stems.contains(n));
+        // "He …" refers to the previous sentence's subject or its last-named one, or to the
+        // document's topic; a claim about someone else is not what it says. A bare answer has
+        // no subject of its own.
+        let last = prev.names.last().unwrap_or(subject);
+        let topic = corpus.topic(sentences[k].doc);
+        let same = |n: &Name, m: &Name| n.stems.last() == m.stems.last();
+        let claim_subject = focus.bare
+            || focus
+                .names
+                .iter()
+                .zip(&found.names)
+                .any(|(n, f)| *f && (same(n, subject) || same(n, last) || topic.is_some_and(|t| same(n, t))));
+        if !(continues || next.refers_back && claim_subject) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Which of the claim's specifics a window states.
+struct Found {
+    names: Vec<bool>,
+    nums: Vec<bool>,
+    dates: Vec<bool>,
+}
+
+/// Evaluates one window.
+pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, question: Option<&Analysis>) -> WindowEval {
+    let w = merged(corpus, first, last);
+    let keys_in = focus.keys.iter().filter(|k| w.has_key(k)).count();
+    let found = Found {
+        names: focus.names.iter().map(|n| w.has_name(n)).collect(),
+        nums: focus.nums.iter().map(|n| w.has_num(n)).collect(),
+        dates: focus.dates.iter().map(|d| w.has_date(d)).collect(),
+    };
+    // Specifics found in different sentences are tied together only by a link a reader can
+    // follow (see `linked`); otherwise only those in the sentence holding the most count.
+    // Sentences a reader cannot link (see `linked`) do not add up: the window is read as its
+    // sentence holding the most of the claim's specifics.
+    if last > first && !linked(corpus, first, last, focus, &found) {
+        let held = holders(corpus, first, last, focus, &found);
+        let best = (0..=last - first)
+            .max_by_key(|i| (held.iter().filter(|h| h.contains(i)).count(), std::cmp::Reverse(*i)))
+            .unwrap_or(0);
+        let mut single = evaluate(corpus, first + best, first + best, focus, question);
+        single.first = first;
+        single.last = last;
+        single.quote = Some((first + best, first + best));
+        return single;
+    }
+    let (found_names, found_nums, found_dates) = (found.names, found.nums, found.dates);
+    let names_missing: Vec<&Name> = focus.names.iter().zip(&found_names).filter(|(_, f)| !**f).map(|(n, _)| n).collect();
+    let nums_missing: Vec<&Num> = focus.nums.iter().zip(&found_nums).filter(|(_, f)| !**f).map(|(n, _)| n).collect();
+    let dates_missing: Vec<&DateKey> = focus.dates.iter().zip(&found_dates).filter(|(_, f)| !**f).map(|(n, _)| n).collect();
+    let new_found = |found: &[bool], given: &[bool]| found.iter().zip(given).filter(|(f, g)| **f && !**g).count();
+    let covered = keys_in
+        + new_found(&found_names, &focus.given_names)
+        + new_found(&found_nums, &focus.given_nums)
+        + new_found(&found_dates, &focus.given_dates);
+    let support = covered as f64 / focus.total().max(1) as f64;
+    // With fewer than two words, the claim's context is its support.
+    let context = if focus.all_keys.len() < 2 {
+        support
+    } else {
+        focus.all_keys.iter().filter(|k| w.has_key(k)).count() as f64 / focus.all_keys.len() as f64
+    };
+    let relevance = question.map_or(1.0, |q| {
+        if q.keys.is_empty() { 1.0 } else { q.keys.iter().filter(|k| w.has_key(k)).count() as f64 / q.keys.len() as f64 }
+    });
+
+    let mut conflict = None;
+    for mine in &focus.roles {
+        let theirs: Vec<&Role> = w.roles.iter().filter(|r| r.verb == mine.verb).collect();
+        let same = |r: &&Role| {
+            r.agent.last() == mine.agent.last()
+                || crate::analysis::has_words_near(&r.agent, &mine.agent)
+                || crate::analysis::has_words_near(&mine.agent, &r.agent)
+        };
+        if let Some(other) = theirs.iter().find(|r| !same(r))
+            && !theirs.iter().any(same)
+        {
+            conflict = Some(Conflict::Agent {
+                verb: other.verb_text.clone(),
+                claim: mine.agent_text.clone(),
+                source: other.agent_text.clone(),
+            });
+            break;
+        }
+    }
+    // A claim dated otherwise than the window speaks of another time: its amounts are not
+    // compared ("$31,000 in 2030" against "$14,600 for 2024").
+    let window_years = crate::question::years(&w);
+    let other_time = focus.dates.iter().zip(&found_dates).any(|(d, f)| {
+        !f && (w.dates.iter().any(|x| d.conflicts(x))
+            || d.year.is_some_and(|y| !window_years.is_empty() && !window_years.contains(&y)))
+    });
+    for n in nums_missing.iter().filter(|_| conflict.is_none() && !other_time) {
+        let near = focus.near(&n.near);
+        if let Some(m) = w.nums.iter().find(|m| n.differs_from(m) && shares(near, &m.near)) {
+            conflict = Some(Conflict::Number { claim: n.surface.clone(), source: m.surface.clone() });
+            break;
+        }
+    }
+    if conflict.is_none() {
+        let dated =
+            |d: &DateKey, near: &[String]| w.dates.iter().zip(&w.date_near).any(|(x, xn)| d.conflicts(x) && shares(near, xn));
+        if focus.dates.iter().zip(&focus.date_near).zip(&found_dates).any(|((d, dn), f)| !f && dated(d, focus.near(dn))) {
+            conflict = Some(Conflict::Date);
+        }
+    }
+    if conflict.is_none() {
+        // Another name standing where the claim's name stands ("born in Warsaw" for "born in
+        // Paris").
+        'names: for n in &names_missing {
+            let near = focus.near(&n.near);
+            for m in &w.names {
+                let substitute = !focus.names.iter().any(|f| f.stems == m.stems)
+                    && question.is_none_or(|q| !q.has_name(m))
+                    && !variant(n, m)
+                    && shares(near, &m.near);
+                if substitute {
+                    conflict = Some(Conflict::Substitution { claim: titled(n), source: titled(m) });
+                    break 'names;
+                }
+            }
+        }
+    }
+    if conflict.is_none() && !focus.bare {
+        conflict = slot(focus, &found_names, &w, question);
+    }
+    if conflict.is_none() {
+        // A negation that scopes over the claim's own words, on one side only: the window
+        // denies a word the claim affirms (and nowhere affirms it), or affirms one the claim
+        // denies.
+        let flipped = if focus.negated.is_empty() {
+            focus.keys.iter().filter(|k| w.negated.contains(k) && !w.affirmed.contains(k)).count()
+        } else {
+            focus.negated.iter().filter(|k| w.has_key(k) && !w.negated.contains(k)).count()
+        };
+        if flipped > 0 && (support >= 0.6 || flipped >= 2) {
+            conflict = Some(Conflict::Negation);
+        }
+    }
+    if conflict.is_none() {
+        conflict = antonym(focus, &w);
+    }
+    WindowEval {
+        first,
+        last,
+        support,
+        context,
+        missing: names_missing.len() + nums_missing.len() + dates_missing.len(),
+        conflict,
+        relevance,
+        quote: None,
+    }
+}
+
+/// A claim name the window states, but where the claim's words around it sit around another
+/// name instead ("best known for his opera Der Mond" against "best known for his cantata
+/// Carmina Burana"; the window mentions Der Mond elsewhere).
+fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>) -> Option<Conflict> {
+    let overlap = |a: &[String], b: &[String]| a.iter().filter(|k| b.contains(k)).count();
+    for (n, f) in focus.names.iter().zip(found) {
+        if !*f || n.near.is_empty() {
+            continue;
+        }
+        let own = w.names.iter().filter(|m| variant(n, m)).map(|m| overlap(&n.near, &m.near)).max().unwrap_or(0);
+        let other = w
+            .names
+            .iter()
+            .filter(|m| !focus.names.iter().any(|x| variant(x, m)) && question.is_none_or(|q| !q.has_name(m)))
+            .map(|m| (overlap(&n.near, &m.near), m))
+            .filter(|(k, _)| *k > own)
+            .max_by_key(|(k, _)| *k);
+        if let Some((_, m)) = other {
+            return Some(Conflict::Substitution { claim: titled(n), source: titled(m) });
+        }
+    }
+    None
+}
+
+/// True when one name is a shorter form of the other ("Nadal", "Rafael Nadal"): all the
+/// words of one are words of the other. "Apache License" and "MIT License" are not variants.
+fn variant(a: &Name, b: &Name) -> bool {
+    a.stems.iter().all(|w| b.stems.contains(w)) || b.stems.iter().all(|w| a.stems.contains(w))
+}
+
+/// True when two neighbourhoods share a key.
+fn shares(a: &[String], b: &[String]) -> bool {
+    a.iter().any(|k| b.contains(k))
+}
+
+/// An antonym of a claim word that the window uses instead of it, or closer to the claim's
+/// other words than the claim's own word ("closed on Mondays" in "open Tuesday to Sunday and
+/// closed on Mondays" against "open on Mondays").
+fn antonym(focus: &Focus, w: &Analysis) -> Option<Conflict> {
+    let positions = |k: &str| -> Vec<usize> {
+        w.token_keys.iter().enumerate().filter(|(_, t)| t.as_deref() == Some(k)).map(|(i, _)| i).collect()
+    };
+    for k in &focus.keys {
+        let Some(opposite) = w.keys.iter().find(|j| lexicon::antonyms(k, j)) else { continue };
+        if !w.has_key(k) {
+            return Some(Conflict::Antonym { claim: k.clone(), source: opposite.clone() });
+        }
+        // Both present: the one nearer the claim's other words is what the source says.
+        let anchors: Vec<usize> = focus.keys.iter().filter(|x| *x != k).flat_map(|x| positions(x)).collect();
+        if anchors.is_empty() {
+            continue;
+        }
+        let dist = |ps: &[usize]| ps.iter().flat_map(|p| anchors.iter().map(move |a| p.abs_diff(*a))).min().unwrap_or(usize::MAX);
+        if dist(&positions(opposite)) < dist(&positions(k)) {
+            return Some(Conflict::Antonym { claim: k.clone(), source: opposite.clone() });
+        }
+    }
+    None
+}
+
+fn titled(n: &Name) -> String {
+    titled_words(&n.words)
+}
+
+fn titled_words(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -1,0 +1,874 @@
+//! What a span of text says, in comparable form: content keys, quantities, dates, names and
+//! negations. Claims and source sentences are analysed the same way.
+
+use std::ops::Range;
+
+use warrant_text::date::{DateKind, find_dates};
+use warrant_text::number::BigRational;
+use warrant_text::quantity::{Dimension, find_all_quantities};
+use warrant_text::words::words;
+
+use crate::lexicon;
+
+/// A numeric mention, normalised.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Num {
+    /// What it measures (`Number`, `Money(USD)`, `Duration`, …).
+    pub dimension: Dimension,
+    /// Value in the dimension's canonical unit (seconds, metres, …), or as written.
+    pub value: BigRational,
+    /// The number as written, before unit conversion (`90` in "90 minutes").
+    pub written: BigRational,
+    /// Key of the content word counted, for unit-less numbers ("40 drug stores" → `drug`).
+    pub noun: Option<String>,
+    /// An ordinal ("fourth", "4th"): compares only with ordinals.
+    pub ordinal: bool,
+    /// The mention as written ("$15", "one hour").
+    pub surface: String,
+    /// Content keys within a few words of it (see [`Name::near`]).
+    pub near: Vec<String>,
+    /// Byte range in the analysed text.
+    pub range: Range<usize>,
+}
+
+impl Num {
+    /// True when `other` states the same amount: equal canonical values of one dimension, or,
+    /// when either side is a bare number, equal written values ("nine" = "nine weeks").
+    pub fn same_amount(&self, other: &Num) -> bool {
+        if self.ordinal != other.ordinal {
+            return false;
+        }
+        if self.dimension == other.dimension {
+            return self.value == other.value;
+        }
+        matches!((&self.dimension, &other.dimension), (Dimension::Number, _) | (_, Dimension::Number))
+            && self.written == other.written
+    }
+
+    /// True when `other` counts the same thing differently: same unit dimension and another
+    /// value, or bare numbers of the same noun with another value.
+    pub fn differs_from(&self, other: &Num) -> bool {
+        if self.ordinal != other.ordinal {
+            return false;
+        }
+        match (&self.dimension, &other.dimension) {
+            (Dimension::Number, Dimension::Number) => self.noun.is_some() && self.noun == other.noun && self.value != other.value,
+            (a, b) => a == b && self.value != other.value,
+        }
+    }
+}
+
+/// A date mention: what it pins down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DateKey {
+    /// Year, if stated.
+    pub year: Option<i32>,
+    /// Month, if stated.
+    pub month: Option<u8>,
+    /// Day, if stated.
+    pub day: Option<u8>,
+}
+
+impl DateKey {
+    /// True when the two dates cannot be the same day (a field both state differs).
+    pub fn conflicts(&self, other: &DateKey) -> bool {
+        let differ = |a: Option<i64>, b: Option<i64>| matches!((a, b), (Some(x), Some(y)) if x != y);
+        differ(self.year.map(i64::from), other.year.map(i64::from))
+            || differ(self.month.map(i64::from), other.month.map(i64::from))
+            || differ(self.day.map(i64::from), other.day.map(i64::from))
+    }
+
+    /// True when every field this date states agrees with `other`.
+    pub fn within(&self, other: &DateKey) -> bool {
+        !self.conflicts(other) && (self.year.is_none() || other.year.is_some()) && (self.month.is_none() || other.month.is_some())
+    }
+}
+
+/// An agent of a verb.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Role {
+    /// Key of the verb.
+    pub verb: String,
+    /// The verb as written.
+    pub verb_text: String,
+    /// Stems of the agent's name.
+    pub agent: Vec<String>,
+    /// The agent as written.
+    pub agent_text: String,
+}
+
+/// A proper name: a run of capitalised words, normalised to lower case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Name {
+    /// Lower-case words.
+    pub words: Vec<String>,
+    /// Their stems, for matching ("Junipers" meets "Juniper").
+    pub stems: Vec<String>,
+    /// Byte range in the analysed text.
+    pub range: Range<usize>,
+    /// Word range in the analysed text.
+    pub tokens: Range<usize>,
+    /// Content keys within a few words of it: what the name is doing there. Two names stand in
+    /// for each other only when their neighbourhoods share a key ("born in Paris" / "born in
+    /// Warsaw").
+    pub near: Vec<String>,
+}
+
+impl Name {
+    /// The name as one lower-case string.
+    pub fn joined(&self) -> String {
+        self.words.join(" ")
+    }
+}
+
+/// The comparable content of a text span.
+#[derive(Debug, Clone, Default)]
+pub struct Analysis {
+    /// Content keys (stemmed, synonym-folded), in order of first appearance, deduplicated.
+    pub keys: Vec<String>,
+    /// Broader keys the text entails ("novelist" → "author"), not already in `keys`.
+    pub broader: Vec<String>,
+    /// Retrieval terms: the keys plus the keys of name words, deduplicated.
+    pub terms: Vec<String>,
+    /// Numbers with units, normalised.
+    pub nums: Vec<Num>,
+    /// Dates.
+    pub dates: Vec<DateKey>,
+    /// Proper names.
+    pub names: Vec<Name>,
+    /// Lower-case words (possessives stripped).
+    pub words: Vec<String>,
+    /// Stems of `words`, for name lookups.
+    pub stems: Vec<String>,
+    /// Whether each word is capitalised (a name word matches only a capitalised word first).
+    pub caps: Vec<bool>,
+    /// Number of negation cues.
+    pub negations: usize,
+    /// Keys in the scope of a negation (up to three words after the cue, within the clause).
+    pub negated: Vec<String>,
+    /// Keys that also occur outside any negation: a window that says "sound travels at 343
+    /// m/s" and "sound cannot travel through a vacuum" still affirms "travel".
+    pub affirmed: Vec<String>,
+    /// The text starts with a pronoun or determiner that refers back ("He", "It", "This").
+    pub refers_back: bool,
+    /// The stem of the noun after an opening "The"/"This" ("The studio …" → `studio`): a
+    /// definite reference to something the previous sentence named.
+    pub opening_noun: Option<String>,
+    /// A lone capitalised word that opens the text ("Annual", "Canberra"): a name only if the
+    /// sources never write it in lower case (see [`Analysis::promote_opener`]).
+    pub opener: Option<Name>,
+    /// Who did what, from "directed by Peter Chelsom" and "Lucy Gordon directed".
+    pub roles: Vec<Role>,
+    /// Per word, its content key (`None` for function words).
+    pub token_keys: Vec<Option<String>>,
+    /// Per word, its byte offset in the analysed text.
+    pub token_starts: Vec<usize>,
+    /// Per date, the content keys near it (see [`Name::near`]).
+    pub date_near: Vec<Vec<String>>,
+}
+
+/// How many words either side count as a name's neighbourhood.
+const NEAR: usize = 6;
+/// … and as an amount's or a date's (they sit further from their verb: "can be kept at room
+/// temperature for up to 28 days").
+const NEAR_AMOUNT: usize = 10;
+
+/// Words after which an ordinal word is an ordinal ("the second song", not "per second").
+const ORDINAL_DETERMINERS: &[&str] = &["the", "its", "his", "her", "their", "our", "my", "your", "a"];
+
+const NAME_STOP: &[&str] = &[
+    "The",
+    "A",
+    "An",
+    "This",
+    "That",
+    "These",
+    "Those",
+    "It",
+    "Its",
+    "He",
+    "She",
+    "They",
+    "We",
+    "You",
+    "I",
+    "His",
+    "Her",
+    "Their",
+    "Our",
+    "Your",
+    "In",
+    "On",
+    "At",
+    "For",
+    "To",
+    "From",
+    "By",
+    "With",
+    "Of",
+    "And",
+    "But",
+    "Or",
+    "If",
+    "When",
+    "While",
+    "Both",
+    "Yes",
+    "No",
+    "Not",
+    "Only",
+    "All",
+    "Some",
+    "Many",
+    "Most",
+    "There",
+    "Here",
+    "What",
+    "Which",
+    "Who",
+    "How",
+    "Why",
+    "Where",
+    "As",
+    "After",
+    "Before",
+    "Since",
+    "Are",
+    "Is",
+    "Was",
+    "Were",
+    "Do",
+    "Does",
+    "Did",
+    "Can",
+    "Could",
+    "Has",
+    "Have",
+    "Had",
+    "Will",
+    "Would",
+    "Should",
+    "So",
+    "Also",
+    "However",
+    "Then",
+    "Although",
+    "Because",
+    "Whom",
+    "Whose",
+    "Although",
+    "Though",
+    "Each",
+    "Every",
+    "Neither",
+    "Either",
+    "Both",
+    // Months and days are dates, not names.
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+
+impl Analysis {
+    /// Analyses `text`.
+    pub fn of(text: &str) -> Self {
+        let mut a = Analysis::default();
+        let mut name: Option<Name> = None;
+        // Connector words waiting to join the open name if a capitalised word follows.
+        let mut pending: Vec<(String, String)> = Vec::new();
+        // Words left in the current negation's scope.
+        let mut scope = 0usize;
+        let mut prev_end = 0usize;
+        // Content words with their byte offsets; keys are chosen once names are known.
+        let mut content: Vec<(usize, String, bool)> = Vec::new();
+        let tokens: Vec<(Range<usize>, &str)> = words(text).collect();
+        a.token_starts = tokens.iter().map(|(r, _)| r.start).collect();
+        for (i, (range, w)) in tokens.iter().cloned().enumerate() {
+            let lower = strip_possessive(&w.to_lowercase()).to_string();
+            let stem = lexicon::stem(&lower);
+            let gap = &text[prev_end..range.start];
+            prev_end = range.end;
+            if gap.contains([',', ';', ':', '.', '(', ')']) {
+                scope = 0;
+            }
+            // "He …", "In 1911 she …": a pronoun early in the sentence refers back.
+            if i == 0 && REFERS_BACK.contains(&w) || i < 5 && matches!(w, "he" | "she" | "they" | "it") {
+                a.refers_back = true;
+            }
+            let capital = w.chars().next().is_some_and(char::is_uppercase) && w.chars().any(char::is_alphabetic);
+            // A capitalised "Never" inside a sentence is part of a name ("Never Shout Never").
+            if lexicon::is_negation(&lower) && (i == 0 || !capital) {
+                a.negations += 1;
+                scope = 4;
+            }
+            // A sentence-initial function word or participle ("Among", "Directed") is not a name.
+            // ("United States" is a name: the next word is capitalised too.)
+            let next_capital = tokens.get(i + 1).is_some_and(|(_, n)| n.starts_with(char::is_uppercase));
+            let initial = i == 0
+                && !next_capital
+                && (lexicon::is_stopword(&lower) || lower.ends_with("ed") || lower.ends_with("ing") || lower.ends_with("ly"));
+            if capital && !initial && !NAME_STOP.contains(&w) {
+                match name.as_mut() {
+                    Some(n) if joins_name(&text[n.range.end..range.start], n) => {
+                        for (w, st) in pending.drain(..) {
+                            n.words.push(w);
+                            n.stems.push(st);
+                        }
+                        n.words.push(lower.clone());
+                        n.stems.push(stem.clone());
+                        n.range.end = range.end;
+                        n.tokens.end = i + 1;
+                    }
+                    _ => {
+                        pending.clear();
+                        if let Some(n) = name.take() {
+                            a.names.push(n);
+                        }
+                        name = Some(Name {
+                            words: vec![lower.clone()],
+                            stems: vec![stem.clone()],
+                            range: range.clone(),
+                            tokens: i..i + 1,
+                            near: Vec::new(),
+                        });
+                    }
+                }
+            } else if name.is_some() && CONNECTORS.contains(&w) {
+                // "William of Wykeham", "Ludwig van Beethoven": the name may go on.
+                pending.push((lower.clone(), stem.clone()));
+            } else if let Some(n) = name.take() {
+                pending.clear();
+                a.names.push(n);
+            }
+            let mut key = None;
+            if !lexicon::is_stopword(&lower) && !lexicon::is_negation(&lower) && lower.chars().any(char::is_alphabetic) {
+                // "non-root": the part after "non-" is negated.
+                let (negated_prefix, base) = match lower.strip_prefix("non-") {
+                    Some(rest) if !rest.is_empty() => (true, rest),
+                    _ => (false, lower.as_str()),
+                };
+                let k = lexicon::key(base);
+                if scope > 0 || negated_prefix {
+                    if !a.negated.contains(&k) {
+                        a.negated.push(k.clone());
+                    }
+                } else if !a.affirmed.contains(&k) {
+                    a.affirmed.push(k.clone());
+                }
+                // "action-adventure-fantasy" also matches "action", "adventure", "fantasy" (as
+                // terms a claim may use; a claim's own compound counts once).
+                if base.contains('-') {
+                    for part in base.split('-').filter(|p| p.len() > 1 && !lexicon::is_stopword(p)) {
+                        content.push((range.start, lexicon::key(part), true));
+                    }
+                }
+                content.push((range.start, k.clone(), false));
+                key = Some(k);
+            }
+            scope = scope.saturating_sub(1);
+            a.words.push(lower);
+            a.stems.push(stem);
+            a.caps.push(capital);
+            a.token_keys.push(key);
+        }
+        if let Some(n) = name.take() {
+            a.names.push(n);
+        }
+        // A lone capitalised word that only opens the sentence ("Annual subscriptions …") and
+        // a lone letter ("°C") are not names.
+        let mut opener = None;
+        a.names.retain(|n| {
+            let lone = n.words.len() == 1;
+            let quoted = text[..n.range.start].ends_with(['"', '“', '\'']);
+            let opens = lone && n.tokens.start == 0 && a.caps.get(1).is_some_and(|c| !c) && !quoted;
+            if opens {
+                opener = Some(n.clone());
+            }
+            !(opens || lone && n.words[0].chars().count() == 1)
+        });
+        a.opener = opener;
+        if matches!(a.words.first().map(String::as_str), Some("the" | "this" | "that" | "these" | "those")) {
+            a.opening_noun = a.stems.get(1).filter(|_| !a.caps.get(1).copied().unwrap_or(false)).cloned();
+        }
+        // Amounts with units, including "a full day" and "half a minute".
+        let quantities = quantities_with_articles(text, &tokens);
+        // Words of a name count as the name, and words of an amount as the amount ("60
+        // minutes" is 3,600 seconds, not the word "minute"), not as content words.
+        let mut terms = warrant_text::fasthash::FastSet::default();
+        let mut seen = warrant_text::fasthash::FastSet::default();
+        for (at, k, part) in content {
+            let in_name = a.names.iter().any(|n| n.range.contains(&at));
+            let in_amount = quantities.iter().any(|q| q.range.contains(&at) && q.dimension != Dimension::Number);
+            if terms.insert(k.clone()) {
+                a.terms.push(k.clone());
+            }
+            if !in_name && !in_amount && !part && seen.insert(k.clone()) {
+                a.keys.push(k);
+            }
+        }
+        for k in &a.keys {
+            for b in lexicon::broader(k) {
+                if !a.keys.contains(b) && !a.broader.contains(b) {
+                    a.broader.push(b.clone());
+                }
+            }
+        }
+        a.roles = roles(text, &a.names);
+        let dates = find_dates(text);
+        for d in &dates {
+            if matches!(d.kind, DateKind::Date | DateKind::Year) {
+                let near = a.near_bytes(&d.range, NEAR_AMOUNT);
+                a.dates.push(DateKey { year: d.year, month: d.month, day: d.day });
+                a.date_near.push(near);
+                // Retrieval finds sentences by the years they state.
+                if let Some(y) = d.year {
+                    push_term(&mut a.terms, format!("#{y}"));
+                }
+            }
+        }
+        let mut nums: Vec<Num> = Vec::new();
+        for q in quantities {
+            // A year written as a bare number is a date, not a count.
+            if dates.iter().any(|d| d.range.start <= q.range.start && q.range.end <= d.range.end) {
+                continue;
+            }
+            let value = q.canonical().unwrap_or_else(|| q.value.clone());
+            // "1 hour 45 minutes" is one duration.
+            if let Some(prev) = nums.last_mut()
+                && prev.dimension == Dimension::Duration
+                && q.dimension == Dimension::Duration
+                && matches!(text[prev.range.end..q.range.start].trim(), "" | "and" | ",")
+            {
+                prev.value += value;
+                prev.written = prev.value.clone();
+                prev.range.end = q.range.end;
+                prev.surface = text[prev.range.clone()].to_string();
+                continue;
+            }
+            let noun = if q.dimension == Dimension::Number { noun_after(text, q.range.end) } else { None };
+            nums.push(Num {
+                dimension: q.dimension.clone(),
+                value,
+                written: q.value.clone(),
+                noun,
+                ordinal: false,
+                surface: text[q.range.clone()].to_string(),
+                near: Vec::new(),
+                range: q.range,
+            });
+        }
+        for (i, (range, w)) in tokens.iter().enumerate() {
+            let lower = w.to_lowercase();
+            // Ordinal words count after a determiner ("the second song"), not in "per second".
+            let determined = i > 0 && ORDINAL_DETERMINERS.contains(&a.words[i - 1].as_str());
+            if let Some(n) = ordinal(&lower).filter(|_| determined || lower.starts_with(|c: char| c.is_ascii_digit())) {
+                let v = BigRational::from_integer(n.into());
+                nums.push(Num {
+                    dimension: Dimension::Number,
+                    value: v.clone(),
+                    written: v,
+                    noun: noun_after(text, range.end),
+                    ordinal: true,
+                    surface: w.to_string(),
+                    near: Vec::new(),
+                    range: range.clone(),
+                });
+            }
+        }
+        for n in &mut nums {
+            if n.value.is_integer() {
+                push_term(&mut a.terms, format!("#{}", n.written.to_integer()));
+            }
+            n.near = a.near_bytes(&n.range, NEAR_AMOUNT);
+        }
+        a.nums = nums;
+        let near: Vec<Vec<String>> = a.names.iter().map(|n| a.near_tokens(n.tokens.clone(), NEAR)).collect();
+        for (n, k) in a.names.iter_mut().zip(near) {
+            n.near = k;
+        }
+        a
+    }
+
+    /// Makes the opening word a name again (the sources never write it in lower case): it stops
+    /// counting as a content word.
+    pub fn promote_opener(&mut self) {
+        let Some(mut n) = self.opener.take() else { return };
+        let k = lexicon::key(&n.words[0]);
+        self.keys.retain(|x| *x != k);
+        n.near = self.near_tokens(n.tokens.clone(), NEAR);
+        self.names.insert(0, n);
+    }
+
+    /// Content keys within `radius` words of the tokens `t` (not inside them, and not words of
+    /// other names: those say who, not what), within the analysed text.
+    fn near_tokens(&self, t: Range<usize>, radius: usize) -> Vec<String> {
+        let lo = t.start.saturating_sub(radius);
+        let hi = (t.end + radius).min(self.token_keys.len());
+        let mut out: Vec<String> = Vec::new();
+        for (i, k) in self.token_keys[lo..hi].iter().enumerate() {
+            let at = lo + i;
+            let in_name = self.names.iter().any(|n| n.tokens.contains(&at));
+            if let Some(k) = k
+                && !t.contains(&at)
+                && !in_name
+                && !out.contains(k)
+            {
+                out.push(k.clone());
+            }
+        }
+        out
+    }
+
+    /// [`Analysis::near_tokens`] for a byte range.
+    fn near_bytes(&self, r: &Range<usize>, radius: usize) -> Vec<String> {
+        let first = self.token_starts.partition_point(|&s| s < r.start);
+        let last = self.token_starts.partition_point(|&s| s < r.end);
+        self.near_tokens(first..last.max(first), radius)
+    }
+
+    /// True when the analysed text contains this name: all its words, in order, with at most
+    /// two other words between consecutive ones ("Anna Kournikova" in "Anna Sergeyevna
+    /// Kournikova"), never across a sentence separator.
+    pub fn has_name(&self, name: &Name) -> bool {
+        find_words_near(&self.stems, &name.stems, Some(&self.caps)).is_some()
+    }
+
+    /// True when the same amount is present; a bare number also matches a stated year
+    /// ("2006" in "September 2006").
+    pub fn has_num(&self, num: &Num) -> bool {
+        self.nums.iter().any(|m| m.same_amount(num))
+            || num.dimension == Dimension::Number
+                && num.written.is_integer()
+                && self.dates.iter().any(|d| d.year.is_some_and(|y| BigRational::from_integer(y.into()) == num.written))
+    }
+
+    /// True when the text states this date (every field the date states agrees).
+    pub fn has_date(&self, date: &DateKey) -> bool {
+        self.dates.iter().any(|x| date.within(x))
+            || date.month.is_none()
+                && date.year.is_some_and(|y| {
+                    self.nums.iter().any(|n| n.dimension == Dimension::Number && n.written == BigRational::from_integer(y.into()))
+                })
+    }
+
+    /// True when a key is stated — as a content word, inside a name ("Disturbed"), or entailed
+    /// ("author" by "novelist").
+    pub fn has_key(&self, k: &str) -> bool {
+        self.terms.iter().any(|x| x == k) || self.broader.iter().any(|x| x == k)
+    }
+}
+
+/// Words that open a sentence continuing the previous one's subject.
+const REFERS_BACK: &[&str] = &["He", "She", "It", "They", "His", "Her", "Its", "Their", "This", "These", "Those", "Both", "Such"];
+
+fn push_term(terms: &mut Vec<String>, t: String) {
+    if !terms.contains(&t) {
+        terms.push(t);
+    }
+}
+
+/// Lower-case words that may join two capitalised parts of one name.
+const CONNECTORS: &[&str] =
+    &["of", "de", "van", "von", "der", "den", "du", "la", "le", "del", "della", "da", "di", "bin", "al", "y"];
+
+/// True when the text between a name and the next capitalised word continues the name:
+/// nothing, a connector ("of"), quotes ("H. Bruce "Lucky" Humberstone"), or the period after
+/// an initial.
+fn joins_name(gap: &str, name: &Name) -> bool {
+    let g = gap.trim();
+    g.is_empty()
+        || CONNECTORS.contains(&g)
+        || g.chars().all(|c| c == '"' || c == '“' || c == '”')
+        || g == "." && name.words.last().is_some_and(|w| w.chars().count() == 1)
+}
+
+/// Agents of verbs: "<verb> by <Name>" (also "written and directed by <Name>") and
+/// "<Name> <verb>ed".
+fn roles(text: &str, names: &[Name]) -> Vec<Role> {
+    let tokens: Vec<(Range<usize>, &str)> = words(text).collect();
+    let mut out = Vec::new();
+    let verb_key = |w: &str| {
+        let lower = w.to_lowercase();
+        (lower.chars().all(char::is_alphabetic)
+            && !lexicon::is_stopword(&lower)
+            && (!w.starts_with(char::is_uppercase) || lower.ends_with("ed")))
+        .then(|| lexicon::key(&lower))
+    };
+    for name in names {
+        let Some(at) = tokens.iter().position(|(r, _)| r.start == name.range.start) else { continue };
+        let end = tokens.iter().position(|(r, _)| r.end == name.range.end).unwrap_or(at);
+        // Passive: "<verb> by [the American artist] <Name>": "by" within a few words before the
+        // name, with no punctuation between.
+        let by = (1..=5.min(at)).map(|d| at - d).find(|&b| tokens[b].1 == "by");
+        let j = by.map_or(0, |b| b + 1);
+        let clean_gap = by.is_some_and(|b| !text[tokens[b].0.end..name.range.start].contains([',', ';', '.', '(', ')']));
+        if clean_gap && j >= 2 && tokens[j - 1].1 == "by" {
+            // The verb may sit a few words back: "Founded in 1379 by …".
+            let mut k = j - 2;
+            while k > 0
+                && j - 2 - k < 3
+                && (tokens[k].1.chars().all(|c| c.is_ascii_digit()) || lexicon::is_stopword(&tokens[k].1.to_lowercase()))
+            {
+                k -= 1;
+            }
+            loop {
+                if let Some(v) = verb_key(tokens[k].1) {
+                    out.push(Role {
+                        verb: v,
+                        verb_text: tokens[k].1.to_string(),
+                        agent: name.stems.clone(),
+                        agent_text: text[name.range.clone()].to_string(),
+                    });
+                }
+                // "written and directed by": step back over "and".
+                if k >= 2 && tokens[k - 1].1 == "and" && text[tokens[k - 1].0.end..tokens[k].0.start].trim().is_empty() {
+                    k -= 2;
+                } else {
+                    break;
+                }
+            }
+        }
+        // Active: "<Name> [also] <verb>ed".
+        let mut v = end + 1;
+        if v < tokens.len() && matches!(tokens[v].1, "also" | "later" | "first" | "then" | "once") {
+            v += 1;
+        }
+        if let Some((r, w)) = tokens.get(v)
+            && (w.ends_with("ed") || lexicon::is_irregular_past(&w.to_lowercase()))
+            && text[name.range.end..r.start].chars().all(|c| c.is_alphanumeric() || c.is_whitespace() || c == ',')
+            // After a comma, only a verb with its object ("William, Duke of Normandy, defeated
+            // Harold"), not a participle phrase ("Peter Chelsom, written and produced by …").
+            && (!text[name.range.end..r.start].contains(',')
+                || tokens.get(v + 1).is_some_and(|(_, n)| !matches!(*n, "and" | "or" | "by" | "in" | "with" | "for" | "at" | "on")))
+            && let Some(k) = verb_key(w)
+        {
+            out.push(Role {
+                verb: k,
+                verb_text: w.to_string(),
+                agent: name.stems.clone(),
+                agent_text: text[name.range.clone()].to_string(),
+            });
+        }
+    }
+    out
+}
+
+/// True when `run` occurs in `words` in order with at most two other words between
+/// consecutive run words, never across a `|` separator.
+pub fn has_words_near(words: &[String], run: &[String]) -> bool {
+    find_words_near(words, run, None).is_some()
+}
+
+/// Where `run` starts in `words` (see [`has_words_near`]); with `caps`, only where its first
+/// word is capitalised, so the name "Singer" does not match the noun "singer".
+pub fn find_words_near(words: &[String], run: &[String], caps: Option<&[bool]>) -> Option<usize> {
+    let first = run.first()?;
+    'start: for (i, w) in words.iter().enumerate() {
+        if w != first || caps.is_some_and(|c| !c.get(i).copied().unwrap_or(true)) {
+            continue;
+        }
+        let mut at = i;
+        for r in &run[1..] {
+            let limit = (at + 4).min(words.len());
+            match words[at + 1..limit].iter().position(|x| x == r || x == "|") {
+                Some(p) if words[at + 1 + p] == *r => at += 1 + p,
+                _ => continue 'start,
+            }
+        }
+        return Some(i);
+    }
+    None
+}
+
+/// "nixon's" → "nixon".
+fn strip_possessive(w: &str) -> &str {
+    w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(w)
+}
+
+/// Quantities, plus durations written with an article: "a full day", "an hour", "half a
+/// minute" (one or one half of the unit).
+fn quantities_with_articles(text: &str, tokens: &[(Range<usize>, &str)]) -> Vec<warrant_text::quantity::Quantity> {
+    let mut out = find_all_quantities(text);
+    for (i, (r, w)) in tokens.iter().enumerate() {
+        if !matches!(w.to_lowercase().as_str(), "a" | "an") {
+            continue;
+        }
+        let mut j = i + 1;
+        if tokens.get(j).is_some_and(|(_, t)| matches!(t.to_lowercase().as_str(), "full" | "whole" | "single")) {
+            j += 1;
+        }
+        let Some((ur, unit)) = tokens.get(j) else { continue };
+        let unit = unit.to_lowercase();
+        if !matches!(unit.as_str(), "second" | "minute" | "hour" | "day" | "week" | "fortnight" | "month" | "year") {
+            continue;
+        }
+        let half = i > 0 && tokens[i - 1].1.eq_ignore_ascii_case("half");
+        let start = if half { tokens[i - 1].0.start } else { r.start };
+        let phrase = format!("{} {unit}", if half { "0.5" } else { "1" });
+        let Some(mut q) = warrant_text::quantity::find_quantities(&phrase).into_iter().next() else { continue };
+        if out.iter().any(|x| x.range.start < ur.end && start < x.range.end) {
+            continue;
+        }
+        q.range = start..ur.end;
+        out.push(q);
+    }
+    out.sort_by_key(|q| q.range.start);
+    out
+}
+
+/// The value of an ordinal word ("fourth", "4th", "twenty-first"), up to 99.
+fn ordinal(w: &str) -> Option<u32> {
+    const WORDS: [&str; 20] = [
+        "",
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "fifth",
+        "sixth",
+        "seventh",
+        "eighth",
+        "ninth",
+        "tenth",
+        "eleventh",
+        "twelfth",
+        "thirteenth",
+        "fourteenth",
+        "fifteenth",
+        "sixteenth",
+        "seventeenth",
+        "eighteenth",
+        "nineteenth",
+    ];
+    const TENS: [(&str, &str, u32); 8] = [
+        ("twenty", "twentieth", 20),
+        ("thirty", "thirtieth", 30),
+        ("forty", "fortieth", 40),
+        ("fifty", "fiftieth", 50),
+        ("sixty", "sixtieth", 60),
+        ("seventy", "seventieth", 70),
+        ("eighty", "eightieth", 80),
+        ("ninety", "ninetieth", 90),
+    ];
+    if let Some(i) = WORDS.iter().position(|x| *x == w).filter(|&i| i > 0) {
+        return Some(i as u32);
+    }
+    if let Some((_, _, v)) = TENS.iter().find(|(_, o, _)| *o == w) {
+        return Some(*v);
+    }
+    if let Some((t, u)) = w.split_once('-')
+        && let Some((_, _, v)) = TENS.iter().find(|(c, _, _)| *c == t)
+        && let Some(i) = WORDS.iter().position(|x| *x == u).filter(|&i| (1..10).contains(&i))
+    {
+        return Some(v + i as u32);
+    }
+    let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let suffix = &w[digits.len()..];
+    if !digits.is_empty() && digits.len() <= 3 && matches!(suffix, "st" | "nd" | "rd" | "th") {
+        return digits.parse().ok();
+    }
+    None
+}
+
+/// Key of the first content word within two words after byte `end` ("40 drug stores" → drug).
+fn noun_after(text: &str, end: usize) -> Option<String> {
+    for (_, w) in words(&text[end..]).take(2) {
+        let lower = w.to_lowercase();
+        if !lower.chars().all(char::is_alphabetic) {
+            return None;
+        }
+        if !lexicon::is_stopword(&lower) {
+            return Some(lexicon::key(&lower));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn analyses_a_sentence() {
+        let a = Analysis::of("Session tokens expire after 30 minutes of inactivity in Paris, not London.");
+        assert!(a.keys.contains(&crate::lexicon::key("tokens")));
+        assert!(!a.keys.iter().any(|k| k == "of"));
+        assert_eq!(a.nums.len(), 1);
+        assert_eq!(a.nums[0].value, BigRational::from_integer(1800.into()));
+        assert_eq!(
+            a.names.iter().map(Name::joined).collect::<Vec<_>>(),
+            vec!["paris", "london"],
+            "a sentence-opening word is not a name"
+        );
+        assert_eq!(a.negations, 1);
+        assert!(a.negated.contains(&crate::lexicon::key("london")));
+        assert!(!a.negated.contains(&crate::lexicon::key("tokens")));
+        assert!(Analysis::of("He was born in 1990.").refers_back);
+        let r = Analysis::of(
+            "Serendipity is a film directed by Peter Chelsom, written and produced by the Weinstein Company. Lucy Gordon starred. Founded in 1379 by William of Wykeham.",
+        );
+        let agents: Vec<(&str, &str)> = r.roles.iter().map(|r| (r.verb_text.as_str(), r.agent_text.as_str())).collect();
+        assert_eq!(
+            agents,
+            vec![
+                ("directed", "Peter Chelsom"),
+                ("produced", "Weinstein Company"),
+                ("written", "Weinstein Company"),
+                ("starred", "Lucy Gordon"),
+                ("Founded", "William of Wykeham")
+            ]
+        );
+        let b = Analysis::of("It lasts one hour, since 1991.");
+        assert_eq!(b.nums[0].value, BigRational::from_integer(3600.into()), "number words with units normalise too");
+    }
+
+    #[test]
+    fn names_and_numbers_match() {
+        let src = Analysis::of("Rafael Nadal defeated Dominic Thiem in the final of 2017, earning $1,000.");
+        let claim = Analysis::of("Nadal beat Thiem.");
+        assert!(claim.names.iter().all(|n| src.has_name(n)));
+        let c = Analysis::of("He earned 1000 dollars.");
+        assert!(c.nums.iter().all(|n| src.has_num(n)));
+        assert!(
+            Analysis::of("President Richard Nixon")
+                .names
+                .iter()
+                .all(|n| Analysis::of("after President Richard Nixon's middle name").has_name(n))
+        );
+        let year = Analysis::of("2006");
+        assert!(
+            year.nums.iter().all(|n| Analysis::of("It first aired in September 2006.").has_num(n))
+                || year.dates.iter().all(|d| Analysis::of("It first aired in September 2006.").has_date(d))
+        );
+        let nine = Analysis::of("nine");
+        assert!(Analysis::of("spent nine weeks at No. 1").has_num(&nine.nums[0]), "a bare number matches its written value");
+        let fourth = Analysis::of("the fourth song");
+        let second = Analysis::of("is the second song on the album");
+        assert!(fourth.nums.iter().any(|n| n.ordinal && second.nums.iter().any(|m| n.differs_from(m))));
+        assert!(
+            !Analysis::of("The Singer").names.iter().all(|n| Analysis::of("a singer and actress").has_name(n)),
+            "a name needs a capital"
+        );
+        assert!(Analysis::of("Roth was an Austrian novelist.").has_key(&crate::lexicon::key("author")));
+        let stores = Analysis::of("about 40 drug stores");
+        assert!(stores.nums[0].differs_from(&Analysis::of("50 drug stores").nums[0]));
+        assert!(!stores.nums[0].differs_from(&Analysis::of("50 employees").nums[0]));
+        assert_eq!(src.dates, vec![DateKey { year: Some(2017), month: None, day: None }]);
+    }
+}

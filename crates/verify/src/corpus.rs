@@ -1,0 +1,278 @@
+//! Where evidence comes from. A [`Corpus`] holds source documents split into sentences, each
+//! analysed once, with an inverted index for BM25 retrieval of candidate sentences.
+
+use std::ops::Range;
+
+use warrant_text::OffsetMap;
+use warrant_text::fasthash::{FastMap, FastSet};
+
+use crate::analysis::Analysis;
+
+/// A source document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// Its id (used in support edges).
+    pub id: String,
+    /// Its text; selectors point into it.
+    pub text: String,
+    /// Char offset of `text` in the document `id` names (non-zero when `text` is a chunk of a
+    /// larger document), added to every selector.
+    pub offset: usize,
+}
+
+impl Source {
+    /// A whole document.
+    pub fn new(id: impl Into<String>, text: impl Into<String>) -> Self {
+        Source { id: id.into(), text: text.into(), offset: 0 }
+    }
+}
+
+/// One sentence of a source.
+#[derive(Debug, Clone)]
+pub struct Sentence {
+    /// Document index in the corpus.
+    pub doc: usize,
+    /// Byte range in the document text.
+    pub range: Range<usize>,
+    /// What it says.
+    pub analysis: Analysis,
+    /// It was glued to the previous sentence without a space ("…Philadelphia.First…"): the
+    /// mark of texts concatenated from different documents.
+    pub glued: bool,
+}
+
+/// Documents, their sentences and a key → sentences index.
+#[derive(Debug, Clone, Default)]
+pub struct Corpus {
+    docs: Vec<Source>,
+    maps: Vec<OffsetMap>,
+    sentences: Vec<Sentence>,
+    /// First sentence index of each document (sentences are stored per document, in order).
+    doc_start: Vec<usize>,
+    index: FastMap<String, Vec<u32>>,
+    /// Stems the sources write in lower case.
+    lower: FastSet<String>,
+    /// Number of sentences containing each key, for IDF.
+    total_len: usize,
+}
+
+impl Corpus {
+    /// Builds a corpus from sources (sentences split at `. ! ?`, paragraphs and lines).
+    pub fn new(sources: Vec<Source>) -> Self {
+        let mut c = Corpus::default();
+        for s in sources {
+            c.add(s);
+        }
+        c.settle_openers();
+        c
+    }
+
+    /// A sentence-opening capitalised word is a name when the sources never write it in lower
+    /// case ("Canberra is …"), a common word otherwise ("Refunds are …").
+    fn settle_openers(&mut self) {
+        let mut lower: FastSet<String> = FastSet::default();
+        for s in &self.sentences {
+            for (stem, cap) in s.analysis.stems.iter().zip(&s.analysis.caps) {
+                if !cap {
+                    lower.insert(stem.clone());
+                }
+            }
+        }
+        for s in &mut self.sentences {
+            if s.analysis.opener.as_ref().is_some_and(|n| !lower.contains(&n.stems[0])) {
+                s.analysis.promote_opener();
+            }
+        }
+        self.lower = lower;
+    }
+
+    /// True when the sources write this stem in lower case somewhere.
+    pub fn written_lower(&self, stem: &str) -> bool {
+        self.lower.contains(stem)
+    }
+
+    /// The first name of a document: what it is about, and who "he" or "she" most likely is.
+    pub fn topic(&self, doc: usize) -> Option<&crate::analysis::Name> {
+        let start = *self.doc_start.get(doc)?;
+        let end = self.doc_start.get(doc + 1).copied().unwrap_or(self.sentences.len());
+        self.sentences[start..end].iter().find_map(|s| s.analysis.names.first())
+    }
+
+    /// Adds one source.
+    pub fn add(&mut self, source: Source) {
+        let doc = self.docs.len();
+        self.doc_start.push(self.sentences.len());
+        for p in warrant_text::segment::paragraphs(&source.text) {
+            for r in join_initials(&source.text, warrant_text::segment::sentences_in(&source.text, p)) {
+                // Glued sentences ("…Philadelphia.First for Women…") split at `.X` where X is a capital.
+                for (n, piece) in split_glued(&source.text, r).into_iter().enumerate() {
+                    let analysis = Analysis::of(&source.text[piece.clone()]);
+                    let idx = self.sentences.len() as u32;
+                    for k in &analysis.terms {
+                        self.index.entry(k.clone()).or_default().push(idx);
+                    }
+                    self.total_len += analysis.terms.len();
+                    self.sentences.push(Sentence { doc, range: piece, analysis, glued: n > 0 });
+                }
+            }
+        }
+        self.maps.push(OffsetMap::new(&source.text));
+        self.docs.push(source);
+    }
+
+    /// Number of documents.
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// True when there are no documents.
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    /// A document.
+    pub fn doc(&self, i: usize) -> &Source {
+        &self.docs[i]
+    }
+
+    /// All sentences.
+    pub fn sentences(&self) -> &[Sentence] {
+        &self.sentences
+    }
+
+    /// Char span of a byte range in document `doc`.
+    pub fn char_span(&self, doc: usize, r: &Range<usize>) -> (usize, usize) {
+        let m = &self.maps[doc];
+        (m.to_char(r.start), m.to_char(r.end))
+    }
+
+    /// True when sentence `j` (= `i + 1`) continues sentence `i`, so that a window may span
+    /// both: same document, not glued on from elsewhere, and about the same thing — it refers
+    /// back ("He …"), names something `i` names, or names nothing new.
+    pub fn joinable(&self, i: usize, j: usize) -> bool {
+        let (Some(a), Some(b)) = (self.sentences.get(i), self.sentences.get(j)) else { return false };
+        if a.doc != b.doc {
+            return false;
+        }
+        // Glued on from another document: joined only when it is about something the first
+        // sentence names (its opening name appears there) — a bridge between the two.
+        if b.glued {
+            return b.analysis.names.first().is_some_and(|n| a.analysis.names.iter().any(|m| m.stems.last() == n.stems.last()));
+        }
+        let b = &b.analysis;
+        // "The studio …" after a sentence about Studio Ghibli.
+        if b.opening_noun.as_ref().is_some_and(|n| a.analysis.stems.contains(n)) {
+            return true;
+        }
+        // Names are the same when their last words agree ("Hari" and "Badr Hari", not "Best
+        // Film" and "Best Actor").
+        b.refers_back
+            || b.names.is_empty()
+            || b.names.iter().any(|n| a.analysis.names.iter().any(|m| m.stems.last() == n.stems.last()))
+    }
+
+    /// The best sentences for a set of keys by BM25 (k1 = 1.2, b = 0.75), best first, ties by
+    /// position. Question keys count with `weight` < 1.
+    pub fn retrieve(&self, keys: &[String], weighted: &[(String, f64)], limit: usize) -> Vec<usize> {
+        let n = self.sentences.len().max(1) as f64;
+        let avg = (self.total_len as f64 / n).max(1.0);
+        let mut scores: FastMap<u32, f64> = FastMap::default();
+        let terms = keys.iter().map(|k| (k.as_str(), 1.0)).chain(weighted.iter().map(|(k, w)| (k.as_str(), *w)));
+        for (k, w) in terms {
+            let Some(posting) = self.index.get(k) else { continue };
+            let df = posting.len() as f64;
+            let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
+            for &s in posting {
+                let len = self.sentences[s as usize].analysis.terms.len() as f64;
+                let tf = 1.0;
+                let score = idf * (tf * 2.2) / (tf + 1.2 * (0.25 + 0.75 * len / avg));
+                *scores.entry(s).or_default() += w * score;
+            }
+        }
+        let mut ranked: Vec<(u32, f64)> = scores.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        ranked.into_iter().take(limit).map(|(s, _)| s as usize).collect()
+    }
+}
+
+/// Abbreviations that end with a period inside a sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "St.", "Dr.", "Mr.", "Mrs.", "Ms.", "Jr.", "Sr.", "Mt.", "Ft.", "Gen.", "Col.", "Lt.", "Sgt.", "Prof.", "Rev.", "Inc.",
+    "Ltd.", "Co.", "vs.", "approx.", "No.",
+];
+
+/// Rejoins sentences split after an initial ("… H." + "Bruce Humberstone …").
+fn join_initials(text: &str, ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        if let Some(prev) = out.last_mut() {
+            let b = text[prev.clone()].trim_end().as_bytes();
+            let last_word = text[prev.clone()].trim_end().rsplit(char::is_whitespace).next().unwrap_or("");
+            let initial = b.len() >= 2
+                && b[b.len() - 1] == b'.'
+                && b[b.len() - 2].is_ascii_uppercase()
+                && (b.len() == 2 || !b[b.len() - 3].is_ascii_alphabetic());
+            // "a.k.a.", "e.g.", "St.": an abbreviation, not a sentence end.
+            let dotted = last_word.len() > 2 && last_word[..last_word.len() - 1].contains('.');
+            let initial = initial || dotted || ABBREVIATIONS.contains(&last_word);
+            if initial {
+                prev.end = r.end;
+                continue;
+            }
+        }
+        out.push(r);
+    }
+    out
+}
+
+/// Splits a sentence range where a period is directly followed by a capitalised word and
+/// preceded by a lower-case word, a digit or a closing quote or bracket ("…Philadelphia.First
+/// …", "…2013.Reggie …") — texts concatenated without a space. Initials ("U.S.") are left alone.
+fn split_glued(text: &str, r: Range<usize>) -> Vec<Range<usize>> {
+    let s = &text[r.clone()];
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 2..b.len().saturating_sub(2) {
+        let before = b[i - 1];
+        // "…actor.H. Bruce": an initial after the glue point.
+        let initial_after = b[i + 1].is_ascii_uppercase() && b[i + 2] == b'.';
+        let word_before = before.is_ascii_lowercase() && b[i - 2].is_ascii_lowercase()
+            || before.is_ascii_digit() && b[i - 2].is_ascii_digit()
+            || matches!(before, b'"' | b')' | b'\'' | b']');
+        if b[i] == b'.' && word_before && b[i + 1].is_ascii_uppercase() && (b[i + 2].is_ascii_alphabetic() || initial_after) {
+            out.push(r.start + start..r.start + i + 1);
+            start = i + 1;
+        }
+    }
+    out.push(r.start + start..r.end);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glued_sentences_split() {
+        let c =
+            Corpus::new(vec![Source::new("k", "Arthur's Magazine was published in Philadelphia.First for Women is a magazine.")]);
+        assert_eq!(c.sentences().len(), 2);
+        assert_eq!(&c.doc(0).text[c.sentences()[1].range.clone()], "First for Women is a magazine.");
+        let c = Corpus::new(vec![Source::new("k", "He is an actor.H. Bruce Humberstone was a director.")]);
+        assert_eq!(c.sentences().len(), 2, "split at the glue point, not after the initial");
+        let c = Corpus::new(vec![Source::new("k", "It started on 30 March 2013.Reggie Yates is an actor. The U.S. Army.")]);
+        assert_eq!(c.sentences().len(), 3);
+        assert!(c.sentences()[1].glued && !c.sentences()[2].glued);
+    }
+
+    #[test]
+    fn retrieval_ranks_by_shared_keys() {
+        let c = Corpus::new(vec![
+            Source::new("a", "Cats sleep a lot. Dogs bark at night."),
+            Source::new("b", "Session tokens expire after 30 minutes."),
+        ]);
+        let keys: Vec<String> = ["token", "expir"].iter().map(|k| crate::lexicon::key(k)).collect();
+        assert_eq!(c.retrieve(&keys, &[], 2), vec![2]);
+    }
+}

@@ -1,0 +1,148 @@
+//! Word lists that steer matching: stop words, synonym groups, antonym pairs and negation
+//! cues. The lists are data files beside the crate; words are stemmed when loaded, so any
+//! inflection in a list or a text meets the same key.
+
+use std::sync::LazyLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+use warrant_text::fasthash::{FastMap, FastSet};
+
+static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+
+fn lines(data: &str) -> impl Iterator<Item = &str> {
+    data.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+/// Stems one lower-case word.
+pub fn stem(word: &str) -> String {
+    STEMMER.stem(word).into_owned()
+}
+
+static STOP: LazyLock<FastSet<&'static str>> =
+    LazyLock::new(|| lines(include_str!("../data/stopwords.txt")).flat_map(str::split_whitespace).collect());
+
+/// True for a function word (the word lower-cased, unstemmed).
+pub fn is_stopword(lower: &str) -> bool {
+    STOP.contains(lower)
+}
+
+/// Stem → canonical stem of its synonym group (the group's first word). Lines that share a
+/// word join one group; irregular verb forms ("wrote", "written") fold to their base form.
+static SYNONYMS: LazyLock<FastMap<String, String>> = LazyLock::new(|| {
+    let mut m: FastMap<String, String> = FastMap::default();
+    let groups = lines(include_str!("../data/synonyms.txt")).chain(lines(include_str!("../data/irregular_verbs.txt")));
+    for line in groups {
+        let words: Vec<String> = line.split_whitespace().map(stem).collect();
+        let Some(first) = words.first() else { continue };
+        let head = words.iter().find_map(|w| m.get(w).cloned()).unwrap_or_else(|| first.clone());
+        for w in words {
+            m.entry(w).or_insert_with(|| head.clone());
+        }
+    }
+    m
+});
+
+/// Irregular past forms ("wrote", "won"), which mark a verb as an act like "-ed" does.
+static PAST_FORMS: LazyLock<FastSet<&'static str>> =
+    LazyLock::new(|| lines(include_str!("../data/irregular_verbs.txt")).flat_map(|l| l.split_whitespace().skip(1)).collect());
+
+/// True for an irregular past tense or participle ("wrote", "written").
+pub fn is_irregular_past(lower: &str) -> bool {
+    PAST_FORMS.contains(lower)
+}
+
+/// Broader terms: a source saying "novelist" states "author" too, not the reverse.
+static BROADER: LazyLock<FastMap<String, Vec<String>>> = LazyLock::new(|| {
+    let mut m: FastMap<String, Vec<String>> = FastMap::default();
+    for line in lines(include_str!("../data/hypernyms.txt")) {
+        let Some((broad, narrow)) = line.split_once(':') else { continue };
+        let broad = key(broad.trim());
+        for w in narrow.split_whitespace().map(key).filter(|k| *k != broad) {
+            let list = m.entry(w).or_default();
+            if !list.contains(&broad) {
+                list.push(broad.clone());
+            }
+        }
+    }
+    m
+});
+
+/// The broader keys a key entails ("novelist" → "author").
+pub fn broader(key: &str) -> &[String] {
+    BROADER.get(key).map_or(&[], Vec::as_slice)
+}
+
+/// The matching key of a lower-case word: its stem, folded to its synonym group.
+pub fn key(lower: &str) -> String {
+    fold(stem(lower))
+}
+
+/// A stem folded to its synonym group's key.
+pub fn fold(stem: String) -> String {
+    match SYNONYMS.get(&stem) {
+        Some(head) => head.clone(),
+        None => stem,
+    }
+}
+
+static ANTONYMS: LazyLock<FastSet<(String, String)>> = LazyLock::new(|| {
+    let mut set = FastSet::default();
+    for line in lines(include_str!("../data/antonyms.txt")) {
+        let w: Vec<String> = line.split_whitespace().map(key).collect();
+        if let [a, b] = w.as_slice() {
+            set.insert((a.clone(), b.clone()));
+            set.insert((b.clone(), a.clone()));
+        }
+    }
+    set
+});
+
+/// True when two keys are opposites ("increase"/"decrease").
+pub fn antonyms(a: &str, b: &str) -> bool {
+    ANTONYMS.contains(&(a.to_string(), b.to_string()))
+}
+
+/// True when a lower-case word negates its clause.
+pub fn is_negation(lower: &str) -> bool {
+    matches!(
+        lower,
+        "not"
+            | "no"
+            | "never"
+            | "none"
+            | "nothing"
+            | "nobody"
+            | "neither"
+            | "nor"
+            | "cannot"
+            | "without"
+            | "nowhere"
+            | "lack"
+            | "lacks"
+            | "lacked"
+            | "lacking"
+    ) || lower.ends_with("n't")
+        || lower.ends_with("n’t")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_fold_inflections_and_synonyms() {
+        assert_eq!(key("expires"), key("expire"));
+        assert_eq!(key("movies"), key("film"));
+        assert_eq!(key("started"), key("begins"));
+        assert_ne!(key("start"), key("end"));
+        assert!(antonyms(&key("increased"), &key("decrease")));
+        assert!(!antonyms(&key("increase"), &key("increase")));
+        assert!(is_stopword("the") && !is_stopword("token"));
+        assert!(is_negation("doesn't") && is_negation("never") && !is_negation("note"));
+        assert_eq!(key("wrote"), key("written"));
+        assert_eq!(key("writes"), key("write"));
+        assert!(is_irregular_past("wrote") && !is_irregular_past("write"));
+        assert!(broader(&key("novelist")).contains(&key("author")));
+        assert!(broader(&key("author")).is_empty());
+    }
+}

@@ -1,0 +1,441 @@
+//! Claim verification: every claim of a PredicateGraph checked against the sources it should
+//! rest on, deterministically.
+//!
+//! For each claim, [`verify`] retrieves candidate sentences from a [`Corpus`] (BM25 over the
+//! claim's content keys, with the question's keys as weaker context), widens each to windows
+//! of one to three consecutive sentences, and reads the signals of [`align`]: how much of the
+//! claim the window states (content keys with stemming and synonyms, names, numbers with units,
+//! dates) and whether it conflicts (another number or date, another name in the same place, a
+//! flipped negation, an antonym). The claim gets one [`Status`] and support edges whose
+//! selectors quote the source exactly (char offsets, decision D21).
+//!
+//! Status rules (the Agent Evidence claim map's):
+//! - `not_applicable`: opinions, instructions and hypotheticals state nothing checkable;
+//! - `unverified`: there is nothing to check against (no sources);
+//! - `supported`: one window states all of the claim's names, numbers and dates and nearly all
+//!   its content, with no conflict — it becomes a `supports` edge;
+//! - `contradicted`: no such window, and a window about the claim conflicts with it — it
+//!   becomes a `contradicts` edge;
+//! - `partially_supported`: a window states at least half of the claim — `partially_supports`;
+//! - `unsupported`: checked, and nothing close was found (the nearest window, if any, is kept
+//!   as `background`).
+
+pub mod align;
+pub mod analysis;
+pub mod corpus;
+pub mod forms;
+pub mod lexicon;
+pub mod question;
+
+use serde::Serialize;
+use warrant_graph::{Claim, Modality, PredicateGraph, Span};
+
+use crate::align::{Conflict, Focus, WindowEval, evaluate};
+use crate::analysis::Analysis;
+pub use crate::corpus::{Corpus, Source};
+
+/// Outcome of checking one claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// A source states it.
+    Supported,
+    /// A source states part of it.
+    PartiallySupported,
+    /// Checked; no source states it.
+    Unsupported,
+    /// A source states otherwise.
+    Contradicted,
+    /// Nothing to check against.
+    Unverified,
+    /// Not a checkable statement.
+    NotApplicable,
+}
+
+impl Status {
+    /// The claim-map string.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Supported => "supported",
+            Self::PartiallySupported => "partially_supported",
+            Self::Unsupported => "unsupported",
+            Self::Contradicted => "contradicted",
+            Self::Unverified => "unverified",
+            Self::NotApplicable => "not_applicable",
+        }
+    }
+
+    /// True for the statuses a reviewer must look at (`unsupported`, `contradicted`).
+    pub const fn flagged(self) -> bool {
+        matches!(self, Self::Unsupported | Self::Contradicted)
+    }
+}
+
+/// How an evidence window relates to a claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Relationship {
+    /// States the claim.
+    Supports,
+    /// States part of it.
+    PartiallySupports,
+    /// States otherwise.
+    Contradicts,
+    /// The nearest text found; states neither.
+    Background,
+}
+
+impl Relationship {
+    /// The claim-map string.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Supports => "supports",
+            Self::PartiallySupports => "partially_supports",
+            Self::Contradicts => "contradicts",
+            Self::Background => "background",
+        }
+    }
+}
+
+/// A quote of a source: `exact` is the source text between char offsets `start` and `end`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Selector {
+    /// The quoted text.
+    pub exact: String,
+    /// Char offset of its start in the source document.
+    pub start: usize,
+    /// Char offset of its end (exclusive).
+    pub end: usize,
+}
+
+/// One piece of evidence for or against a claim.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Edge {
+    /// `<claim id>-e<n>`.
+    pub edge_id: String,
+    /// How the quote relates to the claim.
+    pub relationship: Relationship,
+    /// The source document.
+    pub source_id: String,
+    /// The quote.
+    pub selector: Selector,
+    /// How sure the verifier is, in [0, 1].
+    pub confidence: f64,
+}
+
+/// The verification of one claim.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClaimResult {
+    /// The claim's id in the graph.
+    pub claim_id: String,
+    /// The claim as stated.
+    pub text: String,
+    /// Where it is in the answer (chars).
+    pub span: Span,
+    /// Its modality.
+    pub modality: Modality,
+    /// The outcome.
+    pub status: Status,
+    /// How sure the verifier is, in [0, 1].
+    pub confidence: f64,
+    /// Evidence, strongest first.
+    pub support_edges: Vec<Edge>,
+    /// Why this status, in one sentence.
+    pub reason: String,
+}
+
+/// Verification settings.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The question the answer responds to; its content is context, not something the answer
+    /// must repeat.
+    pub question: Option<String>,
+}
+
+/// Sentences retrieved per claim before windows are formed.
+const CANDIDATES: usize = 8;
+/// Support needed for `supported` (fraction of the claim's focus found in one window).
+const SUPPORTED: f64 = 0.8;
+/// Share of the claim's words a supporting window must contain.
+const CONTEXT: f64 = 0.5;
+/// Support a window must exceed for `partially_supported`: more than half of what the claim
+/// adds.
+const PARTIAL: f64 = 0.5;
+/// How much a window must be about the claim before its conflict counts.
+const CONFLICT_CONTEXT: f64 = 0.5;
+/// Weight of question keys in retrieval.
+const QUESTION_WEIGHT: f64 = 0.3;
+
+/// The question, analysed once per answer.
+struct Asked {
+    analysis: Analysis,
+    form: question::Form,
+}
+
+/// Verifies every claim of `graph` against `corpus`.
+pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<ClaimResult> {
+    let asked = opts.question.as_deref().map(|q| {
+        let analysis = Analysis::of(q);
+        let form = question::form(q, &analysis);
+        Asked { analysis, form }
+    });
+    graph.claims.iter().map(|c| verify_claim(c, corpus, asked.as_ref())).collect()
+}
+
+/// When a question is given and the extractor found no claim in the answer (a bare "Delhi"),
+/// the answer as a whole is the claim: it answers the question. Adds that claim to the graph.
+pub fn add_answer_claim(graph: &mut PredicateGraph) {
+    if !graph.claims.is_empty() {
+        return;
+    }
+    let text = &graph.text;
+    let trimmed = text.trim();
+    if trimmed.is_empty() || !trimmed.chars().any(char::is_alphanumeric) {
+        return;
+    }
+    let lead = text.len() - text.trim_start().len();
+    let start = text[..lead].chars().count() as u64;
+    let end = start + trimmed.chars().count() as u64;
+    graph.claims.push(Claim {
+        id: "c1".into(),
+        text: trimmed.to_string(),
+        modality: Modality::Factual,
+        domain: None,
+        span: Span::new(start, end),
+        entity_refs: None,
+        evidence: None,
+    });
+}
+
+fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimResult {
+    let question = asked.map(|a| &a.analysis);
+    let mut result = ClaimResult {
+        claim_id: claim.id.clone(),
+        text: claim.text.clone(),
+        span: claim.span,
+        modality: claim.modality,
+        status: Status::Unverified,
+        confidence: 0.0,
+        support_edges: Vec::new(),
+        reason: String::new(),
+    };
+    if matches!(claim.modality, Modality::Opinion | Modality::Instruction | Modality::Hypothetical) {
+        result.status = Status::NotApplicable;
+        result.confidence = 1.0;
+        result.reason = format!("{} content states nothing a source could confirm", claim.modality.as_str());
+        return result;
+    }
+    if corpus.is_empty() {
+        result.reason = "no sources to check against".into();
+        return result;
+    }
+    let mut analysis = Analysis::of(&claim.text);
+    if analysis.opener.as_ref().is_some_and(|n| !corpus.written_lower(&n.stems[0]) && !analysis.stems[1..].contains(&n.stems[0]))
+    {
+        analysis.promote_opener();
+    }
+    if let Some(verdict) = asked.and_then(|a| by_form(corpus, a, claim, &analysis)) {
+        result.status = verdict.status;
+        result.confidence = verdict.confidence;
+        result.reason = verdict.reason;
+        for (n, (first, last, rel)) in verdict.evidence.into_iter().enumerate() {
+            result.support_edges.push(make_edge(corpus, &claim.id, n + 1, first, last, rel, verdict.confidence));
+        }
+        return result;
+    }
+    if let Some(q) = question
+        && analysis.keys.is_empty()
+        && let Some(role) = asked_role(q, &analysis, &claim.text)
+    {
+        analysis.roles.push(role);
+    }
+    let focus = Focus::of(&analysis, question);
+    let windows = candidate_windows(corpus, &analysis, &focus, question);
+    if windows.is_empty() {
+        result.status = Status::Unsupported;
+        result.confidence = 0.9;
+        result.reason = "no source sentence shares any content with the claim".into();
+        return result;
+    }
+    decide(&mut result, corpus, &windows, focus.bare);
+    result
+}
+
+/// A bare answer to "Who <did> …?" names the one who did it: "Lucy Gordon" to "Who directed
+/// Serendipity?" is the role (directed, Lucy Gordon).
+fn asked_role(q: &Analysis, claim: &Analysis, text: &str) -> Option<analysis::Role> {
+    let [who, verb, ..] = q.words.as_slice() else { return None };
+    if who != "who" || !(verb.ends_with("ed") || lexicon::is_irregular_past(verb)) || lexicon::is_stopword(verb) {
+        return None;
+    }
+    let name = claim.names.first()?;
+    Some(analysis::Role {
+        verb: lexicon::key(verb),
+        verb_text: verb.clone(),
+        agent: name.stems.clone(),
+        agent_text: text.get(name.range.clone()).unwrap_or_default().to_string(),
+    })
+}
+
+/// The evaluated candidate windows for a claim text, for debugging the verifier.
+#[doc(hidden)]
+pub fn debug_windows(claim: &str, corpus: &Corpus, question: Option<&str>) -> Vec<WindowEval> {
+    let q = question.map(Analysis::of);
+    let analysis = Analysis::of(claim);
+    let focus = Focus::of(&analysis, q.as_ref());
+    candidate_windows(corpus, &analysis, &focus, q.as_ref())
+}
+
+/// Polar and choice questions decide short answers on their own terms; a contradiction they
+/// find also overrides the text of a longer answer ("Yes, both … are American bands.").
+fn by_form(corpus: &Corpus, asked: &Asked, claim: &Claim, analysis: &Analysis) -> Option<forms::Verdict> {
+    match &asked.form {
+        question::Form::Polar(p) => {
+            // A reply that the sources contradict or leave unsupported fails whatever follows
+            // it ("Yes, both are tequila-based" when only one is).
+            let (reply, bare) = question::reply(&claim.text)?;
+            let verdict = forms::polar(corpus, p, &asked.analysis, reply)?;
+            (bare || matches!(verdict.status, Status::Contradicted | Status::Unsupported)).then_some(verdict)
+        }
+        question::Form::Choice(c) => forms::choice(corpus, c, analysis),
+        question::Form::Open => None,
+    }
+}
+
+/// Retrieves candidate sentences and evaluates the windows around them.
+fn candidate_windows(corpus: &Corpus, claim: &Analysis, focus: &Focus, question: Option<&Analysis>) -> Vec<WindowEval> {
+    let terms: Vec<String> = claim.terms.clone();
+    let weighted: Vec<(String, f64)> = question
+        .map(|q| q.keys.iter().filter(|k| !terms.contains(k)).map(|k| (k.clone(), QUESTION_WEIGHT)).collect())
+        .unwrap_or_default();
+    let hits = corpus.retrieve(&terms, &weighted, CANDIDATES);
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for &i in &hits {
+        let prev = i.checked_sub(1).filter(|&p| corpus.joinable(p, i));
+        let next = Some(i + 1).filter(|&n| corpus.joinable(i, n));
+        spans.push((i, i));
+        if let Some(p) = prev {
+            spans.push((p, i));
+        }
+        if let Some(n) = next {
+            spans.push((i, n));
+        }
+        if let (Some(p), Some(n)) = (prev, next) {
+            spans.push((p, n));
+        }
+    }
+    spans.sort_unstable();
+    spans.dedup();
+    spans.into_iter().map(|(a, b)| evaluate(corpus, a, b, focus, question)).collect()
+}
+
+/// True when a window states the claim: nearly all it adds, every name, number and date, and
+/// (for claims of two or more content words) at least half of its words, so the window is about
+/// what the claim is about.
+fn states(w: &WindowEval) -> bool {
+    w.support >= SUPPORTED && w.missing == 0 && w.context >= CONTEXT
+}
+
+/// Orders windows as support: stating the claim, more of it, nothing missing, more context,
+/// shorter, earlier.
+fn support_order(a: &WindowEval, b: &WindowEval) -> std::cmp::Ordering {
+    states(b)
+        .cmp(&states(a))
+        .then(b.support.total_cmp(&a.support))
+        .then(a.missing.cmp(&b.missing))
+        .then(b.context.total_cmp(&a.context))
+        .then(b.relevance.total_cmp(&a.relevance))
+        .then(a.size().cmp(&b.size()))
+        .then(a.first.cmp(&b.first))
+}
+
+fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bare: bool) {
+    // How much a window is about the claim: its share of the claim's words, or for a bare
+    // answer, of the question's.
+    let about = |w: &WindowEval| if bare { w.relevance } else { w.context.max(w.relevance.min(w.support)) };
+    // A bare answer is stated only where the question's subject is discussed.
+    let stated = |w: &WindowEval| states(w) && (!bare || w.relevance > 0.0);
+    let clean: Vec<&WindowEval> = windows.iter().filter(|w| w.conflict.is_none()).collect();
+    let best = clean.iter().copied().min_by(|a, b| stated(b).cmp(&stated(a)).then(support_order(a, b)));
+    let conflicting = windows
+        .iter()
+        .filter(|w| w.conflict.is_some() && about(w) >= CONFLICT_CONTEXT)
+        .min_by(|a, b| about(b).total_cmp(&about(a)).then(a.size().cmp(&b.size())).then(a.first.cmp(&b.first)));
+    let id = result.claim_id.clone();
+    let edge = |n: usize, w: &WindowEval, rel: Relationship, confidence: f64| {
+        let (first, last) = w.quote.unwrap_or((w.first, w.last));
+        make_edge(corpus, &id, n, first, last, rel, confidence)
+    };
+
+    // Support stands unless a strong conflict is more about the claim than the support is
+    // (an unresolved contradiction).
+    let overruled =
+        |b: &WindowEval| conflicting.is_some_and(|c| c.conflict.as_ref().is_some_and(Conflict::is_strong) && about(c) > about(b));
+    if let Some(b) = best.filter(|b| stated(b) && !overruled(b)) {
+        result.status = Status::Supported;
+        result.confidence = round3(b.support.min(1.0) * 0.6 + b.context * 0.4);
+        result.support_edges.push(edge(1, b, Relationship::Supports, result.confidence));
+        result.reason = format!("stated in {}", corpus.doc(corpus.sentences()[b.first].doc).id);
+        return;
+    }
+    if let Some(c) = conflicting {
+        let Some(conflict) = &c.conflict else { return };
+        result.status = Status::Contradicted;
+        result.confidence = round3(0.5 + 0.5 * about(c));
+        result.support_edges.push(edge(1, c, Relationship::Contradicts, result.confidence));
+        result.reason = conflict.describe();
+        if let Some(b) = best.filter(|b| b.support >= PARTIAL) {
+            result.support_edges.push(edge(2, b, Relationship::PartiallySupports, round3(b.support * 0.5)));
+        }
+        return;
+    }
+    match best {
+        Some(b) if b.support > PARTIAL && b.missing == 0 => {
+            result.status = Status::PartiallySupported;
+            result.confidence = round3(b.support);
+            result.support_edges.push(edge(1, b, Relationship::PartiallySupports, result.confidence));
+            result.reason = "only part of the claim is stated in the sources".into();
+        }
+        best => {
+            result.status = Status::Unsupported;
+            let nearest = best.or_else(|| windows.iter().min_by(|a, b| support_order(a, b)));
+            result.confidence = round3(1.0 - nearest.map_or(0.0, |w| w.support));
+            if let Some(w) = nearest.filter(|w| w.support > 0.0) {
+                result.support_edges.push(edge(1, w, Relationship::Background, round3(w.support)));
+            }
+            result.reason = match nearest {
+                Some(w) if w.missing > 0 && w.support >= PARTIAL => {
+                    "the nearest source text lacks a name, number or date the claim states".into()
+                }
+                _ => "no source states the claim".into(),
+            };
+        }
+    }
+}
+
+fn make_edge(
+    corpus: &Corpus,
+    claim_id: &str,
+    n: usize,
+    first: usize,
+    last: usize,
+    relationship: Relationship,
+    confidence: f64,
+) -> Edge {
+    let first = &corpus.sentences()[first];
+    let last = &corpus.sentences()[last];
+    let doc = corpus.doc(first.doc);
+    let range = first.range.start..last.range.end;
+    let (start, end) = corpus.char_span(first.doc, &range);
+    Edge {
+        edge_id: format!("{claim_id}-e{n}"),
+        relationship,
+        source_id: doc.id.clone(),
+        selector: Selector { exact: doc.text[range].to_string(), start: start + doc.offset, end: end + doc.offset },
+        confidence,
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x.clamp(0.0, 1.0) * 1000.0).round() / 1000.0
+}
