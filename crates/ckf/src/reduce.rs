@@ -360,7 +360,7 @@ fn fuzzy(groups: &mut [Option<Group>], section: Section, fields: &[&str], thresh
         if groups[i].is_none() {
             continue;
         }
-        let target = keys[i].iter().flat_map(|k| index.matches(k)).filter(|&t| groups[t].is_some()).find(|&t| {
+        let target = keys[i].iter().flat_map(|k| index.matches_iter(k)).filter(|&t| groups[t].is_some()).find(|&t| {
             // Items that differ in what they say are not merged on a similar label alone.
             ident_in_key || identity_fields.is_empty() || idents[t] == idents[i]
         });
@@ -415,8 +415,9 @@ pub fn rewrite_refs(sections: &mut [Vec<Item>], redirect: &FastMap<String, Strin
 /// Resolves entity relations that name their target to the target's handle.
 fn resolve_relations(sections: &mut [Vec<Item>], warnings: &mut Vec<String>) {
     let mut by_label: FastMap<String, String> = FastMap::default();
-    for it in &sections[Section::Entities.index()] {
-        let h = it.handle();
+    // Handles are computed once: relations do not change them.
+    let handles: Vec<String> = sections[Section::Entities.index()].iter().map(Item::handle).collect();
+    for (it, h) in sections[Section::Entities.index()].iter().zip(&handles) {
         by_label.entry(it.text("name").to_lowercase()).or_insert_with(|| h.clone());
         by_label.entry(slug_full(it.text("name"), '_')).or_insert_with(|| h.clone());
         if let Field::List(a) = it.field("aliases") {
@@ -425,20 +426,19 @@ fn resolve_relations(sections: &mut [Vec<Item>], warnings: &mut Vec<String>) {
             }
         }
     }
-    let live: FastSet<String> = sections[Section::Entities.index()].iter().map(Item::handle).collect();
-    for it in &mut sections[Section::Entities.index()] {
-        let own = it.handle();
+    let live: FastSet<&str> = handles.iter().map(String::as_str).collect();
+    for (it, own) in sections[Section::Entities.index()].iter_mut().zip(&handles) {
         let name = it.text("name").to_string();
         if let Field::Related(rels) = it.field_mut("related_entities") {
             let mut out = Vec::with_capacity(rels.len());
             for mut r in std::mem::take(rels) {
-                let target = if live.contains(&r.entity) {
+                let target = if live.contains(r.entity.as_str()) {
                     Some(r.entity.clone())
                 } else {
                     by_label.get(&r.entity.to_lowercase()).or_else(|| by_label.get(&slug_full(&r.entity, '_'))).cloned()
                 };
                 match target {
-                    Some(t) if t != own => {
+                    Some(t) if &t != own => {
                         r.entity = t;
                         if !out
                             .iter()

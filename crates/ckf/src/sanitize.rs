@@ -55,11 +55,13 @@ pub fn language_ok(text: &str, lang: Lang) -> bool {
         let d = lang::detect(text);
         return d == Lang::Und || d == lang;
     }
-    let words: Vec<String> = warrant_text::words::words(text).map(|(_, w)| w.to_lowercase()).collect();
-    let has = |set: &[&str]| words.iter().any(|w| set.contains(&w.as_str()));
+    // Words compared lower-cased without allocating a copy of each.
+    let words: Vec<&str> = warrant_text::words::words(text).map(|(_, w)| w).collect();
+    let is = |w: &str, set: &[&str]| set.iter().any(|s| w.chars().flat_map(char::to_lowercase).eq(s.chars()));
+    let has = |set: &[&str]| words.iter().any(|w| is(w, set));
     match lang {
         Lang::En => !has(PT_SIGNALS) && !text.contains(['ã', 'õ']),
-        Lang::PtBr => !(words.len() >= 3 && words.iter().filter(|w| EN_SIGNALS.contains(&w.as_str())).count() >= 2),
+        Lang::PtBr => !(words.len() >= 3 && words.iter().filter(|w| is(w, EN_SIGNALS)).count() >= 2),
         Lang::Es => !has(PT_SIGNALS) || has(ES_SIGNALS),
         _ => true,
     }

@@ -110,9 +110,21 @@ impl JaccardIndex {
 
     /// Ids of indexed sets with Jaccard ≥ threshold against `tokens`, in insertion order.
     pub fn matches(&self, tokens: &[String]) -> Vec<usize> {
-        if tokens.is_empty() {
-            return Vec::new();
-        }
+        self.matches_iter(tokens).collect()
+    }
+
+    /// [`Self::matches`], verified lazily: the candidates are found up front, and each one's full
+    /// Jaccard is computed only when the iterator reaches it (callers that want the first
+    /// acceptable match stop early).
+    pub fn matches_iter<'a>(&'a self, tokens: &[String]) -> impl Iterator<Item = usize> + 'a {
+        let (x, slots) = if tokens.is_empty() { (Vec::new(), Vec::new()) } else { self.candidates(tokens) };
+        let t = self.threshold - 1e-12;
+        slots.into_iter().filter(move |&s| jaccard_ranks(&x, &self.sets[s].1) >= t).map(|s| self.sets[s].0)
+    }
+
+    /// The query's ranks and the slots that pass the prefix, length and position filters, in
+    /// slot order.
+    fn candidates(&self, tokens: &[String]) -> (Vec<u32>, Vec<usize>) {
         let t = self.threshold - 1e-12;
         let x = self.ranked(tokens);
         let n = x.len();
@@ -152,12 +164,12 @@ impl JaccardIndex {
         touched.clear();
         drop(scratch);
         slots.sort_unstable();
-        slots.into_iter().filter(|&s| jaccard_ranks(&x, &self.sets[s].1) >= t).map(|s| self.sets[s].0).collect()
+        (x, slots)
     }
 
     /// The first indexed id matching `tokens`, if any.
     pub fn first_match(&self, tokens: &[String]) -> Option<usize> {
-        self.matches(tokens).into_iter().next()
+        self.matches_iter(tokens).next()
     }
 }
 

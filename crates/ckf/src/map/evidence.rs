@@ -36,7 +36,20 @@ fn standalone(b: &[u8], at: usize, end: usize) -> bool {
 
 /// True when `token` occurs in `hay` not glued to other digits.
 pub fn contains_number(hay: &str, token: &str) -> bool {
-    !positions(hay, token).is_empty()
+    if token.is_empty() {
+        return false;
+    }
+    let b = hay.as_bytes();
+    let mut from = 0;
+    while let Some(p) = hay[from..].find(token) {
+        let at = from + p;
+        if standalone(b, at, at + token.len()) {
+            return true;
+        }
+        // Tokens start with an ASCII digit, so the next char boundary is one byte on.
+        from = at + 1;
+    }
+    false
 }
 
 /// Byte offsets where `token` occurs in `hay` as a standalone number.
