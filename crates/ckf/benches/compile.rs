@@ -1,9 +1,9 @@
 //! Compile throughput, end to end (read, segment, map, reduce, promote, coverage, sanitize, ids,
 //! numeric guard, traceability, metadata, JSON), in bytes of source text per second, one core.
 //!
-//! Corpus: a deterministic generated policy handbook in Markdown (~1 MB: headings, rules,
-//! exceptions, definitions, numbered procedures, FAQ-style questions, numbers everywhere) and
-//! the four test fixtures.
+//! Corpora: a deterministic generated policy handbook in Markdown (~1 MB: headings, rules,
+//! exceptions, definitions, numbered procedures, FAQ-style questions, numbers everywhere), the
+//! HaluEval knowledge passages from `../shared/data` (real prose) and the four test fixtures.
 
 #![allow(clippy::unwrap_used)] // benchmark setup
 
@@ -42,6 +42,24 @@ fn benches(c: &mut Criterion) {
             warrant_ckf::encode::to_json(&r.package).unwrap().len()
         })
     });
+    // Real prose: the 500 HaluEval knowledge passages (Wikipedia text, dense in names and
+    // dates), one paragraph each under one heading. Skipped with a note without the data.
+    if let Some(dir) = warrant_testkit::data_dir("halueval") {
+        let mut doc = String::from("# Knowledge passages\n\n");
+        for line in std::fs::read_to_string(dir.join("qa_one-turn_data.json")).unwrap().lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            doc.push_str(v["knowledge"].as_str().unwrap().trim());
+            doc.push_str("\n\n");
+        }
+        g.throughput(Throughput::Bytes(doc.len() as u64));
+        g.bench_function("halueval_passages", |b| {
+            b.iter(|| {
+                let r = compile(&[SourceInput { name: "passages.md", bytes: black_box(doc.as_bytes()) }], &Options::default())
+                    .unwrap();
+                warrant_ckf::encode::to_json(&r.package).unwrap().len()
+            })
+        });
+    }
     let fx = fixtures();
     let bytes: usize = fx.iter().map(|(_, t)| t.len()).sum();
     g.throughput(Throughput::Bytes(bytes as u64));

@@ -728,8 +728,24 @@ impl Item {
 
     /// The merge key (§3.2): prefix plus the untruncated slug of the full label.
     pub fn merge_key(&self) -> String {
-        let slug = crate::normalize::slug_full(&self.label(), '_');
-        format!("{}{}", self.section.prefix(), if slug.is_empty() { "item" } else { &slug })
+        // The slug of the joined label equals the slugs of its parts joined by `_` (separators
+        // collapse and trim), and slugs fold through NFKD, so neither the join nor the NFC
+        // normalisation of `label()` is needed here.
+        let mut key = String::from(self.section.prefix());
+        let bare = key.len();
+        for n in self.section.spec().label {
+            let part = crate::normalize::slug_full(self.text(n), '_');
+            if !part.is_empty() {
+                if key.len() > bare {
+                    key.push('_');
+                }
+                key.push_str(&part);
+            }
+        }
+        if key.len() == bare {
+            key.push_str("item");
+        }
+        key
     }
 
     /// A field flattened to text (lists and step actions joined by spaces), for keys.
@@ -1267,5 +1283,19 @@ mod tests {
         let it = Item::new(Section::CausalChains, Basis::Explicit, Score::ONE).with("cause", "Heat").with("effect", "expansion");
         assert_eq!(it.label(), "Heat expansion");
         assert_eq!(it.merge_key(), "cau_heat_expansion");
+    }
+
+    proptest::proptest! {
+        /// The merge key built part by part equals the §3.2 definition over the whole label.
+        #[test]
+        fn merge_key_is_the_slug_of_the_normalised_label(
+            cause in "[ a-zA-Z0-9.,:;!?_()'\u{e9}\u{c7}\u{130}\u{301}\u{2014}\u{ff21}]{0,24}",
+            effect in "[ a-zA-Z0-9.,:;!?_()'\u{e9}\u{c7}\u{130}\u{301}\u{2014}\u{ff21}]{0,24}",
+        ) {
+            let it = Item::new(Section::CausalChains, Basis::Explicit, Score::ONE).with("cause", &cause).with("effect", &effect);
+            let slug = crate::normalize::slug_full(&it.label(), '_');
+            let want = format!("cau_{}", if slug.is_empty() { "item" } else { &slug });
+            proptest::prop_assert_eq!(it.merge_key(), want);
+        }
     }
 }
