@@ -419,9 +419,11 @@ fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>
         // A name right beside the claim's own name in the window is a co-argument ("Pride and
         // Prejudice was written by Jane Austen"), not a substitute for it.
         let beside = |m: &Name| {
-            w.names.iter().filter(|v| variant(n, v) || focus.names.iter().any(|x| joined(focus, n, x) && variant(x, v))).any(|v| {
-                m.tokens.start.saturating_sub(v.tokens.end) <= BESIDE && v.tokens.start.saturating_sub(m.tokens.end) <= BESIDE
-            })
+            w.names.iter().filter(|v| variant(n, v) || focus.names.iter().any(|x| joined(focus, n, x) && variant(x, v))).any(
+                |v| {
+                    m.tokens.start.saturating_sub(v.tokens.end) <= BESIDE && v.tokens.start.saturating_sub(m.tokens.end) <= BESIDE
+                },
+            )
         };
         let other = w
             .names

@@ -164,6 +164,8 @@ const PARTIAL: f64 = 0.5;
 /// How much a window must be about the claim before its conflict counts.
 const CONFLICT_CONTEXT: f64 = 0.5;
 /// Weight of question keys in retrieval.
+/// [`CONFLICT_CONTEXT`] for conflicts aligned on the claim's neighbourhood (amounts, dates).
+const ALIGNED_CONFLICT_CONTEXT: f64 = 0.34;
 const QUESTION_WEIGHT: f64 = 0.3;
 
 /// The question, analysed once per answer.
@@ -366,6 +368,15 @@ fn support_order(a: &WindowEval, b: &WindowEval) -> std::cmp::Ordering {
         .then(a.first.cmp(&b.first))
 }
 
+/// How much a window must be about the claim for its conflict to count: less for an amount
+/// or date that differs in the claim's own neighbourhood (that alignment is evidence itself).
+fn conflict_context(c: &Conflict) -> f64 {
+    match c {
+        Conflict::Number { .. } | Conflict::Date => ALIGNED_CONFLICT_CONTEXT,
+        _ => CONFLICT_CONTEXT,
+    }
+}
+
 fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bare: bool) {
     // How much a window is about the claim: its share of the claim's words, or for a bare
     // answer, of the question's.
@@ -376,7 +387,7 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bar
     let best = clean.iter().copied().min_by(|a, b| stated(b).cmp(&stated(a)).then(support_order(a, b)));
     let conflicting = windows
         .iter()
-        .filter(|w| w.conflict.is_some() && about(w) >= CONFLICT_CONTEXT)
+        .filter(|w| w.conflict.as_ref().is_some_and(|c| about(w) >= conflict_context(c)))
         .min_by(|a, b| about(b).total_cmp(&about(a)).then(a.size().cmp(&b.size())).then(a.first.cmp(&b.first)));
     let id = result.claim_id.clone();
     let edge = |n: usize, w: &WindowEval, rel: Relationship, confidence: f64| {
@@ -390,8 +401,7 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bar
     let overruled = |b: &WindowEval| {
         conflicting.is_some_and(|c| {
             let inside = c.first >= b.first && c.last <= b.last;
-            c.conflict.as_ref().is_some_and(Conflict::is_strong)
-                && (about(c) > about(b) || (inside && about(c) >= about(b)))
+            c.conflict.as_ref().is_some_and(Conflict::is_strong) && (about(c) > about(b) || (inside && about(c) >= about(b)))
         })
     };
     if let Some(b) = best.filter(|b| stated(b) && !overruled(b)) {
