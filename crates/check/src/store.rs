@@ -49,7 +49,7 @@ enum Bearing {
 /// extractor, and its facts are looked up by subject and predicate. A stored fact with the
 /// same object and polarity supports the claim (an unsupported or partly supported claim
 /// becomes supported); one with the opposite polarity, or another object for a functional
-/// predicate, contradicts it. Facts under another condition or version are not compared.
+/// predicate, contradicts it. Facts under another stated condition or version are not compared.
 pub fn apply_fact_signals(store: &dyn Store, vocab: &Vocabulary, claims: &mut [ClaimResult]) -> Result<(), StoreError> {
     for claim in claims.iter_mut() {
         if matches!(claim.status, Status::NotApplicable | Status::Unverified) {
@@ -60,7 +60,10 @@ pub fn apply_fact_signals(store: &dyn Store, vocab: &Vocabulary, claims: &mut [C
         for mine in stated.facts.into_iter().map(|v| v.fact) {
             let functional = matches!(vocab.cardinality(&mine.predicate), warrant_facts::Cardinality::Functional);
             for theirs in store.facts(&FactQuery::subject_predicate(&mine.subject, &mine.predicate))? {
-                if theirs.condition() != mine.condition()
+                // A claim without a condition is compared with a fact under one ("after 30
+                // minutes" / "after 30 minutes of inactivity"); two different conditions are not.
+                let conditions_differ = mine.condition().is_some() && theirs.condition() != mine.condition();
+                if conditions_differ
                     || mine.normalized_version().is_some_and(|v| theirs.normalized_version().is_some_and(|t| t != v))
                 {
                     continue;
