@@ -102,10 +102,8 @@ fn fact_signals_on_their_own() {
         claim("Audit logs are retained for 90 days."),
     ];
     apply_fact_signals(&s, &Vocabulary::builtin(), &mut claims).unwrap();
-    let got: Vec<(&str, Vec<&str>)> = claims
-        .iter()
-        .map(|c| (c.status.as_str(), c.support_edges.iter().map(|e| e.relationship.as_str()).collect()))
-        .collect();
+    let got: Vec<(&str, Vec<&str>)> =
+        claims.iter().map(|c| (c.status.as_str(), c.support_edges.iter().map(|e| e.relationship.as_str()).collect())).collect();
     assert_eq!(
         got,
         [
@@ -121,4 +119,3 @@ fn fact_signals_on_their_own() {
     assert_eq!(quoted, e.selector.exact);
     assert!(e.selector.exact.contains("30 minutes"), "{}", e.selector.exact);
 }
-
