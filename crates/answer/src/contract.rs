@@ -276,6 +276,9 @@ fn rerun(
             None => v.clone(),
         }
     };
+    if !rule.applies_to(&resolve(&rule.head.subject)) {
+        return Err(format!("{id}: {rule_id} does not apply to its subject"));
+    }
     let expect = json!({"subject": resolve(&rule.head.subject), "predicate": rule.head.predicate, "object": resolve(&rule.head.object)});
     for role in ["subject", "predicate", "object"] {
         if derived[role] != expect[role] {

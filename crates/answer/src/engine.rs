@@ -9,7 +9,7 @@ use warrant_facts::signature::{Bindings, Role, Signature, is_variable, match_wit
 use warrant_facts::{ArgType, Cardinality, Fact, Object, Polarity, Vocabulary, normalize_version};
 use warrant_store::{FactQuery, Store, StoreError};
 
-use crate::conflict::{conflict_key, fact_value, minimal_pairs, norm_value};
+use crate::conflict::{condition_key, conflict_key, fact_value, minimal_pairs, norm_value};
 use crate::contract::{Answer, ChainEntry, ChainRole, Conflict, Verdict, conclusion_fact, derived_fact};
 use crate::plan::{Goal, QueryPlan};
 use crate::rules::{Rule, RuleLibrary, RulePattern, object_text};
@@ -372,6 +372,10 @@ impl<'a, 's> Cx<'a, 's> {
                     if is_variable(v) { v.as_str().and_then(|n| b.get(n)).cloned() } else { Some(v.clone()) }
                 };
                 let (Some(subject), Some(object)) = (resolve(&rule.head.subject), resolve(&rule.head.object)) else { continue };
+                if !rule.applies_to(&subject) {
+                    self.diags.insert(format!("{}: does not apply to {}", rule.id, object_text(&subject)));
+                    continue;
+                }
                 let mut sig = Signature::new()
                     .with("subject", subject.clone())
                     .with("predicate", rule.head.predicate.clone())
@@ -520,6 +524,20 @@ impl<'a, 's> Cx<'a, 's> {
                 let names: Vec<&str> = distinct.into_iter().take(5).collect();
                 return Ok(self.unsupported(format!("ambiguous subject: the plan names none and facts exist for {}", names.join(", "))));
             }
+        }
+        let conditions: BTreeSet<String> = candidates
+            .iter()
+            .filter(|f| f.subject == top.subject && f.predicate == top.predicate)
+            .map(condition_key)
+            .collect();
+        if conditions.len() > 1 {
+            let names: Vec<String> = conditions.into_iter().collect();
+            return Ok(self.unsupported(format!(
+                "ambiguous condition: {}({}) is stated under conditions {}; name one",
+                top.predicate,
+                top.subject,
+                names.join(", ")
+            )));
         }
         let goal = Goal::new(Value::String(top.subject.clone()), &top.predicate, Value::String("?answer".into()));
         self.solve(goal, None)

@@ -180,6 +180,14 @@ impl Planner {
                 g.subject = Some(Value::String(s.clone()));
             }
             plan.goal = Some(g);
+        } else if let (Some((t, _, None)), Some(s)) = (&template, subjects.first()) {
+            // A value question about facts stated under several conditions names one of them
+            // ("… expire from inactivity"): the goal carries that condition.
+            if let Some(c) = condition_named(&body, s, &t.predicate, store)? {
+                let mut g = Goal::new(Value::String(s.clone()), &t.predicate, Value::String("?answer".into()));
+                g.qualifiers.insert("condition".into(), c);
+                plan.goal = Some(g);
+            }
         } else if let Some((t, _, Some(object))) = &template {
             if t.yes_no {
                 let object = match vocab.get(&t.predicate).map(|e| e.object_type()) {
@@ -233,6 +241,31 @@ impl Planner {
         }
         Ok(out)
     }
+}
+
+/// The condition qualifier a question names, when the subject's facts of the predicate are
+/// stated under two or more conditions and the question contains exactly one of them as a word.
+fn condition_named(question: &str, subject: &str, predicate: &str, store: &dyn Store) -> Result<Option<Value>, StoreError> {
+    let q = warrant_store::FactQuery::subject_predicate(subject, predicate);
+    let mut conditions: Vec<Option<Value>> = Vec::new();
+    store.visit_facts(&q, &mut |f| {
+        let c = f.qualifiers.get("condition").cloned();
+        if !conditions.contains(&c) {
+            conditions.push(c);
+        }
+        conditions.len() < 64
+    })?;
+    if conditions.len() < 2 {
+        return Ok(None);
+    }
+    let words: Vec<String> =
+        question.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    let named: Vec<Value> = conditions
+        .into_iter()
+        .flatten()
+        .filter(|c| c.as_str().is_some_and(|c| !c.is_empty() && words.iter().any(|w| *w == c.to_lowercase())))
+        .collect();
+    Ok(if named.len() == 1 { named.into_iter().next() } else { None })
 }
 
 /// Trims, drops trailing `?`/`!`/`.` and leading punctuation, collapses whitespace.

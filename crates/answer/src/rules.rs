@@ -25,6 +25,9 @@
 //!   minutes), `number` (the value as a decimal), `timestamp` or `string` (the value as
 //!   written);
 //! - an operand may be a constant: `{"value": 15, "as": "minutes"}`;
+//! - `subjectMatch`: a regex the derived fact's subject must match, keeping a domain rule to
+//!   the subjects it is about (the session rule applies to `session_token`, not to every
+//!   subject with an expiry);
 //! - the conversion `quantity` reads the leading decimal of a string (`"100 requests"` → 100)
 //!   or a number.
 //!
@@ -341,6 +344,9 @@ pub struct Rule {
     pub question_patterns: Vec<Regex>,
     /// Derived object's string form → answer text.
     pub answer: BTreeMap<String, String>,
+    /// Optional regex the derived fact's subject must match (`(^|_)session(_|$)`): keeps a
+    /// domain rule to the subjects it is about.
+    pub subject_match: Option<Regex>,
 }
 
 impl Rule {
@@ -348,6 +354,14 @@ impl Rule {
     pub fn answer_text(&self, object: &Value) -> String {
         let key = object_text(object);
         self.answer.get(&key).cloned().unwrap_or(key)
+    }
+
+    /// True when the rule may conclude about this subject (see `subjectMatch`).
+    pub fn applies_to(&self, subject: &Value) -> bool {
+        match &self.subject_match {
+            None => true,
+            Some(re) => re.is_match(&object_text(subject)),
+        }
     }
 
     /// True when a question matches one of the rule's question patterns.
@@ -371,7 +385,8 @@ pub struct RuleLibrary {
     by_head: HashMap<String, Vec<usize>>,
 }
 
-const RULE_KEYS: [&str; 9] = ["id", "description", "head", "body", "params", "compute", "questionPatterns", "answer", "comment"];
+const RULE_KEYS: [&str; 10] =
+    ["id", "description", "head", "body", "params", "compute", "questionPatterns", "answer", "subjectMatch", "comment"];
 
 impl RuleLibrary {
     /// The embedded default library, checked against the default vocabulary.
@@ -777,7 +792,11 @@ fn parse_rule(v: &Value, at: &str) -> Result<Rule, RuleError> {
         }
         Some(_) => return Err(rerr(format!("{at}/answer"), "expected an object mapping values to answer text")),
     }
-    Ok(Rule { id, description, head, body, params, compute, question_patterns, answer })
+    let subject_match = match m.get("subjectMatch") {
+        None => None,
+        Some(v) => Some(regex(v, &format!("{at}/subjectMatch"))?),
+    };
+    Ok(Rule { id, description, head, body, params, compute, question_patterns, answer, subject_match })
 }
 
 #[cfg(test)]
