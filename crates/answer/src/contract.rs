@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
-use warrant_facts::signature::{Bindings, match_with};
 use warrant_facts::Fact;
+use warrant_facts::signature::{Bindings, match_with};
 use warrant_store::Store;
 
 use crate::rules::{RuleLibrary, object_text};
@@ -279,7 +279,8 @@ fn rerun(
     if !rule.applies_to(&resolve(&rule.head.subject)) {
         return Err(format!("{id}: {rule_id} does not apply to its subject"));
     }
-    let expect = json!({"subject": resolve(&rule.head.subject), "predicate": rule.head.predicate, "object": resolve(&rule.head.object)});
+    let expect =
+        json!({"subject": resolve(&rule.head.subject), "predicate": rule.head.predicate, "object": resolve(&rule.head.object)});
     for role in ["subject", "predicate", "object"] {
         if derived[role] != expect[role] {
             return Err(format!("{id}: re-running {rule_id} gives {role} {} not {}", expect[role], derived[role]));
@@ -289,7 +290,14 @@ fn rerun(
 }
 
 /// The derived entry's fact object (§11.5).
-pub fn derived_fact(subject: &Value, predicate: &str, object: &Value, version: Option<&str>, rule: &str, from: &[String]) -> Value {
+pub fn derived_fact(
+    subject: &Value,
+    predicate: &str,
+    object: &Value,
+    version: Option<&str>,
+    rule: &str,
+    from: &[String],
+) -> Value {
     let mut q = Map::new();
     if let Some(v) = version {
         q.insert("version".into(), Value::String(v.into()));
@@ -351,10 +359,12 @@ mod tests {
         assert!(bad(&|v| v["factChain"][1]["fact"]["object"] = json!("16 minutes")).contains("differs from text"));
         assert!(bad(&|v| v["supportScores"]["f1"] = json!(2)).contains("/supportScores/f1"));
         assert!(bad(&|v| v["chunksUsed"] = json!([2])).contains("/chunksUsed"));
-        assert!(bad(&|v| {
-            v.as_object_mut().unwrap().remove("conflicts");
-        })
-        .contains("/conflicts: missing"));
+        assert!(
+            bad(&|v| {
+                v.as_object_mut().unwrap().remove("conflicts");
+            })
+            .contains("/conflicts: missing")
+        );
         assert!(bad(&|v| v["verdict"] = json!("unsupported")).contains("text null"));
         assert!(bad(&|v| v["verdict"] = json!("conflicting")).contains("lists its conflicts"));
         assert!(bad(&|v| v["factChain"] = json!([])).contains("non-empty chain"));

@@ -48,7 +48,13 @@ pub fn versions_equal(a: &str, b: &str) -> bool {
     let parts = |s: &str| -> Vec<String> {
         let mut p: Vec<String> = s
             .split('.')
-            .map(|c| if c.bytes().all(|b| b.is_ascii_digit()) && !c.is_empty() { c.trim_start_matches('0').to_string() } else { c.to_string() })
+            .map(|c| {
+                if c.bytes().all(|b| b.is_ascii_digit()) && !c.is_empty() {
+                    c.trim_start_matches('0').to_string()
+                } else {
+                    c.to_string()
+                }
+            })
             .collect();
         while p.len() > 1 && p.last().is_some_and(String::is_empty) {
             p.pop();
@@ -71,7 +77,11 @@ impl Sol {
     }
 
     fn key(&self) -> String {
-        format!("{}\u{1f}{}", self.get("subject").map(Value::to_string).unwrap_or_default(), self.get("object").map(Value::to_string).unwrap_or_default())
+        format!(
+            "{}\u{1f}{}",
+            self.get("subject").map(Value::to_string).unwrap_or_default(),
+            self.get("object").map(Value::to_string).unwrap_or_default()
+        )
     }
 }
 
@@ -240,7 +250,8 @@ impl<'a, 's> Cx<'a, 's> {
 
     /// §9 rank key (without source order, which comes from the store or positions).
     fn rank_key(&self, f: &Fact) -> (bool, bool) {
-        let pred = self.plan.predicate_list().iter().any(|p| *p == f.predicate) || self.goal_predicate.as_deref() == Some(&f.predicate);
+        let pred =
+            self.plan.predicate_list().iter().any(|p| *p == f.predicate) || self.goal_predicate.as_deref() == Some(&f.predicate);
         let subj = self.plan.subject_list().iter().any(|s| *s == f.subject) || self.goal_subject.as_deref() == Some(&f.subject);
         (!pred, !subj)
     }
@@ -279,7 +290,8 @@ impl<'a, 's> Cx<'a, 's> {
         let mut pattern = pattern.clone();
         let version_role = constant(&pattern, "version").map(|v| object_text(v));
         if version_role.is_some() {
-            let rest: Vec<(String, Role)> = pattern.roles().filter(|(k, _)| *k != "version").map(|(k, r)| (k.to_string(), r.clone())).collect();
+            let rest: Vec<(String, Role)> =
+                pattern.roles().filter(|(k, _)| *k != "version").map(|(k, r)| (k.to_string(), r.clone())).collect();
             pattern = Signature::new();
             for (k, r) in rest {
                 pattern.set(k, r);
@@ -389,7 +401,8 @@ impl<'a, 's> Cx<'a, 's> {
                 if let Some(v) = &self.plan.version {
                     sig.set("version".into(), Role { value: Value::String(v.clone()), is_variable: false });
                 }
-                let goal_roles: Vec<(String, Role)> = goal.roles().filter(|(k, _)| *k != "version").map(|(k, r)| (k.to_string(), r.clone())).collect();
+                let goal_roles: Vec<(String, Role)> =
+                    goal.roles().filter(|(k, _)| *k != "version").map(|(k, r)| (k.to_string(), r.clone())).collect();
                 let mut g = Signature::new();
                 for (k, r) in goal_roles {
                     g.set(k, r);
@@ -399,7 +412,13 @@ impl<'a, 's> Cx<'a, 's> {
                 }
                 let sol = Sol {
                     sig,
-                    proof: Rc::new(Proof::Derived { rule: ri, subject, predicate: rule.head.predicate.clone(), object, children }),
+                    proof: Rc::new(Proof::Derived {
+                        rule: ri,
+                        subject,
+                        predicate: rule.head.predicate.clone(),
+                        object,
+                        children,
+                    }),
                 };
                 if seen.insert(sol.key()) {
                     out.push(sol);
@@ -427,9 +446,8 @@ impl<'a, 's> Cx<'a, 's> {
             let is_bound = |v: &Value| !is_variable(v) || v.as_str().is_some_and(|n| bindings.contains_key(n));
             is_bound(&p.subject) || is_bound(&p.object)
         };
-        let next = (0..rule.body.len())
-            .find(|&j| !done[j] && bound(&rule.body[j]))
-            .or_else(|| (0..rule.body.len()).find(|&j| !done[j]));
+        let next =
+            (0..rule.body.len()).find(|&j| !done[j] && bound(&rule.body[j])).or_else(|| (0..rule.body.len()).find(|&j| !done[j]));
         let Some(j) = next else {
             out.push((bindings, children.into_iter().flatten().collect()));
             return Ok(());
@@ -462,7 +480,10 @@ impl<'a, 's> Cx<'a, 's> {
         // §11.2: the goal.
         if let Some(goal) = &self.plan.goal {
             if !self.a.knows_predicate(&goal.predicate) {
-                return Ok(self.unsupported(format!("goal predicate {} is not in the vocabulary and no rule concludes it", goal.predicate)));
+                return Ok(self.unsupported(format!(
+                    "goal predicate {} is not in the vocabulary and no rule concludes it",
+                    goal.predicate
+                )));
             }
             return self.solve(goal.clone(), None);
         }
@@ -522,14 +543,13 @@ impl<'a, 's> Cx<'a, 's> {
             let distinct: BTreeSet<&str> = candidates.iter().map(|f| f.subject.as_str()).collect();
             if distinct.len() > 1 {
                 let names: Vec<&str> = distinct.into_iter().take(5).collect();
-                return Ok(self.unsupported(format!("ambiguous subject: the plan names none and facts exist for {}", names.join(", "))));
+                return Ok(
+                    self.unsupported(format!("ambiguous subject: the plan names none and facts exist for {}", names.join(", ")))
+                );
             }
         }
-        let conditions: BTreeSet<String> = candidates
-            .iter()
-            .filter(|f| f.subject == top.subject && f.predicate == top.predicate)
-            .map(condition_key)
-            .collect();
+        let conditions: BTreeSet<String> =
+            candidates.iter().filter(|f| f.subject == top.subject && f.predicate == top.predicate).map(condition_key).collect();
         if conditions.len() > 1 {
             let names: Vec<String> = conditions.into_iter().collect();
             return Ok(self.unsupported(format!(
@@ -550,9 +570,14 @@ impl<'a, 's> Cx<'a, 's> {
         let mut sig = goal.signature();
         if let Some(o) = goal.constant_object() {
             // Entity objects are canonical (D23).
-            let entity = self.a.vocab.get(&goal.predicate).is_some_and(|e| e.object_type() == ArgType::Entity);
-            if let (true, Some(s)) = (entity, o.as_str()) {
-                let c = warrant_facts::canonical_entity(s);
+            // Entity objects are canonical (D23); for a predicate only rules conclude, a
+            // string naming a stored entity is that entity.
+            let canonical = match (self.a.vocab.get(&goal.predicate).map(|e| e.object_type()), o.as_str()) {
+                (Some(ArgType::Entity), Some(s)) => Some(warrant_facts::canonical_entity(s)),
+                (None, Some(s)) => self.store().entity_id(s)?,
+                _ => None,
+            };
+            if let Some(c) = canonical {
                 sig.set("object".into(), Role { value: Value::String(c), is_variable: false });
             }
         }
@@ -571,14 +596,17 @@ impl<'a, 's> Cx<'a, 's> {
                 return Ok(self.unsupported(format!("ambiguous subject: proofs exist for {}", names.join(", "))));
             }
         }
-        let multi = self.a.vocab.contains(&goal.predicate) && self.a.vocab.cardinality(&goal.predicate) == Cardinality::MultiValued;
-        let chosen: Vec<Sol> = if multi { sols.iter().take(self.a.opts.limit_facts).cloned().collect() } else { vec![sols[0].clone()] };
+        let multi =
+            self.a.vocab.contains(&goal.predicate) && self.a.vocab.cardinality(&goal.predicate) == Cardinality::MultiValued;
+        let chosen: Vec<Sol> =
+            if multi { sols.iter().take(self.a.opts.limit_facts).cloned().collect() } else { vec![sols[0].clone()] };
         if multi && sols.len() > self.a.opts.limit_facts {
             self.diags.insert(format!("answer truncated to limitFacts = {}", self.a.opts.limit_facts));
         }
         let texts: Vec<String> = chosen.iter().map(|s| self.answer_text(s, goal_rule)).collect();
         let text = texts.join(", ");
-        let subject = goal.subject.clone().filter(|v| !is_variable(v)).or_else(|| chosen[0].get("subject").cloned()).unwrap_or(Value::Null);
+        let subject =
+            goal.subject.clone().filter(|v| !is_variable(v)).or_else(|| chosen[0].get("subject").cloned()).unwrap_or(Value::Null);
         let proofs: Vec<Rc<Proof>> = chosen.iter().map(|s| s.proof.clone()).collect();
         self.finish(&proofs, subject, text)
     }
@@ -606,7 +634,8 @@ impl<'a, 's> Cx<'a, 's> {
         let wanted = constant(sig, "object").cloned().unwrap_or(Value::Null);
         if let (Some(t), Some(s)) = (object_type.filter(|t| *t != ArgType::Entity), goal.constant_subject()) {
             let want = Object::from_json(&wanted).map(|o| norm_value(&o, Some(t)));
-            let mut facts = self.matches(&Signature::new().with("subject", s.to_string()).with("predicate", goal.predicate.clone()), false)?;
+            let mut facts =
+                self.matches(&Signature::new().with("subject", s.to_string()).with("predicate", goal.predicate.clone()), false)?;
             self.rank(&mut facts, false)?;
             let vocab = &self.a.vocab;
             let equal = facts.iter().find(|f| Some(fact_value(f, vocab)) == want).cloned();
@@ -650,7 +679,8 @@ impl<'a, 's> Cx<'a, 's> {
                 continue;
             }
             let pat = Signature::new().with("subject", f.subject.clone()).with("predicate", f.predicate.clone());
-            let mut group: Vec<Fact> = self.matches(&pat, false)?.into_iter().filter(|g| conflict_key(g, &self.a.vocab) == key).collect();
+            let mut group: Vec<Fact> =
+                self.matches(&pat, false)?.into_iter().filter(|g| conflict_key(g, &self.a.vocab) == key).collect();
             self.rank(&mut group, false)?;
             let refs: Vec<&Fact> = group.iter().collect();
             for (a, b, r) in minimal_pairs(&refs, &self.a.vocab) {
@@ -663,7 +693,11 @@ impl<'a, 's> Cx<'a, 's> {
         let scores: Vec<f64> = roots.iter().filter_map(|id| chain.scores.get(id).copied()).collect();
         let score = scores.into_iter().fold(1.0_f64, f64::min);
         let id = "conclusion0".to_string();
-        chain.entries.push(ChainEntry { fact_id: id.clone(), role: ChainRole::Conclusion, fact: conclusion_fact(&subject, &text, &roots) });
+        chain.entries.push(ChainEntry {
+            fact_id: id.clone(),
+            role: ChainRole::Conclusion,
+            fact: conclusion_fact(&subject, &text, &roots),
+        });
         chain.scores.insert(id, score);
         let mut chunks: Vec<String> = Vec::new();
         for f in &chain.premises {

@@ -53,7 +53,10 @@ pub fn parse_questions(text: &str) -> Result<Vec<SuiteQuestion>, String> {
             expected_verdict,
             expected_answer: s("expectedAnswer"),
             plan: v.get("plan").filter(|p| !p.is_null()).cloned(),
-            categories: v["categories"].as_array().map(|c| c.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default(),
+            categories: v["categories"]
+                .as_array()
+                .map(|c| c.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+                .unwrap_or_default(),
             reasoning_steps: v["reasoningSteps"].as_u64().map(|n| n as usize),
         };
         if q.categories.is_empty() {
@@ -165,7 +168,11 @@ pub fn score(q: &SuiteQuestion, mode: Mode, answer: &Answer, chain: Option<Resul
 /// Asks every question (as text and, when it has one, as its plan), scoring each answer and
 /// checking every produced chain. A supplied plan that fails validation is answered
 /// `unsupported`, as spec §8.1 asks of plans from untrusted producers.
-pub fn run_suite(answerer: &Answerer<'_>, store: &dyn Store, questions: &[SuiteQuestion]) -> Result<Vec<(Scored, Answer)>, StoreError> {
+pub fn run_suite(
+    answerer: &Answerer<'_>,
+    store: &dyn Store,
+    questions: &[SuiteQuestion],
+) -> Result<Vec<(Scored, Answer)>, StoreError> {
     let mut out = Vec::new();
     for q in questions {
         let mut runs: Vec<(Mode, Answer, BTreeMap<String, Value>)> = Vec::new();
@@ -178,11 +185,14 @@ pub fn run_suite(answerer: &Answerer<'_>, store: &dyn Store, questions: &[SuiteQ
                     let a = answerer.answer(&plan)?;
                     runs.push((Mode::Plan, a, plan.params()));
                 }
-                Err(e) => runs.push((Mode::Plan, Answer::unsupported(p.clone(), vec![format!("invalid plan: {e}")]), BTreeMap::new())),
+                Err(e) => {
+                    runs.push((Mode::Plan, Answer::unsupported(p.clone(), vec![format!("invalid plan: {e}")]), BTreeMap::new()))
+                }
             }
         }
         for (mode, a, params) in runs {
-            let produced = a.verdict == Verdict::Supported && a.fact_chain.iter().any(|e| e.role == crate::contract::ChainRole::Derived);
+            let produced =
+                a.verdict == Verdict::Supported && a.fact_chain.iter().any(|e| e.role == crate::contract::ChainRole::Derived);
             let chain = produced.then(|| check_chain(&a.to_json(), store, answerer.rules(), &params, q.reasoning_steps));
             out.push((score(q, mode, &a, chain), a));
         }
@@ -238,8 +248,14 @@ pub fn metrics(scored: &[Scored]) -> Metrics {
         supported_recall: ratio(good_supported, count(&|s| s.expected == "supported")),
         refusal_accuracy: refusal("unsupported"),
         adversarial_refusal: refusal("adversarial"),
-        conflict_precision: ratio(count(&|s| s.verdict == "conflicting" && s.expected == "conflicting"), count(&|s| s.verdict == "conflicting")),
-        conflict_recall: ratio(count(&|s| s.verdict == "conflicting" && s.expected == "conflicting"), count(&|s| s.expected == "conflicting")),
+        conflict_precision: ratio(
+            count(&|s| s.verdict == "conflicting" && s.expected == "conflicting"),
+            count(&|s| s.verdict == "conflicting"),
+        ),
+        conflict_recall: ratio(
+            count(&|s| s.verdict == "conflicting" && s.expected == "conflicting"),
+            count(&|s| s.expected == "conflicting"),
+        ),
         chain_correctness: ratio(chains.iter().filter(|c| **c).count(), chains.len()),
         hallucination_rate: ratio(
             count(&|s| s.verdict == "supported" && (s.expected == "unsupported" || s.expected == "conflicting")),

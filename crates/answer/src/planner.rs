@@ -57,11 +57,77 @@ pub struct Planner {
 }
 
 const FUNCTION_WORDS: &[&str] = &[
-    "a", "an", "the", "is", "are", "was", "were", "be", "been", "do", "does", "did", "what", "when", "where", "which", "who",
-    "why", "how", "long", "before", "until", "after", "in", "on", "at", "of", "for", "to", "from", "by", "with", "without",
-    "if", "then", "than", "and", "or", "not", "no", "can", "could", "should", "would", "will", "may", "might", "must", "their",
-    "there", "they", "them", "its", "it", "this", "that", "these", "those", "any", "some", "still", "ever", "currently", "my",
-    "our", "your", "his", "her", "i", "we", "you",
+    "a",
+    "an",
+    "the",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "been",
+    "do",
+    "does",
+    "did",
+    "what",
+    "when",
+    "where",
+    "which",
+    "who",
+    "why",
+    "how",
+    "long",
+    "before",
+    "until",
+    "after",
+    "in",
+    "on",
+    "at",
+    "of",
+    "for",
+    "to",
+    "from",
+    "by",
+    "with",
+    "without",
+    "if",
+    "then",
+    "than",
+    "and",
+    "or",
+    "not",
+    "no",
+    "can",
+    "could",
+    "should",
+    "would",
+    "will",
+    "may",
+    "might",
+    "must",
+    "their",
+    "there",
+    "they",
+    "them",
+    "its",
+    "it",
+    "this",
+    "that",
+    "these",
+    "those",
+    "any",
+    "some",
+    "still",
+    "ever",
+    "currently",
+    "my",
+    "our",
+    "your",
+    "his",
+    "her",
+    "i",
+    "we",
+    "you",
 ];
 
 fn ci(re: &str) -> Regex {
@@ -98,7 +164,13 @@ impl Planner {
     }
 
     /// Plans a question (see the module documentation).
-    pub fn plan(&self, question: &str, store: &dyn Store, vocab: &Vocabulary, rules: &RuleLibrary) -> Result<QueryPlan, StoreError> {
+    pub fn plan(
+        &self,
+        question: &str,
+        store: &dyn Store,
+        vocab: &Vocabulary,
+        rules: &RuleLibrary,
+    ) -> Result<QueryPlan, StoreError> {
         let mut plan = QueryPlan::default();
         let q = question.trim();
         // 1. version
@@ -214,11 +286,8 @@ impl Planner {
 
     /// Canonicalised n-grams naming stored entities (longest first at each position).
     fn ngram_subjects(&self, text: &str, store: &dyn Store) -> Result<Vec<String>, StoreError> {
-        let tokens: Vec<&str> = text
-            .split_whitespace()
-            .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric()))
-            .filter(|t| !t.is_empty())
-            .collect();
+        let tokens: Vec<&str> =
+            text.split_whitespace().map(|t| t.trim_matches(|c: char| !c.is_alphanumeric())).filter(|t| !t.is_empty()).collect();
         let function = |t: &str| FUNCTION_WORDS.contains(&t.to_lowercase().as_str());
         let mut out: Vec<String> = Vec::new();
         let mut i = 0;

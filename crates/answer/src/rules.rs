@@ -421,10 +421,7 @@ impl RuleLibrary {
                 if !vocab.contains(&b.predicate) && !by_head.contains_key(&b.predicate) {
                     return Err(rerr(
                         format!("/{i}/body/{j}/predicate"),
-                        format!(
-                            "unknown predicate {:?}: neither in the vocabulary nor concluded by any rule",
-                            b.predicate
-                        ),
+                        format!("unknown predicate {:?}: neither in the vocabulary nor concluded by any rule", b.predicate),
                     ));
                 }
                 if b == &r.head {
@@ -441,15 +438,36 @@ impl RuleLibrary {
 
     /// This library followed by `extra`'s rules; a rule of `extra` with an existing id
     /// replaces that rule in place. The result is checked as a whole.
+    /// Errors point into `extra` (`/0/body/1`) when they concern one of its rules, and say
+    /// "default rule …" otherwise.
     pub fn extended(&self, extra: Vec<Rule>, vocab: &Vocabulary) -> Result<Self, RuleError> {
         let mut rules = self.rules.clone();
-        for r in extra {
-            match rules.iter_mut().find(|x| x.id == r.id) {
-                Some(slot) => *slot = r,
-                None => rules.push(r),
+        // Where each rule came from: Ok(index in extra) or Err(index in this library).
+        let mut origin: Vec<Result<usize, usize>> = (0..rules.len()).map(Err).collect();
+        for (j, r) in extra.into_iter().enumerate() {
+            match rules.iter().position(|x| x.id == r.id) {
+                Some(i) => {
+                    rules[i] = r;
+                    origin[i] = Ok(j);
+                }
+                None => {
+                    rules.push(r);
+                    origin.push(Ok(j));
+                }
             }
         }
-        Self::new(rules, vocab)
+        Self::new(rules, vocab).map_err(|mut e| {
+            let digits: String = e.location.trim_start_matches('/').chars().take_while(char::is_ascii_digit).collect();
+            if let (true, Ok(k)) = (e.location.starts_with('/'), digits.parse::<usize>()) {
+                let rest = e.location[1 + digits.len()..].to_string();
+                e.location = match origin.get(k) {
+                    Some(Ok(j)) => format!("/{j}{rest}"),
+                    Some(Err(i)) => format!("default rule {}{rest}", self.rules.get(*i).map_or("", |r| r.id.as_str())),
+                    None => e.location.clone(),
+                };
+            }
+            e
+        })
     }
 
     /// Rules in library order.
@@ -512,7 +530,7 @@ fn check_cycles(rules: &[Rule]) -> Result<(), RuleError> {
             .iter()
             .filter(|((h, t), _)| members.contains(h) && members.contains(t) && h != t)
             .map(|(_, &ri)| ri)
-            .min()
+            .max()
             .unwrap_or(0);
         let mut preds: Vec<&str> = members.iter().map(|&m| names[m]).collect();
         preds.sort_unstable();
@@ -649,7 +667,10 @@ fn operand(v: Option<&Value>, at: &str, params: &[ParamSpec], body_vars: &BTreeS
     }
     let conversion = match m.get("as").and_then(Value::as_str) {
         Some(c) => Conversion::parse(c).ok_or_else(|| {
-            rerr(format!("{at}/as"), format!("unknown conversion {c:?} (expected minutes, duration, timestamp, number, quantity)"))
+            rerr(
+                format!("{at}/as"),
+                format!("unknown conversion {c:?} (expected minutes, duration, timestamp, number, quantity)"),
+            )
         })?,
         None => return Err(rerr(at, "missing \"as\" (minutes, duration, timestamp, number or quantity)")),
     };
@@ -860,7 +881,7 @@ mod tests {
                 r#"[{"id": "a", "head": {"subject": "?x", "predicate": "pa", "object": "?y"}, "body": [{"subject": "?x", "predicate": "pb", "object": "?y"}]},
                     {"id": "b", "head": {"subject": "?x", "predicate": "pb", "object": "?y"}, "body": [{"subject": "?x", "predicate": "pa", "object": "?y"}]}]"#
                     .into(),
-                "/0: cyclic rules: predicates pa, pb depend on each other (rules a, b)",
+                "/1: cyclic rules: predicates pa, pb depend on each other (rules a, b)",
             ),
             (
                 r#"[{"id": "loop", "head": {"subject": "?x", "predicate": "requires", "object": "?y"}, "body": [{"subject": "?x", "predicate": "requires", "object": "?y"}]}]"#

@@ -85,7 +85,10 @@ fn check_stage(manual: bool) {
                 let roles: Vec<ChainRole> = a.fact_chain.iter().map(|e| e.role).collect();
                 assert_eq!(roles, [ChainRole::Premise, ChainRole::Derived, ChainRole::Conclusion]);
                 let d = &a.fact_chain[1].fact;
-                assert_eq!((&d["subject"], &d["predicate"], &d["object"]), (&json!("session_token"), &json!("session_expired"), &json!(true)));
+                assert_eq!(
+                    (&d["subject"], &d["predicate"], &d["object"]),
+                    (&json!("session_token"), &json!("session_expired"), &json!(true))
+                );
                 assert_eq!(d["rule"], "session_expired_by_inactivity");
                 assert_eq!(d["from"], json!([a.fact_chain[0].fact_id]));
                 assert_eq!(a.chunks_used, [c2]);

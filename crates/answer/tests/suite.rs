@@ -71,7 +71,18 @@ fn the_suite_meets_every_ds003_gate() {
     let wrong: Vec<String> = scored
         .iter()
         .filter(|s| !s.overall || !s.contract_ok || s.chain_valid == Some(false))
-        .map(|s| format!("{} ({:?}): expected {} {:?}, got {} {:?} {}", s.id, s.mode, s.expected, s.expected_answer, s.verdict, s.text, s.note.clone().unwrap_or_default()))
+        .map(|s| {
+            format!(
+                "{} ({:?}): expected {} {:?}, got {} {:?} {}",
+                s.id,
+                s.mode,
+                s.expected,
+                s.expected_answer,
+                s.verdict,
+                s.text,
+                s.note.clone().unwrap_or_default()
+            )
+        })
         .collect();
     for w in &wrong {
         println!("MISMATCH {w}");

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub(crate) mod ask;
 mod check;
 pub(crate) mod extract;
 mod facts;
@@ -24,6 +25,7 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Ingest(a) => ingest::run(a),
         Command::Facts(a) => facts::run(a),
         Command::Search(a) => search::run(a),
+        Command::Ask(a) => ask::run(a),
     }
 }
 
