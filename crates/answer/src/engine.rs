@@ -166,6 +166,8 @@ struct Cx<'a, 's> {
     goal_predicate: Option<String>,
     goal_subject: Option<String>,
     memo: HashMap<String, Rc<Vec<Sol>>>,
+    /// Ranked direct matches per pattern, shared by every depth that meets the pattern.
+    direct: HashMap<String, Rc<Vec<Fact>>>,
     diags: BTreeSet<String>,
     steps: usize,
 }
@@ -223,6 +225,7 @@ impl<'a, 's> Cx<'a, 's> {
             goal_predicate: None,
             goal_subject: None,
             memo: HashMap::new(),
+            direct: HashMap::new(),
             diags: BTreeSet::new(),
             steps: 0,
         }
@@ -341,10 +344,19 @@ impl<'a, 's> Cx<'a, 's> {
         }
         let mut out: Vec<Sol> = Vec::new();
         let mut seen: HashSet<String> = HashSet::new();
-        let mut direct = self.matches(goal, true)?;
-        self.rank(&mut direct, false)?;
-        for f in direct {
-            let sol = Sol { sig: Signature::of_fact(&f), proof: Rc::new(Proof::Premise(Rc::new(f))) };
+        let direct_key = goal_key(goal, 0);
+        let direct = match self.direct.get(&direct_key) {
+            Some(d) => d.clone(),
+            None => {
+                let mut d = self.matches(goal, true)?;
+                self.rank(&mut d, false)?;
+                let d = Rc::new(d);
+                self.direct.insert(direct_key, d.clone());
+                d
+            }
+        };
+        for f in direct.iter() {
+            let sol = Sol { sig: Signature::of_fact(f), proof: Rc::new(Proof::Premise(Rc::new(f.clone()))) };
             if seen.insert(sol.key()) {
                 out.push(sol);
             }
@@ -655,7 +667,15 @@ impl<'a, 's> Cx<'a, 's> {
                 return self.finish(&[Rc::new(Proof::Premise(Rc::new(f)))], subject, text.into());
             }
         }
-        let sols = self.derive(sig, self.a.opts.max_depth)?;
+        // Iterative deepening: any proof answers "Yes", and the shallowest is the shortest
+        // chain — found without enumerating everything the full depth bound can reach.
+        let mut sols = Rc::new(Vec::new());
+        for depth in 1..=self.a.opts.max_depth {
+            sols = self.derive(sig, depth)?;
+            if !sols.is_empty() {
+                break;
+            }
+        }
         match sols.first() {
             Some(s) => {
                 let proof = s.proof.clone();
