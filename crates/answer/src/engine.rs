@@ -168,6 +168,8 @@ struct Cx<'a, 's> {
     memo: HashMap<String, Rc<Vec<Sol>>>,
     /// Ranked direct matches per pattern, shared by every depth that meets the pattern.
     direct: HashMap<String, Rc<Vec<Fact>>>,
+    /// Store reads per normalised pattern.
+    fetched: HashMap<String, Rc<Vec<Fact>>>,
     diags: BTreeSet<String>,
     steps: usize,
 }
@@ -226,6 +228,7 @@ impl<'a, 's> Cx<'a, 's> {
             goal_subject: None,
             memo: HashMap::new(),
             direct: HashMap::new(),
+            fetched: HashMap::new(),
             diags: BTreeSet::new(),
             steps: 0,
         }
@@ -274,6 +277,34 @@ impl<'a, 's> Cx<'a, 's> {
     /// Stored facts matching a pattern (subject, predicate, object and qualifier roles), of
     /// the plan's version, in source order; at most `max_matches`.
     fn matches(&mut self, pattern: &Signature, affirm_only: bool) -> Result<Vec<Fact>, StoreError> {
+        // One store read per distinct pattern and answer; a variable used once constrains
+        // nothing, so `{s, p, ?answer}` shares the read of `{s, p}` (and of its conflict group).
+        let mut uses: HashMap<&str, usize> = HashMap::new();
+        for (_, r) in pattern.roles() {
+            if let (true, Some(v)) = (r.is_variable, r.value.as_str()) {
+                *uses.entry(v).or_default() += 1;
+            }
+        }
+        let mut key = String::new();
+        for (role, r) in pattern.roles() {
+            let single = r.is_variable && r.value.as_str().is_some_and(|v| uses.get(v) == Some(&1));
+            if !single {
+                key.push_str(&format!("{role}={}{}|", if r.is_variable { "?" } else { "" }, r.value));
+            }
+        }
+        let all = match self.fetched.get(&key) {
+            Some(f) => f.clone(),
+            None => {
+                let f = Rc::new(self.fetch(pattern)?);
+                self.fetched.insert(key, f.clone());
+                f
+            }
+        };
+        Ok(all.iter().filter(|f| !affirm_only || f.polarity == Polarity::Affirm).cloned().collect())
+    }
+
+    /// Reads the facts matching a pattern from the store (all polarities).
+    fn fetch(&mut self, pattern: &Signature) -> Result<Vec<Fact>, StoreError> {
         let mut q = FactQuery::default();
         let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
         if let Some(v) = constant(pattern, "subject") {
@@ -304,9 +335,6 @@ impl<'a, 's> Cx<'a, 's> {
         let mut out = Vec::new();
         let mut truncated = false;
         self.store().visit_facts(&q, &mut |f| {
-            if affirm_only && f.polarity != Polarity::Affirm {
-                return true;
-            }
             if !self.version_ok(&f) {
                 return true;
             }
