@@ -39,7 +39,7 @@ fn word(mut i: usize) -> String {
             break;
         }
     }
-    w.push_str("x");
+    w.push('x');
     w
 }
 

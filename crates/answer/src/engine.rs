@@ -256,9 +256,8 @@ impl<'a, 's> Cx<'a, 's> {
 
     /// §9 rank key (without source order, which comes from the store or positions).
     fn rank_key(&self, f: &Fact) -> (bool, bool) {
-        let pred =
-            self.plan.predicate_list().iter().any(|p| *p == f.predicate) || self.goal_predicate.as_deref() == Some(&f.predicate);
-        let subj = self.plan.subject_list().iter().any(|s| *s == f.subject) || self.goal_subject.as_deref() == Some(&f.subject);
+        let pred = self.plan.predicate_list().contains(&f.predicate) || self.goal_predicate.as_deref() == Some(&f.predicate);
+        let subj = self.plan.subject_list().contains(&f.subject) || self.goal_subject.as_deref() == Some(&f.subject);
         (!pred, !subj)
     }
 
@@ -322,7 +321,7 @@ impl<'a, 's> Cx<'a, 's> {
         }
         // A version role is a filter compared like the plan's version.
         let mut pattern = pattern.clone();
-        let version_role = constant(&pattern, "version").map(|v| object_text(v));
+        let version_role = constant(&pattern, "version").map(object_text);
         if version_role.is_some() {
             let rest: Vec<(String, Role)> =
                 pattern.roles().filter(|(k, _)| *k != "version").map(|(k, r)| (k.to_string(), r.clone())).collect();

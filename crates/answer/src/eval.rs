@@ -327,6 +327,32 @@ impl Metrics {
     }
 }
 
+/// The fact as DS003 compares it across extraction runs (§14 step 2): the canonical JSON
+/// (sorted keys) of `{subject, predicate, object, qualifiers, polarity}`.
+pub fn consistency_key(f: &warrant_facts::Fact) -> String {
+    serde_json::json!({"subject": f.subject, "predicate": f.predicate, "object": f.object.to_json(),
+        "qualifiers": f.qualifiers, "polarity": f.polarity.as_str()})
+    .to_string()
+}
+
+/// Extraction consistency (§14): the mean and minimum Jaccard similarity over every pair of
+/// runs (Jaccard(∅, ∅) = 1; fewer than two runs give 1 and 1).
+pub fn jaccard_consistency(runs: &[std::collections::BTreeSet<String>]) -> (f64, f64) {
+    let mut sims = Vec::new();
+    for i in 0..runs.len() {
+        for j in i + 1..runs.len() {
+            let union = runs[i].union(&runs[j]).count();
+            let inter = runs[i].intersection(&runs[j]).count();
+            sims.push(if union == 0 { 1.0 } else { inter as f64 / union as f64 });
+        }
+    }
+    if sims.is_empty() {
+        return (1.0, 1.0);
+    }
+    let avg = sims.iter().sum::<f64>() / sims.len() as f64;
+    (avg, sims.iter().copied().fold(1.0, f64::min))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,6 +369,15 @@ mod tests {
         assert_eq!(qs[1].categories, ["adversarial"]);
         assert_eq!(qs[2].categories, ["conflicting", "adversarial"]);
         assert!(parse_questions("{\"id\": 1}").unwrap_err().starts_with("line 1"));
+    }
+
+    #[test]
+    fn jaccard_of_runs() {
+        let set = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<std::collections::BTreeSet<_>>();
+        assert_eq!(jaccard_consistency(&[set(&["a"])]), (1.0, 1.0));
+        assert_eq!(jaccard_consistency(&[set(&[]), set(&[])]), (1.0, 1.0));
+        let (avg, min) = jaccard_consistency(&[set(&["a", "b"]), set(&["a"]), set(&["a", "b"])]);
+        assert!((avg - (0.5 + 1.0 + 0.5) / 3.0).abs() < 1e-12 && min == 0.5);
     }
 
     #[test]

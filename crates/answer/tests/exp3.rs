@@ -128,6 +128,17 @@ fn exp3_manual_facts_baseline() {
 #[test]
 fn exp3_with_the_pattern_extractor() {
     check_stage(false);
+    // §16.2 stage 2: extraction consistency on the first document, R = 3.
+    let Some(dir) = exp3() else { return };
+    let (docs, _) = parse_json_records("corpus.json", &std::fs::read_to_string(dir.join("corpus.json")).unwrap(), None);
+    let runs: Vec<std::collections::BTreeSet<String>> = (0..3)
+        .map(|_| {
+            let prepared = warrant_store::prepare(&docs[0], &IngestOptions::default());
+            prepared.facts.iter().map(|(_, f)| warrant_answer::eval::consistency_key(&f.fact)).collect()
+        })
+        .collect();
+    assert_eq!(runs[0].len(), 2);
+    assert_eq!(warrant_answer::eval::jaccard_consistency(&runs), (1.0, 1.0));
 }
 
 #[test]
