@@ -68,6 +68,8 @@ fn the_suite_meets_every_ds003_gate() {
     );
     println!("{}", m.table());
     println!("overall: {}/{} answers match verdict, text and refusal", m.overall, m.answers);
+    let chains = scored.iter().filter(|s| s.chain_valid.is_some()).count();
+    println!("chains produced (supported answers with a derived entry): {chains}");
     let wrong: Vec<String> = scored
         .iter()
         .filter(|s| !s.overall || !s.contract_ok || s.chain_valid == Some(false))
