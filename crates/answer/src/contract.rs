@@ -343,6 +343,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn spans_must_name_subject_and_object() {
+        let chunk = "Intro. The checkout service requires the payment gateway. Other text.";
+        let fact = |start: usize, end: usize, object: &str| {
+            Fact::from_manual_json(&json!({"subject": "checkout_service", "predicate": "requires", "object": object,
+                "span": {"start": start, "end": end}, "source": {"docId": "d", "chunkId": "c"}}))
+            .unwrap()
+        };
+        assert!(span_names_subject_and_object(&fact(7, 57, "payment_gateway"), chunk));
+        assert!(!span_names_subject_and_object(&fact(7, 30, "payment_gateway"), chunk), "object outside the span");
+        assert!(!span_names_subject_and_object(&fact(7, 57, "fraud_engine"), chunk), "another object");
+        assert!(!span_names_subject_and_object(&fact(0, 0, "payment_gateway"), chunk), "placeholder span");
+    }
+
+    #[test]
     fn the_validator_enforces_every_rule() {
         let good = json!({"text": "15 minutes", "verdict": "supported", "chunksUsed": ["c2"],
             "factChain": [{"factId": "f1", "role": "premise", "fact": {}},
