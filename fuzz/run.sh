@@ -10,7 +10,7 @@ SECS="${1:-60}"; shift || true
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/.." && pwd)"
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(graph_loader policy_parser policy_eval tools_loader extract_input evidence_validator vocab_parser record_reader ckf_source ckf_compile ckf_package)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(graph_loader policy_parser policy_eval tools_loader extract_input evidence_validator vocab_parser record_reader ckf_source ckf_compile ckf_package ask_plan ask_rules ask_question)
 export RUSTC_BOOTSTRAP=1
 
 seed() {
@@ -41,6 +41,9 @@ seed_ckf() {
 seed_ckf ckf_source
 seed_ckf ckf_compile
 seed ckf_package "$CKF"/golden/* "$CKF"/fixtures/*.ckf.json "$DATA"/ckf/benchmarks/*/ckf/cases/*.ckf.json
+seed ask_plan "$DATA"/vsabrains-exp3/spec-examples/ds005_worked_example_session_validity.json
+seed ask_rules "$REPO"/crates/answer/data/rules.json
+seed ask_question "$REPO"/crates/answer/tests/suite/questions.jsonl
 seed record_reader "$DATA"/vsabrains-exp3/exp3-rag/*.json "$DATA"/vsabrains-exp3/exp3-rag/*.jsonl "$DATA"/vsabrains-exp3/spec-examples/*.json
 
 cd "$HERE"

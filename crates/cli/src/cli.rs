@@ -131,6 +131,9 @@ pub enum Command {
     Facts(FactsArgs),
     /// Search stored chunks (BM25).
     Search(SearchArgs),
+    /// Answer a question from the store: supported, conflicting or unsupported, with the
+    /// chain of facts behind the verdict.
+    Ask(crate::commands::ask::AskArgs),
 }
 
 /// Encoding of a compiled package.

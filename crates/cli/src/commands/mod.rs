@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub(crate) mod ask;
 mod check;
 mod compile;
 pub(crate) mod extract;
@@ -26,6 +27,7 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Ingest(a) => ingest::run(a),
         Command::Facts(a) => facts::run(a),
         Command::Search(a) => search::run(a),
+        Command::Ask(a) => ask::run(a),
     }
 }
 
