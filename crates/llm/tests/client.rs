@@ -1,5 +1,7 @@
 //! The client against a fake OpenAI-compatible server on loopback (no network).
 
+#![allow(clippy::unwrap_used)] // tests fail loudly by design
+
 use std::sync::Arc;
 use std::time::Duration;
 
