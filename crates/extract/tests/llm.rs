@@ -61,7 +61,10 @@ fn facts_from_a_valid_reply_are_validated_like_pattern_facts() {
     let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&reply)])]);
     let x = LlmFactExtractor::new(llm(&server)).extract(&Vocabulary::builtin(), &ctx());
     assert_eq!(x.degraded, None);
-    assert_eq!(summary(&x), vec![("session_token".into(), "expires_after".into(), "30 minutes".into(), Some("inactivity".into()))]);
+    assert_eq!(
+        summary(&x),
+        vec![("session_token".into(), "expires_after".into(), "30 minutes".into(), Some("inactivity".into()))]
+    );
     let f = &x.facts[0].fact;
     assert_eq!((f.source.doc_id.as_str(), f.source.chunk_id.as_str(), f.version().as_deref()), ("auth", "auth#1", Some("2.0")));
     assert_eq!(f.confidence, 0.9);
@@ -180,7 +183,10 @@ fn graph_claims_from_the_model_keep_exact_spans_and_references() {
     for c in &g.citations {
         assert!(g.claims.iter().any(|k| k.id == c.claim_id), "citation {} points at a claim", c.id);
     }
-    assert_eq!(g.context.as_ref().unwrap()["extraction_method"], json!({"claims": "llm", "prompt": "graph.extract.v1", "model": "fake-model"}));
+    assert_eq!(
+        g.context.as_ref().unwrap()["extraction_method"],
+        json!({"claims": "llm", "prompt": "graph.extract.v1", "model": "fake-model"})
+    );
     let report = warrant_graph::check_graph(serde_json::to_value(g).unwrap());
     assert!(report.errors.is_empty(), "{:?}", report.errors);
 }

@@ -127,7 +127,11 @@ pub fn parse_entry(text: &str, key: &str) -> Result<Entry, String> {
         .and_then(Value::as_str)
         .ok_or_else(|| "/response/content: expected a string".to_string())?;
     let tokens = |k: &str| v.pointer(&format!("/response/{k}")).and_then(Value::as_u64);
-    Ok(Entry { content: content.to_string(), prompt_tokens: tokens("prompt_tokens"), completion_tokens: tokens("completion_tokens") })
+    Ok(Entry {
+        content: content.to_string(),
+        prompt_tokens: tokens("prompt_tokens"),
+        completion_tokens: tokens("completion_tokens"),
+    })
 }
 
 /// A client that answers from a cache first and, in [`CacheMode::Record`], asks `inner` on a

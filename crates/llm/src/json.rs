@@ -20,6 +20,9 @@ const REPAIR_QUOTE: usize = 4000;
 pub struct StageFailure {
     /// One line: what failed.
     pub reason: String,
+    /// True when the model answered but its output was rejected twice; false when a call
+    /// failed (timeout, HTTP error, not in the replay cache).
+    pub rejected: bool,
 }
 
 /// A validated reply and the completions it took (one, or two after a repair).
@@ -57,7 +60,7 @@ pub fn complete_json<T>(
     prompt: &str,
     validate: impl Fn(&Value) -> Result<T, String>,
 ) -> Result<StageOutput<T>, StageFailure> {
-    let fail = |reason: String| StageFailure { reason: format!("{stage}: {reason}") };
+    let fail = |reason: String| StageFailure { reason: format!("{stage}: {reason}"), rejected: false };
     let first = llm.complete(stage, prompt, ResponseFormat::Json).map_err(|e| fail(e.to_string()))?;
     let problem = match parse_reply(&first.content).and_then(|v| validate(&v)) {
         Ok(value) => return Ok(StageOutput { value, completions: vec![first] }),
@@ -70,7 +73,10 @@ pub fn complete_json<T>(
         .map_err(|e| fail(format!("{problem}; the repair request failed: {e}")))?;
     match parse_reply(&second.content).and_then(|v| validate(&v)) {
         Ok(value) => Ok(StageOutput { value, completions: vec![first, second] }),
-        Err(p) => Err(fail(format!("the model's output was rejected twice: {problem}; after repair: {p}"))),
+        Err(p) => Err(StageFailure {
+            rejected: true,
+            ..fail(format!("the model's output was rejected twice: {problem}; after repair: {p}"))
+        }),
     }
 }
 

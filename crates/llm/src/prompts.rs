@@ -44,7 +44,12 @@ macro_rules! prompt {
     };
 }
 
-prompt!(REPAIR, "repair.v1", "any JSON stage", "Asks once more after a reply that was not valid JSON or broke the stage's schema.");
+prompt!(
+    REPAIR,
+    "repair.v1",
+    "any JSON stage",
+    "Asks once more after a reply that was not valid JSON or broke the stage's schema."
+);
 prompt!(
     FACTS_EXTRACT,
     "facts.extract.v1",

@@ -123,7 +123,8 @@ fn a_reply_that_is_not_a_chat_completion_is_an_error() {
 fn the_concurrency_limit_holds() {
     let slow = Reply::Delay(Duration::from_millis(150), Box::new(Reply::Content("x".into())));
     let server = FakeLlm::start(vec![Rule::any(vec![slow])]);
-    let c = Arc::new(HttpClient::new(HttpSettings { concurrency: 1, timeout: Duration::from_secs(5), ..settings(&server) }).unwrap());
+    let c =
+        Arc::new(HttpClient::new(HttpSettings { concurrency: 1, timeout: Duration::from_secs(5), ..settings(&server) }).unwrap());
     let start = std::time::Instant::now();
     let handles: Vec<_> = (0..3)
         .map(|i| {

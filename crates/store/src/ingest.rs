@@ -43,7 +43,13 @@ pub struct IngestOptions {
 
 impl Default for IngestOptions {
     fn default() -> Self {
-        Self { vocabulary: Vocabulary::builtin(), max_chunk_chars: DEFAULT_MAX_CHUNK_CHARS, extract: true, threads: 0, extractor: None }
+        Self {
+            vocabulary: Vocabulary::builtin(),
+            max_chunk_chars: DEFAULT_MAX_CHUNK_CHARS,
+            extract: true,
+            threads: 0,
+            extractor: None,
+        }
     }
 }
 

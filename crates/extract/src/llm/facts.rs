@@ -85,6 +85,13 @@ impl FactExtractor for LlmFactExtractor {
 
     fn fingerprint(&self) -> String {
         let p = prompts::FACTS_EXTRACT;
-        format!("llm:{}:{}:{}:seed={}:run={}", self.llm.model(), p.id, p.sha256(), self.llm.defaults().seed.unwrap_or(0), self.run)
+        format!(
+            "llm:{}:{}:{}:seed={}:run={}",
+            self.llm.model(),
+            p.id,
+            p.sha256(),
+            self.llm.defaults().seed.unwrap_or(0),
+            self.run
+        )
     }
 }

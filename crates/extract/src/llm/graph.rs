@@ -50,11 +50,9 @@ pub fn claims_of_reply(v: &Value, text: &str) -> Result<Vec<ProposedClaim>, Stri
             .map(str::trim)
             .filter(|t| !t.is_empty())
             .ok_or_else(|| format!("/claims/{i}/text: expected a non-empty string"))?;
-        let m = c
-            .get("modality")
-            .and_then(Value::as_str)
-            .and_then(modality)
-            .ok_or_else(|| format!("/claims/{i}/modality: expected factual, opinion, conditional, hypothetical or instruction"))?;
+        let m = c.get("modality").and_then(Value::as_str).and_then(modality).ok_or_else(|| {
+            format!("/claims/{i}/modality: expected factual, opinion, conditional, hypothetical or instruction")
+        })?;
         let domain = match c.get("domain") {
             None | Some(Value::Null) => None,
             Some(Value::String(d)) if !d.trim().is_empty() => Some(d.trim().to_string()),
@@ -96,8 +94,12 @@ pub fn extract_with_llm(answer: &Answer, opts: &Options, llm: &Llm) -> Extractio
         .map(|(i, p)| {
             let s = map.span_of(p.range.start, p.range.end);
             let span = Span { start: s.start as u64, end: s.end as u64 };
-            let refs: Vec<String> =
-                g.entities.iter().filter(|e| e.span.start >= span.start && e.span.end <= span.end).map(|e| e.id.clone()).collect();
+            let refs: Vec<String> = g
+                .entities
+                .iter()
+                .filter(|e| e.span.start >= span.start && e.span.end <= span.end)
+                .map(|e| e.id.clone())
+                .collect();
             Claim {
                 id: format!("c{}", i + 1),
                 text: prose[p.range.clone()].to_string(),
