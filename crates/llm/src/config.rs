@@ -60,6 +60,11 @@ pub struct LlmConfig {
     pub max_tokens: Option<u32>,
 }
 
+/// 1-based line of a byte offset.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
 #[derive(Debug, Deserialize)]
 struct File {
     llm: Option<LlmConfig>,
@@ -69,11 +74,10 @@ impl LlmConfig {
     /// The `[llm]` section of a `warrant.toml` text (other sections are ignored). `name` is
     /// used in error messages.
     pub fn from_toml(text: &str, name: &str) -> Result<Self, LlmError> {
-        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| LlmError::Config(format!("{name}: {e}")))?;
-        let Some(section) = table.get("llm") else { return Ok(Self::default()) };
-        let file: File = toml::Table::from_iter([("llm".to_string(), section.clone())])
-            .try_into()
-            .map_err(|e: toml::de::Error| LlmError::Config(format!("{name}: [llm]: {}", e.message())))?;
+        let file: File = toml::from_str(text).map_err(|e: toml::de::Error| {
+            let at = e.span().map(|s| line_of(text, s.start)).map(|l| format!(":{l}")).unwrap_or_default();
+            LlmError::Config(format!("{name}{at}: {}", e.message()))
+        })?;
         let cfg = file.llm.unwrap_or_default();
         cfg.check().map_err(|m| LlmError::Config(format!("{name}: [llm] {m}")))?;
         Ok(cfg)
@@ -189,7 +193,9 @@ mod tests {
         let e = LlmConfig::from_toml("[llm]\nconcurrency = 0\n", "w.toml").unwrap_err().to_string();
         assert!(e.contains("concurrency"), "{e}");
         let e = LlmConfig::from_toml("[llm\n", "w.toml").unwrap_err().to_string();
-        assert!(e.starts_with("LLM configuration: w.toml"), "{e}");
+        assert!(e.starts_with("LLM configuration: w.toml:1"), "{e}");
+        let e = LlmConfig::from_toml("[a]\nx = 1\n[llm]\nendpoint = 3\n", "w.toml").unwrap_err().to_string();
+        assert_eq!(e, "LLM configuration: w.toml:4: invalid type: integer `3`, expected a string");
     }
 
     #[test]

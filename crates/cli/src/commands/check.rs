@@ -33,15 +33,19 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
         Some(t) => Some(read_json(t)?),
         None => None,
     };
+    let second_opinion = if args.llm_verify { Some(args.llm.require("--llm-verify")?) } else { None };
     let checker = Checker {
         engine: Engine { strict: args.strict, tools: load_tools(args.tools.as_deref())?, ..Engine::default() },
         packs: if args.packs.is_empty() { None } else { Some(load_packs(&args.packs)?) },
+        second_opinion,
     };
     let sources =
         warrant_check::sources::read_sources(&args.sources, args.max_source_bytes).map_err(|e| CliError::input(e.to_string()))?;
     let corpus = Corpus::new(sources);
     if let Some(batch) = &args.batch {
-        return run_batch(batch, &checker, &corpus, tools_doc.as_ref());
+        let code = run_batch(batch, &checker, &corpus, tools_doc.as_ref())?;
+        args.llm.write_replay_case(checker.second_opinion.as_ref(), warrant_evidence::Scope::answer(display_name(batch)))?;
+        return Ok(code);
     }
     let path = args.answer.as_deref().unwrap_or("-");
     let raw = read_text(path)?;
@@ -52,6 +56,7 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
     if let Some(out) = &args.evidence_pack {
         return Err(CliError::input(format!("--evidence-pack {out}: not available in this build yet")));
     }
+    args.llm.write_replay_case(checker.second_opinion.as_ref(), warrant_evidence::Scope::answer(report.output_id.clone()))?;
     let mut stdout = std::io::stdout().lock();
     let written = match args.format {
         CheckFormat::Json => serde_json::to_string_pretty(&report)

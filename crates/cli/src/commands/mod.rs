@@ -4,6 +4,7 @@ mod check;
 pub(crate) mod extract;
 mod facts;
 mod ingest;
+pub(crate) mod llm;
 mod policy;
 mod search;
 mod validate;
@@ -24,6 +25,7 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Ingest(a) => ingest::run(a),
         Command::Facts(a) => facts::run(a),
         Command::Search(a) => search::run(a),
+        Command::Llm(c) => llm::run(c),
     }
 }
 
