@@ -17,8 +17,7 @@ use std::fmt;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
-use serde_json::Value;
-
+pub use crate::parse_chat_completion;
 use crate::{Completion, CompletionOptions, LlmClient, LlmError, Origin, request_body, request_key};
 
 /// Longest wait between attempts.
@@ -108,20 +107,6 @@ pub fn completions_url(endpoint: &str) -> Result<String, LlmError> {
     }
     let base = e.trim_end_matches('/');
     Ok(if base.ends_with("/chat/completions") { base.to_string() } else { format!("{base}/chat/completions") })
-}
-
-/// The reply of a chat-completions call: content and token counts.
-pub fn parse_chat_completion(body: &str) -> Result<(String, Option<u64>, Option<u64>), LlmError> {
-    let v: Value = serde_json::from_str(body).map_err(|e| LlmError::BadResponse(format!("not JSON: {e}")))?;
-    let content = match v.pointer("/choices/0/message/content") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Null) | None => {
-            return Err(LlmError::BadResponse("/choices/0/message/content: expected a string".into()));
-        }
-        Some(_) => return Err(LlmError::BadResponse("/choices/0/message/content: expected a string".into())),
-    };
-    let tokens = |p: &str| v.pointer(p).and_then(Value::as_u64);
-    Ok((content, tokens("/usage/prompt_tokens"), tokens("/usage/completion_tokens")))
 }
 
 enum Attempt {

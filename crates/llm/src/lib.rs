@@ -225,6 +225,20 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     })
 }
 
+/// The reply of a chat-completions call: content and token counts.
+pub fn parse_chat_completion(body: &str) -> Result<(String, Option<u64>, Option<u64>), LlmError> {
+    let v: Value = serde_json::from_str(body).map_err(|e| LlmError::BadResponse(format!("not JSON: {e}")))?;
+    let content = match v.pointer("/choices/0/message/content") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => {
+            return Err(LlmError::BadResponse("/choices/0/message/content: expected a string".into()));
+        }
+        Some(_) => return Err(LlmError::BadResponse("/choices/0/message/content: expected a string".into())),
+    };
+    let tokens = |p: &str| v.pointer(p).and_then(Value::as_u64);
+    Ok((content, tokens("/usage/prompt_tokens"), tokens("/usage/completion_tokens")))
+}
+
 /// One call a stage made, for the evidence pack's replay case.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct CallRecord {
