@@ -86,6 +86,14 @@ fn ingest_with_a_model_records_and_replays_byte_for_byte() {
     assert_eq!(f.len(), 1);
     assert_eq!((f[0]["subject"].as_str(), f[0]["object"].as_str()), (Some("session_token"), Some("30 minutes")));
     assert_eq!(f[0]["qualifiers"]["condition"], "inactivity");
+    // The same ingest again: the document is unchanged (the model's fingerprint is part of its
+    // ingest key), and the model is not asked again.
+    let again = json_of(&ingest("s1", Some(&url)));
+    assert_eq!((again["documents"].as_u64(), again["unchanged_documents"].as_u64()), (Some(0), Some(1)));
+    assert_eq!(server.count(), 1);
+    // Without --llm the same store re-extracts with the patterns (a different ingest key).
+    let plain = json_of(&run(warrant(d).args(["ingest", "--store", "s1", "--format", "json", "auth.md"]), 0));
+    assert_eq!((plain["documents"].as_u64(), plain["facts"].as_u64()), (Some(1), Some(2)));
 
     // Offline: no endpoint, the server gone; the cache answers.
     drop(server);
@@ -174,6 +182,19 @@ fn ingest_consistency_flags_an_unreliable_model() {
     );
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("consistency of auth.md over 2 runs: jaccardAvg 1.000, jaccardMin 1.000\n"), "{text}");
+}
+
+#[test]
+fn pattern_consistency_is_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "auth.md", DOC);
+    let v = json_of(&run(warrant(d).args(["ingest", "--consistency", "3", "--store", "s", "--format", "json", "auth.md"]), 0));
+    assert_eq!(
+        v["consistency"],
+        json!({"runs": 3, "jaccardAvg": 1.0, "jaccardMin": 1.0, "reliable": true, "document": "auth.md"})
+    );
+    warrant(d).args(["ingest", "--consistency", "1", "--store", "s", "auth.md"]).assert().code(2);
 }
 
 #[test]
