@@ -182,3 +182,39 @@ fn meta_verification_flags_an_inconsistent_score() {
     assert_eq!(meta[2], ("score_consistent", "failed", Some("1 fatal issue(s) but score 0.9")));
     assert_eq!(meta[3], ("issues_actionable", "failed", Some("no location or description: /issues/0")));
 }
+
+#[test]
+fn the_three_rubrics_output_schemas_are_enforced() {
+    let Some(cape) = data_dir("cape") else { return };
+    let cases = [
+        (
+            "rubrics/mathematics.proof-validity.v1.json",
+            json!({"evaluation": {"proof_structure_valid": true, "all_steps_justified": false, "operations_correct": true, "conclusion_reached": true},
+                   "step_evaluations": [{"step": 1, "statement": "2x = 4", "justification_valid": false, "issue": "no reason given"}],
+                   "issues": [{"location": "op1", "description": "step 1 is not justified", "severity": "major", "issue_type": "unjustified_step"}],
+                   "score": 0.6, "reasoning": "One step lacks a justification."}),
+            ("/issues/0/issue_type", json!("calculation_mistake")),
+        ),
+        (
+            "rubrics/agents.plan-feasibility.v1.json",
+            json!({"evaluation": {"preconditions_satisfiable": true, "actions_available": true, "state_transitions_valid": true, "goal_achievable": true},
+                   "step_evaluations": [{"step": 1, "action": "book", "feasibility": "feasible", "preconditions": [{"condition": "seat free", "satisfied": true}]}],
+                   "issues": [], "score": 1.0, "reasoning": "Every step is feasible."}),
+            ("/step_evaluations/0/feasibility", json!("maybe")),
+        ),
+    ];
+    for (file, good, (pointer, bad_value)) in cases {
+        let rubric = load_rubric(&read_json(&cape.join(file))).unwrap();
+        let schema = warrant_graph::schema::CompiledSchema::compile(&rubric.output_schema.to_string()).unwrap();
+        let (out, score) = warrant_cpl::judge::check_output(&rubric.verifier_id, &schema, &good).unwrap();
+        assert_eq!(out["verifier_id"], rubric.verifier_id.as_str(), "{file}: the id is filled in");
+        assert_eq!(score, good["score"].as_f64().unwrap());
+        let mut bad = good.clone();
+        *bad.pointer_mut(pointer).unwrap() = bad_value;
+        let e = warrant_cpl::judge::check_output(&rubric.verifier_id, &schema, &bad).unwrap_err();
+        assert!(e.starts_with(pointer) && e.ends_with("(output_schema)"), "{file}: {e}");
+        let mut missing = good.clone();
+        missing.as_object_mut().unwrap().remove("reasoning");
+        assert!(warrant_cpl::judge::check_output(&rubric.verifier_id, &schema, &missing).is_err(), "{file}: all four keys");
+    }
+}
