@@ -252,6 +252,10 @@ pub struct CallRecord {
     pub origin: Option<Origin>,
     /// Why it failed, when it did.
     pub error: Option<String>,
+    /// Prompt tokens the provider reported (recorded with the reply when replayed).
+    pub prompt_tokens: Option<u64>,
+    /// Completion tokens the provider reported.
+    pub completion_tokens: Option<u64>,
 }
 
 /// The handle stages use: a client, the default options, and a log of every call.
@@ -311,6 +315,8 @@ impl Llm {
                 model,
                 origin: None,
                 error: Some(e.to_string()),
+                prompt_tokens: None,
+                completion_tokens: None,
             },
         };
         if let Ok(mut log) = self.log.lock() {

@@ -184,6 +184,7 @@ fn json_stage_valid_first_time() {
     let calls = llm.calls();
     assert_eq!(calls.len(), 1);
     assert_eq!((calls[0].stage.as_str(), calls[0].origin), ("facts.extract", Some(Origin::Model)));
+    assert_eq!((calls[0].prompt_tokens, calls[0].completion_tokens), (Some(11), Some(5)));
 }
 
 #[test]
