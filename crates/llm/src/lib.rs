@@ -306,9 +306,15 @@ impl Llm {
         let out = self.client.complete(prompt, options);
         let model = options.model.clone().unwrap_or_else(|| self.client.model().to_string());
         let record = match &out {
-            Ok(c) => {
-                CallRecord { stage: stage.into(), request_key: c.request_key.clone(), model, origin: Some(c.origin), error: None }
-            }
+            Ok(c) => CallRecord {
+                stage: stage.into(),
+                request_key: c.request_key.clone(),
+                model,
+                origin: Some(c.origin),
+                error: None,
+                prompt_tokens: c.prompt_tokens,
+                completion_tokens: c.completion_tokens,
+            },
             Err(e) => CallRecord {
                 stage: stage.into(),
                 request_key: request_key(self.client.model(), prompt, options),
