@@ -146,8 +146,9 @@ pub enum CheckFormat {
 /// `warrant check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// A store to check against (made by `warrant ingest`).
-    #[arg(long, value_name = "DIR")]
+    /// A store to check against (made by `warrant ingest`): each claim is held against the
+    /// chunks BM25 retrieves for it, and its facts against the store's facts.
+    #[arg(long, value_name = "DIR", conflicts_with = "sources")]
     pub store: Option<String>,
     /// Source files or folders, read into an in-memory store for this check. Takes several
     /// paths; when ANSWER is not given separately, the last path is the answer
@@ -167,9 +168,17 @@ pub struct CheckArgs {
     /// Report format.
     #[arg(long, value_enum, default_value_t)]
     pub format: CheckFormat,
-    /// Also write an Agent Evidence pack to FILE.
+    /// Also write an Agent Evidence pack to FILE (atomically).
     #[arg(long = "evidence-pack", value_name = "FILE", conflicts_with = "batch")]
     pub evidence_pack: Option<String>,
+    /// The evidence pack's `created_at`: an ISO-8601 date-time, or `now`. Default:
+    /// $SOURCE_DATE_EPOCH when set, else now (pass a time for byte-identical packs).
+    #[arg(long = "created-at", value_name = "TIME", requires = "evidence_pack")]
+    pub created_at: Option<String>,
+    /// A predicate vocabulary (TOML or JSON) for reading the claims' facts, matching the one
+    /// the store was ingested with (default: the built-in vocabulary).
+    #[arg(long, value_name = "FILE")]
+    pub vocab: Option<String>,
     /// A JSONL file of `{"id", "answer", "question"?, "sources"?, "tools"?}` lines; writes one
     /// JSON report per line, in input order.
     #[arg(long, value_name = "FILE", conflicts_with = "answer")]

@@ -275,7 +275,8 @@ fn check_second_opinion_records_and_replays_with_a_replay_case() {
                 "--llm-cache",
                 "cache",
             ])
-            .args(["--llm-replay-case", case]);
+            .args(["--llm-replay-case", case])
+            .args(["--evidence-pack", &format!("pack-{case}"), "--created-at", "2026-01-01T00:00:00Z"]);
         if let Some(e) = endpoint {
             c.args(["--llm-endpoint", e]);
         }
@@ -311,6 +312,16 @@ fn check_second_opinion_records_and_replays_with_a_replay_case() {
         assert!(!std::fs::read_to_string(d.join(f)).unwrap().contains("sk-cli-secret-42"));
     }
     warrant(d).args(["validate", "--kind", "replay", "case1.json", "case2.json"]).assert().code(0);
+    // The evidence pack carries the replay case and marks the model's edge.
+    let pack = read_json(&d.join("pack-case1.json"));
+    assert_eq!(pack["replay_cases"][0]["determinism"], "approximate");
+    assert_eq!(pack["replay_cases"][0]["evidence_pack_id"], pack["evidence_pack_id"]);
+    assert_eq!(pack["replay_cases"][0]["replay_steps"][0]["output"], "model");
+    let edge = pack["support_edges"].as_array().unwrap().iter().find(|e| e["edge_id"] == "c1-m1").unwrap();
+    assert_eq!(edge["notes"], "a model's verdict (second opinion by judge, prompt claims.verify.v1), not a rule result");
+    let replayed_pack = read_json(&d.join("pack-case2.json"));
+    assert_eq!(replayed_pack["replay_cases"][0]["replay_steps"][0]["output"], "replayed");
+    warrant(d).args(["validate", "pack-case1.json", "pack-case2.json"]).assert().code(0);
 }
 
 #[test]

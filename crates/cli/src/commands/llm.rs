@@ -79,23 +79,27 @@ impl LlmArgs {
     /// Writes the replay case of `llm`'s calls to `--llm-replay-case`, if asked (atomically).
     pub fn write_replay_case(&self, llm: Option<&Llm>, scope: Scope) -> CliResult<()> {
         let Some(path) = &self.replay_case else { return Ok(()) };
-        let calls: Vec<ModelCall> = llm
-            .map(Llm::calls)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|c| ModelCall {
-                stage: c.stage,
-                request_key: c.request_key,
-                model: c.model,
-                replayed: c.origin.map(|o| o == Origin::Replayed),
-            })
-            .collect();
+        let calls = model_calls(llm);
         let cache = self.config()?.cache.map(|c| c.display().to_string());
         let case = model_replay_case(scope, None, &calls, cache.as_deref()).map_err(|e| CliError::input(e.to_string()))?;
         let mut text = serde_json::to_string_pretty(&case).map_err(|e| CliError::input(format!("cannot serialise: {e}")))?;
         text.push('\n');
         write_atomic(path, text.as_bytes())
     }
+}
+
+/// The model calls a handle made, for a replay case (empty without a model).
+pub(crate) fn model_calls(llm: Option<&Llm>) -> Vec<ModelCall> {
+    llm.map(Llm::calls)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| ModelCall {
+            stage: c.stage,
+            request_key: c.request_key,
+            model: c.model,
+            replayed: c.origin.map(|o| o == Origin::Replayed),
+        })
+        .collect()
 }
 
 /// Writes a file through a temporary file in the same folder and a rename.
