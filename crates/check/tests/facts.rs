@@ -94,6 +94,7 @@ fn fact_signals_on_their_own() {
         confidence: 0.5,
         support_edges: Vec::new(),
         reason: "no source states the claim".into(),
+        second_opinion: None,
     };
     let mut claims = vec![
         claim("Session tokens expire after 1800 seconds."),

@@ -48,7 +48,7 @@ use warrant_facts::Fact;
 use warrant_facts::signature::Signature;
 
 pub use error::{Result, StoreError};
-pub use ingest::{IngestOptions, IngestSummary, PreparedDocument, Progress, ingest, prepare};
+pub use ingest::{IngestOptions, IngestSummary, PreparedDocument, Progress, extraction_consistency, ingest, prepare};
 pub use model::{
     Chunk, Document, DocumentInput, Entity, EntityMention, FactPosition, FactQuery, SearchHit, SignatureMatch, StoreStats,
     pattern_from_json,

@@ -6,6 +6,7 @@ mod compile;
 pub(crate) mod extract;
 mod facts;
 mod ingest;
+pub(crate) mod llm;
 mod policy;
 mod search;
 mod validate;
@@ -28,6 +29,7 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Facts(a) => facts::run(a),
         Command::Search(a) => search::run(a),
         Command::Ask(a) => ask::run(a),
+        Command::Llm(c) => llm::run(c),
     }
 }
 
