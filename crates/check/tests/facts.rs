@@ -142,7 +142,7 @@ fn a_scope_keeps_unrelated_documents_out() {
         doc("borealis.md", "Borealis kiosk mode. Session tokens expire after 2 hours."),
     ];
     ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
-    let text = "Atlas security: session tokens expire after 30 minutes.";
+    let text = "Session tokens expire after 30 minutes.";
     let claim = || ClaimResult {
         claim_id: "c1".into(),
         text: text.into(),
@@ -152,6 +152,7 @@ fn a_scope_keeps_unrelated_documents_out() {
         confidence: 0.5,
         support_edges: Vec::new(),
         reason: String::new(),
+        second_opinion: None,
     };
     let mut everywhere = vec![claim()];
     apply_fact_signals(&store, &Vocabulary::builtin(), &mut everywhere, None).unwrap();
