@@ -158,32 +158,6 @@ static STOP: LazyLock<FastSet<&'static str>> = LazyLock::new(|| STOP_CAPS.iter()
 static ORG: LazyLock<FastSet<&'static str>> = LazyLock::new(|| ORG_SUFFIXES.iter().copied().collect());
 static PLACE: LazyLock<FastSet<&'static str>> = LazyLock::new(|| PLACE_WORDS.iter().copied().collect());
 
-/// A capitalised month or weekday name, e.g. "March", "Friday" (dates handle those).
-fn is_calendar_word(w: &str) -> bool {
-    const NAMES: [&str; 19] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-    ];
-    w.len() >= 3 && NAMES.contains(&w)
-}
-
 const STOP_CAPS: &[&str] = &[
     "The",
     "This",
@@ -595,7 +569,7 @@ fn classify_caps(text: &str, range: Range<usize>, sentences: &[Range<usize>]) ->
     // Drop leading stop-words, month and weekday names.
     while let Some(first) = words.first() {
         let w = &text[first.clone()];
-        if STOP.contains(w) || is_calendar_word(w) {
+        if STOP.contains(w) || warrant_text::date::is_calendar_name(w) {
             words.remove(0);
         } else {
             break;

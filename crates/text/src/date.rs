@@ -57,6 +57,17 @@ const MONTHS: [&str; 12] =
     ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 const WEEKDAYS: [&str; 7] = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 
+/// True for a month or weekday name as written in running text, capitalised ("March",
+/// "Friday"): a date word, not a proper name. All-caps "MAY" is not one.
+pub fn is_calendar_name(word: &str) -> bool {
+    let mut chars = word.chars();
+    let capitalised = chars.next().is_some_and(char::is_uppercase) && chars.all(char::is_lowercase);
+    capitalised && {
+        let lower = word.to_lowercase();
+        MONTHS.contains(&lower.as_str()) || WEEKDAYS.contains(&lower.as_str())
+    }
+}
+
 /// Month number (1–12) of a month name or common abbreviation.
 pub fn month_number(word: &str) -> Option<u8> {
     let w = word.trim_end_matches('.').to_lowercase();

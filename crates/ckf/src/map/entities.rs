@@ -48,25 +48,6 @@ static STOP: LazyLock<FastSet<&'static str>> = LazyLock::new(|| {
         "I'm",
         "I've",
         "OK",
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
         "MUST",
         "SHALL",
         "SHOULD",
@@ -274,7 +255,9 @@ pub fn entities(sentence: &str) -> Vec<Hit> {
         if first && tokens < 2 {
             continue;
         }
-        if name.split_whitespace().all(|w| STOP.contains(w)) || (tokens == 1 && name.chars().count() < 2) {
+        if name.split_whitespace().all(|w| STOP.contains(w) || warrant_text::date::is_calendar_name(w))
+            || (tokens == 1 && name.chars().count() < 2)
+        {
             continue;
         }
         let next_word = sentence[r.end..].split_whitespace().next().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()));
