@@ -130,13 +130,12 @@ impl Checker {
     ) -> Result<Report, CheckError> {
         let (graph, question) = prepare(req)?;
         let retrieved;
-        let scope = corpus.is_none().then_some(store::CHUNKS_PER_CLAIM);
-        let corpus = match corpus {
-            Some(c) => c,
+        let (corpus, scope) = match corpus {
+            Some(c) => (c, None),
             None => {
                 let texts: Vec<&str> = graph.claims.iter().map(|c| c.text.as_str()).collect();
-                retrieved = store::corpus_for_claims(store, &texts, store::CHUNKS_PER_CLAIM)?;
-                &retrieved
+                retrieved = store::retrieve(store, &texts, store::CHUNKS_PER_CLAIM)?;
+                (&retrieved.0, Some(&retrieved.1))
             }
         };
         self.finish(graph, question, corpus, Some((store, vocab, scope)))
@@ -147,7 +146,7 @@ impl Checker {
         mut graph: PredicateGraph,
         question: Option<String>,
         corpus: &Corpus,
-        facts: Option<(&dyn warrant_store::Store, &warrant_facts::Vocabulary, Option<usize>)>,
+        facts: Option<(&dyn warrant_store::Store, &warrant_facts::Vocabulary, Option<&store::ChunkScope>)>,
     ) -> Result<Report, CheckError> {
         let mut claims = verify(&graph, corpus, &warrant_verify::Options { question: question.clone() });
         if let Some((store, vocab, scope)) = facts {

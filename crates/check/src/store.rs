@@ -1,7 +1,7 @@
 //! Checking against a knowledge store: the candidate chunks a claim is held against, and
 //! fact-level signals (a claim's own facts matched against the store's validated facts).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use warrant_facts::{ChunkContext, Fact, Object, Polarity, Vocabulary, extract_facts};
 use warrant_store::{FactQuery, Store, StoreError};
@@ -13,13 +13,20 @@ pub const CHUNKS_PER_CLAIM: usize = 8;
 /// Fact edges of each kind (supporting, contradicting) added per claim at most.
 pub const MAX_FACT_EDGES: usize = 3;
 
+/// The chunks BM25 retrieved for each claim text (chunk ids), so fact lookups can keep to
+/// them without searching again.
+pub type ChunkScope = BTreeMap<String, BTreeSet<String>>;
+
 /// The corpus a set of claims is checked against in a store: the BM25 top chunks for each
 /// claim text, each chunk a source placed at its offset in its document (so quotes point into
-/// the document), in document then chunk order.
-pub fn corpus_for_claims(store: &dyn Store, claims: &[&str], per_claim: usize) -> Result<Corpus, StoreError> {
+/// the document), in document then chunk order; and which chunks each claim retrieved.
+pub fn retrieve(store: &dyn Store, claims: &[&str], per_claim: usize) -> Result<(Corpus, ChunkScope), StoreError> {
     let mut chunks: BTreeMap<(String, usize), Source> = BTreeMap::new();
+    let mut scope = ChunkScope::new();
     for text in claims {
+        let ids = scope.entry((*text).to_string()).or_default();
         for hit in store.search(&query_of(text), per_claim)? {
+            ids.insert(hit.chunk_id.clone());
             chunks.entry((hit.doc_id.clone(), hit.index)).or_insert_with(|| {
                 let mut s = Source::new(hit.doc_id, hit.text);
                 s.offset = hit.start;
@@ -27,7 +34,7 @@ pub fn corpus_for_claims(store: &dyn Store, claims: &[&str], per_claim: usize) -
             });
         }
     }
-    Ok(Corpus::new(chunks.into_values().collect()))
+    Ok((Corpus::new(chunks.into_values().collect()), scope))
 }
 
 /// A claim's BM25 query: its content words. Function words match nearly every chunk, so they
@@ -64,7 +71,7 @@ enum Bearing {
 /// becomes supported); one with the opposite polarity, or another object for a functional
 /// predicate, contradicts it. Facts under another stated condition or version are not compared.
 ///
-/// With `scope: Some(k)` (a large store), only facts read from the claim's BM25 top-`k` chunks
+/// With a `scope` (a large store), only facts read from the chunks retrieved for the claim
 /// count: the same subject and predicate in an unrelated document ("audit logs expire after
 /// 30 minutes" in another product's policy) is another fact, not a conflict. At most
 /// [`MAX_FACT_EDGES`] edges of each kind are added per claim.
@@ -72,8 +79,9 @@ pub fn apply_fact_signals(
     store: &dyn Store,
     vocab: &Vocabulary,
     claims: &mut [ClaimResult],
-    scope: Option<usize>,
+    scope: Option<&ChunkScope>,
 ) -> Result<(), StoreError> {
+    let nothing = BTreeSet::new();
     for claim in claims.iter_mut() {
         if matches!(claim.status, Status::NotApplicable | Status::Unverified) {
             continue;
@@ -82,15 +90,12 @@ pub fn apply_fact_signals(
         if stated.facts.is_empty() {
             continue;
         }
-        let allowed: Option<std::collections::BTreeSet<String>> = match scope {
-            Some(k) => Some(store.search(&query_of(&claim.text), k)?.into_iter().map(|h| h.chunk_id).collect()),
-            None => None,
-        };
+        let allowed = scope.map(|s| s.get(&claim.text).unwrap_or(&nothing));
         let mut found: Vec<(Bearing, Fact)> = Vec::new();
         for mine in stated.facts.into_iter().map(|v| v.fact) {
             let functional = matches!(vocab.cardinality(&mine.predicate), warrant_facts::Cardinality::Functional);
             for theirs in store.facts(&FactQuery::subject_predicate(&mine.subject, &mine.predicate))? {
-                if allowed.as_ref().is_some_and(|a| !a.contains(&theirs.source.chunk_id)) {
+                if allowed.is_some_and(|a| !a.contains(&theirs.source.chunk_id)) {
                     continue;
                 }
                 // A claim without a condition is compared with a fact under one ("after 30
