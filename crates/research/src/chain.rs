@@ -118,7 +118,7 @@ pub struct HistoryEntry {
 
 /// A change to a run's status.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")] // externally tagged: internally tagged enums buffer numbers, which arbitrary_precision breaks
 pub enum StatusEvent {
     /// A batch of triples written atomically.
     Set {

@@ -233,7 +233,7 @@ impl RunLog for SqliteRunLog {
         let c = self.conn();
         let json: Option<String> =
             ctx(c.query_row("SELECT record FROM runs WHERE run_id = ?1", [run_id], |r| r.get(0)).optional(), "read run")?;
-        json.map(|j| serde_json::from_str(&j).map_err(|_| RunLogError::Corrupt(run_id.to_string()))).transpose()
+        json.map(|j| serde_json::from_str(&j).map_err(|e| RunLogError::Corrupt(format!("{run_id} ({e})")))).transpose()
     }
 
     fn list(&self) -> Result<Vec<String>> {

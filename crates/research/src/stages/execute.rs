@@ -174,16 +174,28 @@ pub fn run(
     cancel: Option<&AtomicBool>,
 ) -> Result<ExecutionOutput, Cancelled> {
     let topic = input.working.topic.as_str();
-    let m = match materialize(input) {
-        Ok(m) => m,
-        Err((action, reason)) => return Ok(ExecutionOutput::degraded(topic, &action, reason)),
-    };
+    match materialize(input) {
+        Ok(m) => run_materialized(runner, topic, &m, input.intent.resolved_budget_tokens(), config, timeout, cancel),
+        Err((action, reason)) => Ok(ExecutionOutput::degraded(topic, &action, reason)),
+    }
+}
+
+/// Dispatches materialised sub-queries and fuses their evidence into an execution output.
+pub fn run_materialized(
+    runner: &dyn SubQueryRunner,
+    topic: &str,
+    m: &Materialized,
+    budget: i64,
+    config: FusionConfig,
+    timeout: Option<Duration>,
+    cancel: Option<&AtomicBool>,
+) -> Result<ExecutionOutput, Cancelled> {
     let mut out = ExecutionOutput { topic: topic.into(), action: m.action.clone(), ..ExecutionOutput::default() };
     out.subquery_count = m.queries.len() as i64;
     if m.queries.is_empty() {
         out.add_degradation("materializer produced zero sub-queries");
     } else {
-        let fused = fusion::execute(runner, &m.queries, config, input.intent.resolved_budget_tokens(), timeout, cancel)?;
+        let fused = fusion::execute(runner, &m.queries, config, budget, timeout, cancel)?;
         out.evidence = fused.evidence;
         out.budget_tokens_used = fused.budget_tokens_used;
         if !fused.failures.is_empty() {
