@@ -220,7 +220,11 @@ pub fn from_candidates(co: &ClassifierOutput, topic: &str, budget: i64, note: Op
             source: "synthesize_directly.candidate".into(),
             score: c.relevance,
             snippet_text: c.snippet_text.clone(),
-            objectstore_ref: String::new(),
+            // A chunk candidate's text is quoted from that chunk.
+            objectstore_ref: match crate::graph::parse_node_id(&c.entity_id) {
+                Some(crate::graph::Node::Chunk(chunk)) => chunk,
+                _ => String::new(),
+            },
         })
         .collect();
     let (evidence, used) = fusion::rank_and_budget(fusion::dedup(vec![items]), budget);
