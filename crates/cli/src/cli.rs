@@ -124,6 +124,9 @@ pub enum Command {
     Facts(FactsArgs),
     /// Search stored chunks (BM25).
     Search(SearchArgs),
+    /// Research a topic over the knowledge store: an extractive answer whose every line
+    /// cites evidence (classify, route, execute, assess, synthesize).
+    Research(crate::commands::research::ResearchArgs),
 }
 
 /// Report format of `check`.

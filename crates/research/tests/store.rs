@@ -52,8 +52,15 @@ fn assert_grounded(store: &SqliteStore, r: &RunRecord) {
     // Every line after the header cites at least one evidence ref that is in the result.
     let ids: Vec<&str> = sr.evidence.iter().map(|e| e.entity_id.as_str()).collect();
     for line in sr.synthesis.lines().skip(1) {
-        let cited = line.strip_prefix("- [").and_then(|l| l.split_once(']')).map(|(id, _)| id).unwrap_or_else(|| panic!("uncited line {line:?}"));
-        assert!(ids.contains(&cited), "{cited} is not in the evidence");
+        let mut rest = line.strip_prefix("- ").unwrap_or_else(|| panic!("not an evidence line {line:?}"));
+        let mut cited = 0;
+        while let Some(r) = rest.strip_prefix('[') {
+            let (id, tail) = r.split_once(']').unwrap();
+            assert!(ids.contains(&id), "{id} is not in the evidence");
+            cited += 1;
+            rest = tail.trim_start();
+        }
+        assert!(cited >= 1, "uncited line {line:?}");
     }
 }
 

@@ -5,6 +5,7 @@ pub(crate) mod extract;
 mod facts;
 mod ingest;
 mod policy;
+pub(crate) mod research;
 mod search;
 mod validate;
 
@@ -24,6 +25,7 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Ingest(a) => ingest::run(a),
         Command::Facts(a) => facts::run(a),
         Command::Search(a) => search::run(a),
+        Command::Research(a) => research::run(a),
     }
 }
 

@@ -1,7 +1,7 @@
 //! synthesize and quote-back (spec §6.7).
 //!
-//! The deterministic synthesizer is extractive: one line per evidence item, the item's own
-//! text (a sentence quoted from a stored chunk) with its ref in brackets. It invents nothing:
+//! The deterministic synthesizer is extractive: one line per distinct evidence text (a
+//! sentence quoted from a stored chunk), citing in brackets every item that carries it. It invents nothing:
 //! with no evidence it says so, and when the assessment found the evidence insufficient the
 //! synthesis says that first, naming the topic terms nothing covered.
 //!
@@ -90,10 +90,20 @@ impl Synthesizer for RuleSynthesizer {
             }
             None => format!("Evidence for {topic}:"),
         };
+        // One line per distinct text, citing every item that carries it (in fusion order).
+        let mut lines: Vec<(String, Vec<&str>)> = Vec::new();
         let mut refs = Vec::new();
         for e in ev.iter().take(MAX_CITED) {
-            text.push_str(&format!("\n- [{}] {}", e.entity_id, item_text(e)));
+            let t = item_text(e);
+            match lines.iter_mut().find(|(x, _)| *x == t) {
+                Some((_, ids)) => ids.push(&e.entity_id),
+                None => lines.push((t, vec![&e.entity_id])),
+            }
             refs.push(e.entity_id.clone());
+        }
+        for (t, ids) in lines {
+            let cites: Vec<String> = ids.iter().map(|id| format!("[{id}]")).collect();
+            text.push_str(&format!("\n- {} {t}", cites.join(" ")));
         }
         Ok((Synthesis { synthesis: text, evidence_refs: refs }, Usage::default()))
     }
