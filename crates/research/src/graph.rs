@@ -157,7 +157,14 @@ pub struct StoreGraph<'s> {
     timestamp_predicates: Vec<String>,
     /// Words that steer snippet choice (the working topic's terms).
     focus: Terms,
+    /// Capped chunk frequencies of query words, shared by the graph's focused copies.
+    df_cache: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, usize>>>,
+    /// Chunk count from which a query word is common ([`COMMON_CHUNKS`]).
+    common_chunks: usize,
 }
+
+/// A query word in this many chunks or more is left out of BM25 queries that have rarer words.
+pub const COMMON_CHUNKS: usize = 2_000;
 
 impl<'s> StoreGraph<'s> {
     /// A graph over `store` with the default id scheme.
@@ -167,12 +174,21 @@ impl<'s> StoreGraph<'s> {
             scheme: IdScheme::default(),
             timestamp_predicates: timestamp_predicates(),
             focus: Terms::default(),
+            df_cache: Default::default(),
+            common_chunks: COMMON_CHUNKS,
         }
     }
 
     /// Uses another id scheme.
     pub fn with_scheme(mut self, scheme: IdScheme) -> Self {
         self.scheme = scheme;
+        self
+    }
+
+    /// Sets the chunk count from which a query word counts as common (default
+    /// [`COMMON_CHUNKS`]; `usize::MAX` keeps every word).
+    pub fn with_common_chunks(mut self, n: usize) -> Self {
+        self.common_chunks = n.max(1);
         self
     }
 
@@ -183,6 +199,8 @@ impl<'s> StoreGraph<'s> {
             scheme: self.scheme.clone(),
             timestamp_predicates: self.timestamp_predicates.clone(),
             focus: Terms::of(topic),
+            df_cache: self.df_cache.clone(),
+            common_chunks: self.common_chunks,
         }
     }
 
@@ -231,9 +249,48 @@ impl<'s> StoreGraph<'s> {
         Ok(hits.into_iter().map(|(_, h)| h).collect())
     }
 
-    /// BM25 over chunk text.
+    /// BM25 over chunk text, on the query's terms ([`Self::query_terms`]).
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, String> {
-        self.store.search(query, limit).map_err(|e| e.to_string())
+        let terms = self.query_terms(query)?;
+        if terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.store.search(&terms.join(" "), limit).map_err(|e| e.to_string())
+    }
+
+    /// The words a BM25 query keeps: the query's terms (no stopwords, no one-letter words),
+    /// minus words in [`COMMON_CHUNKS`] chunks or more (see [`Self::with_common_chunks`]) when a rarer term remains (project rule).
+    /// A BM25 query costs time in proportion to the chunks its words occur in, and a word in a
+    /// large share of the chunks adds little to the ranking; when every term is that common,
+    /// the rarest one is kept.
+    pub fn query_terms(&self, query: &str) -> Result<Vec<String>, String> {
+        let terms = Terms::of(query).as_slice().to_vec();
+        if terms.len() <= 1 {
+            return Ok(terms);
+        }
+        let mut counts = Vec::with_capacity(terms.len());
+        for t in &terms {
+            let cached = self.df_cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(t).copied();
+            let n = match cached {
+                Some(n) => n,
+                None => {
+                    let n = self.store.chunk_frequency(t, self.common_chunks).map_err(|e| e.to_string())?;
+                    let mut cache = self.df_cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    if cache.len() > 10_000 {
+                        cache.clear();
+                    }
+                    cache.insert(t.clone(), n);
+                    n
+                }
+            };
+            counts.push(n);
+        }
+        let kept: Vec<String> = terms.iter().zip(&counts).filter(|(_, n)| **n < self.common_chunks).map(|(t, _)| t.clone()).collect();
+        if !kept.is_empty() {
+            return Ok(kept);
+        }
+        let rarest = counts.iter().enumerate().min_by_key(|(_, n)| **n).map_or(0, |(i, _)| i);
+        Ok(vec![terms[rarest].clone()])
     }
 
     /// The sentence of a chunk that best matches the focus (or `terms`), exact as stored.
@@ -451,14 +508,18 @@ impl SubQueryRunner for StoreGraph<'_> {
     }
 }
 
-/// Predicates of the default vocabulary whose object is a timestamp.
+/// Predicates of the default vocabulary whose object is a timestamp (computed once: the
+/// vocabulary compiles its patterns).
 fn timestamp_predicates() -> Vec<String> {
-    warrant_facts::Vocabulary::builtin()
-        .entries()
-        .iter()
-        .filter(|e| e.object_type() == warrant_facts::ArgType::Timestamp)
-        .map(|e| e.id.clone())
-        .collect()
+    static PREDICATES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+        warrant_facts::Vocabulary::builtin()
+            .entries()
+            .iter()
+            .filter(|e| e.object_type() == warrant_facts::ArgType::Timestamp)
+            .map(|e| e.id.clone())
+            .collect()
+    });
+    PREDICATES.clone()
 }
 
 /// The byte range of a word run (re-exported for the classifier).

@@ -320,3 +320,23 @@ fn malformed_intents_are_refused_before_a_run() {
     }
     assert!(log.list().unwrap().is_empty(), "no run was recorded");
 }
+
+#[test]
+fn run_log_prunes_runs_past_the_retention() {
+    let store = SqliteStore::open_in_memory().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let log = SqliteRunLog::open(dir.path()).unwrap();
+    let old = chain(&store, Script::new(vec![Ok(decompose())]), vec![(true, vec![])])
+        .with_clock(FixedClock(Timestamp::parse("2026-06-01T00:00:00Z").unwrap()));
+    let r_old = research_graph(&old, &log, &Intent::new("drone"), None).unwrap();
+    let new = chain(&store, Script::new(vec![Ok(decompose())]), vec![(true, vec![])])
+        .with_clock(FixedClock(Timestamp::parse("2026-06-01T23:00:00Z").unwrap()));
+    let r1 = research_graph(&new, &log, &Intent::new("drone"), None).unwrap();
+    assert_eq!(log.list().unwrap().len(), 2, "23 h later both are kept");
+    let later = chain(&store, Script::new(vec![Ok(decompose())]), vec![(true, vec![])])
+        .with_clock(FixedClock(Timestamp::parse("2026-06-02T12:00:00Z").unwrap()));
+    let r2 = research_graph(&later, &log, &Intent::new("drone"), None).unwrap();
+    assert_eq!(log.list().unwrap(), [r1.run_id, r2.run_id.clone()], "the 36 h old run is pruned");
+    assert!(log.load(&r_old.run_id).unwrap().is_none());
+    assert_eq!(r2.seq, 3, "sequence numbers are never reused");
+}

@@ -349,3 +349,16 @@ fn decomp_trace_from_walk_seeds_route_and_fallback_to_execution() {
     assert_eq!(serde_json::to_value(&t.sub_queries).unwrap(), json!([{"axes": ["time"], "focus": "f", "scope": ""}]));
     assert!(DecompTrace::build(None, None, 0).is_empty());
 }
+
+#[test]
+fn fixtures_decode_and_validate() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    let i: Intent = serde_json::from_str(&read("intent.json")).unwrap();
+    assert!(i.validate().is_ok());
+    let r: RouteDecision = serde_json::from_str(&read("route_decompose.json")).unwrap();
+    assert_eq!(r.parse_decompose_args().unwrap().scope, "medium");
+    let s: SearchResult = serde_json::from_str(&read("search_result.json")).unwrap();
+    assert!(s.validate().is_ok());
+    round_trip(&s);
+}

@@ -585,3 +585,38 @@ fn run_entity_ids_and_run_id_extraction() {
     assert_eq!(triples::canonical_predicate("research.loop_id"), "research.loop.id");
     assert_eq!(triples::canonical_predicate("loop.role"), "agent.loop.role");
 }
+
+#[test]
+fn llm_assessor_and_synthesizer() {
+    use warrant_research::llm::{LlmAssessor, LlmSynthesizer};
+    let intent = Intent::new("t");
+    let w = working("drones");
+    let exec = ExecutionOutput {
+        topic: "drones".into(),
+        action: "decompose".into(),
+        evidence: vec![Evidence { snippet_text: "Drones fly.".into(), objectstore_ref: "d#1".into(), ..ev("a.b.c.d.e.f", "1", 1.0, "s") }],
+        ..ExecutionOutput::default()
+    };
+    let input = AssessInput { intent: &intent, working: &w, execution: Some(&exec), action: "decompose" };
+    let reply = |s: &str| Reply(Ok(s.to_string()));
+    let (a, u) = LlmAssessor { model: reply(r#"{"sufficient": false, "refined_queries": ["x", " "], "confidence": 3, "rationale": "r"}"#) }.assess(&input);
+    assert_eq!((a.sufficient, a.refined_queries.as_slice(), a.confidence, a.evidence_count), (false, &["x".to_string()][..], 1.0, 1));
+    assert_eq!(u.total(), 15);
+    assert!(a.validate().is_ok());
+    let (a, _) = LlmAssessor { model: Reply(Err("down".into())) }.assess(&input);
+    assert!(a.degraded && !a.sufficient && a.degraded_reason.contains("assessor call"));
+    let (a, _) = LlmAssessor { model: reply("no json") }.assess(&input);
+    assert!(a.degraded && a.degraded_reason.contains("extract JSON"));
+
+    let si = synth_input(&intent, &w, &exec);
+    let (s, _) = LlmSynthesizer { model: reply(r#"{"synthesis": "Drones fly [a.b.c.d.e.f].", "evidence_refs": ["a.b.c.d.e.f"]}"#) }.synthesize(&si).unwrap();
+    assert_eq!(s.evidence_refs, ["a.b.c.d.e.f"]);
+    for (m, want) in [
+        (reply(r#"{"synthesis": " ", "evidence_refs": []}"#), "empty synthesis"),
+        (reply("prose only"), "extract JSON"),
+        (Reply(Err("500".into())), "synthesizer call"),
+    ] {
+        let e = LlmSynthesizer { model: m }.synthesize(&si).unwrap_err();
+        assert!(e.contains(want), "{e}");
+    }
+}

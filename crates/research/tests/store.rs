@@ -152,3 +152,15 @@ fn runs_are_byte_identical() {
     let b = research(&s, Intent::new("drone fleet batteries"));
     assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
 }
+
+#[test]
+fn common_words_leave_bm25_queries_that_have_rarer_ones() {
+    let s = store();
+    let g = StoreGraph::new(&s).with_common_chunks(2);
+    // "tokens" is in 2 chunks (common at this threshold), "gateway" in 1.
+    assert_eq!(g.query_terms("the tokens of the gateway").unwrap(), ["gateway"]);
+    // All common: the rarest is kept.
+    assert_eq!(g.query_terms("tokens").unwrap(), ["tokens"]);
+    let g = StoreGraph::new(&s);
+    assert_eq!(g.query_terms("the tokens of the gateway").unwrap(), ["tokens", "gateway"]);
+}

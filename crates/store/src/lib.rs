@@ -115,6 +115,14 @@ pub trait Store: Send + Sync {
     /// equal scores in the order the chunks were stored.
     fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>>;
 
+    /// How many chunks contain `word` (as the BM25 index sees it: stemmed), counting at most
+    /// `cap`: cheap even for a word in every chunk, so callers can leave very common words out
+    /// of a query. A store that cannot tell returns 0.
+    fn chunk_frequency(&self, word: &str, cap: usize) -> Result<usize> {
+        let _ = (word, cap);
+        Ok(0)
+    }
+
     /// An entity by any surface form: its canonical id ("Session tokens" → `session_token`),
     /// else the looser plural/singular key ("sessions tokens"); `None` if unknown.
     fn entity(&self, name: &str) -> Result<Option<Entity>>;

@@ -552,6 +552,20 @@ impl Store for SqliteStore {
         })
     }
 
+    fn chunk_frequency(&self, word: &str, cap: usize) -> Result<usize> {
+        let Some(fts) = fts_query(word) else { return Ok(0) };
+        if cap == 0 {
+            return Ok(0);
+        }
+        self.read(|c| {
+            let n: i64 = c
+                .prepare_cached("SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?1 LIMIT ?2)")
+                .and_then(|mut st| st.query_row(params![fts, i64::try_from(cap).unwrap_or(i64::MAX)], |r| r.get(0)))
+                .ctx("count chunks")?;
+            Ok(usize::try_from(n).unwrap_or(0))
+        })
+    }
+
     fn entity(&self, name: &str) -> Result<Option<Entity>> {
         let canonical = canonical_entity(name);
         if canonical.is_empty() {
@@ -971,6 +985,26 @@ mod tests {
         );
         assert_eq!(fts_query("  ?! "), None);
         assert_eq!(fts_query("a a a").as_deref(), Some("\"a\""));
+    }
+
+    #[test]
+    fn chunk_frequency_counts_stemmed_words_up_to_a_cap() {
+        let s = SqliteStore::open_in_memory().unwrap();
+        let doc = |id: &str, text: &str| crate::DocumentInput {
+            id: id.into(),
+            text: text.into(),
+            version: None,
+            title: None,
+            metadata: None,
+            origin: id.into(),
+        };
+        let docs = vec![doc("a", "Gateways require keys.\n\nThe gateway is up."), doc("b", "A gateway requires tokens.")];
+        crate::ingest(&s, docs, Vec::new(), &crate::IngestOptions::default(), &mut |_| {}).unwrap();
+        assert_eq!(s.chunk_frequency("gateway", 100).unwrap(), 3);
+        assert_eq!(s.chunk_frequency("requires", 100).unwrap(), 2, "stemmed like the index");
+        assert_eq!(s.chunk_frequency("gateway", 2).unwrap(), 2, "capped");
+        assert_eq!(s.chunk_frequency("absent", 100).unwrap(), 0);
+        assert_eq!(s.chunk_frequency("  ", 100).unwrap(), 0);
     }
 
     #[test]
