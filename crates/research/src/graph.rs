@@ -163,6 +163,9 @@ pub struct StoreGraph<'s> {
     common_chunks: usize,
 }
 
+/// Mentions read per entity hit (labels come from the aliases among them).
+const HEAD_MENTIONS: usize = 16;
+
 /// A query word in this many chunks or more is left out of BM25 queries that have rarer words.
 pub const COMMON_CHUNKS: usize = 2_000;
 
@@ -230,7 +233,7 @@ impl<'s> StoreGraph<'s> {
                 if words[i..i + n].iter().all(|r| crate::text::is_stopword(&topic[r.clone()].to_lowercase())) {
                     continue;
                 }
-                let Some(entity) = self.store.entity(phrase).map_err(|e| e.to_string())? else { continue };
+                let Some(entity) = self.store.entity_head(phrase, HEAD_MENTIONS).map_err(|e| e.to_string())? else { continue };
                 taken[i..i + n].iter_mut().for_each(|t| *t = true);
                 if !seen.insert(entity.id.clone()) {
                     continue;
@@ -353,7 +356,7 @@ impl<'s> StoreGraph<'s> {
             }
             match parse_node_id(id) {
                 Some(Node::Entity(e)) => {
-                    let Some(entity) = self.store.entity(&e).map_err(|e| e.to_string())? else { continue };
+                    let Some(entity) = self.store.entity_head(&e, 1).map_err(|e| e.to_string())? else { continue };
                     if entity.id != e {
                         continue; // only the exact entity, not a plural/singular variant
                     }
@@ -391,7 +394,7 @@ impl<'s> StoreGraph<'s> {
                 Node::Entity(_) => match &f.object {
                     Object::String(s) => {
                         let c = canonical_entity(s);
-                        let known = !c.is_empty() && self.store.entity(&c).map_err(|e| e.to_string())?.is_some_and(|e| e.id == c);
+                        let known = !c.is_empty() && self.store.entity_head(&c, 0).map_err(|e| e.to_string())?.is_some_and(|e| e.id == c);
                         Some(if known { Node::Entity(c) } else { Node::Chunk(f.source.chunk_id.clone()) })
                     }
                     _ => Some(Node::Chunk(f.source.chunk_id.clone())),
@@ -490,7 +493,7 @@ impl<'s> StoreGraph<'s> {
     /// Whether an evidence id resolves to an entity or chunk in the store.
     pub fn resolves(&self, id: &str) -> Result<bool, String> {
         Ok(match parse_node_id(id) {
-            Some(Node::Entity(e)) => self.store.entity(&e).map_err(|e| e.to_string())?.is_some_and(|x| x.id == e),
+            Some(Node::Entity(e)) => self.store.entity_head(&e, 0).map_err(|e| e.to_string())?.is_some_and(|x| x.id == e),
             Some(Node::Chunk(c)) => self.store.chunk(&c).map_err(|e| e.to_string())?.is_some(),
             None => false,
         })

@@ -127,6 +127,17 @@ pub trait Store: Send + Sync {
     /// else the looser plural/singular key ("sessions tokens"); `None` if unknown.
     fn entity(&self, name: &str) -> Result<Option<Entity>>;
 
+    /// [`Store::entity`] with only the first `max_mentions` mentions (in source order) and the
+    /// aliases among them: cheap for entities mentioned thousands of times.
+    fn entity_head(&self, name: &str, max_mentions: usize) -> Result<Option<Entity>> {
+        Ok(self.entity(name)?.map(|mut e| {
+            e.mentions.truncate(max_mentions);
+            let aliases: std::collections::BTreeSet<String> = e.mentions.iter().map(|m| m.surface.clone()).collect();
+            e.aliases = aliases.into_iter().collect();
+            e
+        }))
+    }
+
     /// Counts of documents, chunks, facts (by predicate) and entities.
     fn stats(&self) -> Result<StoreStats>;
 

@@ -68,7 +68,7 @@ pub fn classify(graph: &StoreGraph<'_>, working: &Working, config: &ClassifyConf
         });
     }
     if let Some(name) = working.hints.get("path_start_node") {
-        if let Some(e) = graph.store().entity(name).map_err(|e| e.to_string())? {
+        if let Some(e) = graph.store().entity_head(name, 1).map_err(|e| e.to_string())? {
             let id = scheme.entity_id(&e.id);
             if seen.insert(id.clone()) {
                 out.push(Candidate {
