@@ -23,7 +23,11 @@ fn store(dir: &Path) -> PathBuf {
          Refresh tokens are valid for 30 days.\n",
     )
     .unwrap();
-    std::fs::write(docs.join("fleet.txt"), "The delivery drone fleet has forty units. Drone batteries last two hours in cold weather.\n").unwrap();
+    std::fs::write(
+        docs.join("fleet.txt"),
+        "The delivery drone fleet has forty units. Drone batteries last two hours in cold weather.\n",
+    )
+    .unwrap();
     let kb = dir.join("kb");
     warrant().args(["ingest", "--store"]).arg(&kb).arg(&docs).assert().code(0);
     kb
@@ -38,7 +42,11 @@ fn json(c: &mut Command) -> Value {
 fn research_prints_a_search_result_with_its_trace() {
     let dir = tempfile::tempdir().unwrap();
     let kb = store(dir.path());
-    let v = json(warrant().args(["research", "--now", "2026-06-02T18:30:45Z", "--store"]).arg(&kb).args(["what", "does", "admin login require"]));
+    let v = json(warrant().args(["research", "--now", "2026-06-02T18:30:45Z", "--store"]).arg(&kb).args([
+        "what",
+        "does",
+        "admin login require",
+    ]));
     assert_eq!(v["decomp_trace"]["router_action"], "walk_seeds");
     assert!(v["synthesis"].as_str().unwrap().contains("Admin login requires hardware keys."));
     assert!(v["run_id"].as_str().unwrap().starts_with("rg_"));
@@ -48,7 +56,9 @@ fn research_prints_a_search_result_with_its_trace() {
     assert!(ev.iter().any(|e| e["entity_id"] == "warrant.local.knowledge.graph.entity.admin_login"));
     // The same run on the same store state is byte-identical apart from the run id (the
     // run's sequence number differs).
-    let again = json(warrant().args(["research", "--now", "2026-06-02T18:30:45Z", "--store"]).arg(&kb).arg("what does admin login require"));
+    let again = json(
+        warrant().args(["research", "--now", "2026-06-02T18:30:45Z", "--store"]).arg(&kb).arg("what does admin login require"),
+    );
     assert_ne!(again["run_id"], v["run_id"]);
     assert_eq!(again["synthesis"], v["synthesis"]);
     assert_eq!(again["evidence"], v["evidence"]);
@@ -58,7 +68,15 @@ fn research_prints_a_search_result_with_its_trace() {
 fn text_shows_numbered_evidence_and_show_reads_the_run_back() {
     let dir = tempfile::tempdir().unwrap();
     let kb = store(dir.path());
-    let out = warrant().args(["research", "--format", "text", "--store"]).arg(&kb).arg("drone batteries in cold weather").assert().code(0).get_output().stdout.clone();
+    let out = warrant()
+        .args(["research", "--format", "text", "--store"])
+        .arg(&kb)
+        .arg("drone batteries in cold weather")
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
     let text = String::from_utf8(out).unwrap();
     assert!(text.starts_with("research rg_"), "{text}");
     assert!(text.contains("Evidence:\n  [1] "), "{text}");
@@ -66,11 +84,25 @@ fn text_shows_numbered_evidence_and_show_reads_the_run_back() {
     let run_id = text.split_whitespace().nth(1).unwrap().trim_end_matches(':').to_string();
     let rec = json(warrant().args(["research", "--show", &run_id, "--store"]).arg(&kb));
     assert_eq!(rec["run_id"], run_id.as_str());
-    let preds: Vec<&str> = rec["events"].as_array().unwrap().iter().filter_map(|e| e.get("set")).flat_map(|s| s["triples"].as_array().unwrap()).map(|t| t["predicate"].as_str().unwrap()).collect();
+    let preds: Vec<&str> = rec["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e.get("set"))
+        .flat_map(|s| s["triples"].as_array().unwrap())
+        .map(|t| t["predicate"].as_str().unwrap())
+        .collect();
     assert_eq!(preds.first(), Some(&"agent.loop.role"));
     assert!(preds.contains(&"research.assess.sufficient"));
     assert_eq!(preds.last(), Some(&"research.search-result.ref"));
-    let shown = warrant().args(["research", "--format", "text", "--show", &run_id, "--store"]).arg(&kb).assert().code(0).get_output().stdout.clone();
+    let shown = warrant()
+        .args(["research", "--format", "text", "--show", &run_id, "--store"])
+        .arg(&kb)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
     assert!(String::from_utf8(shown).unwrap().contains("research.route.action = "));
 }
 

@@ -40,7 +40,8 @@ impl Rng {
 
 /// `n` distinct pronounceable pseudo-words.
 fn words(n: usize) -> Vec<String> {
-    const SYL: [&str; 20] = ["ba", "ko", "mi", "ru", "te", "na", "so", "vi", "de", "pu", "zo", "fa", "gi", "he", "jo", "ku", "la", "mo", "ni", "pe"];
+    const SYL: [&str; 20] =
+        ["ba", "ko", "mi", "ru", "te", "na", "so", "vi", "de", "pu", "zo", "fa", "gi", "he", "jo", "ku", "la", "mo", "ni", "pe"];
     (0..n)
         .map(|mut i| {
             let mut w = String::new();
@@ -96,7 +97,14 @@ fn corpus(chunks: usize) -> Vec<DocumentInput> {
         }
         if c % 2 == 1 || c == chunks - 1 {
             let id = format!("doc-{}", docs.len());
-            docs.push(DocumentInput { id: id.clone(), text: std::mem::take(&mut text), version: None, title: None, metadata: None, origin: id });
+            docs.push(DocumentInput {
+                id: id.clone(),
+                text: std::mem::take(&mut text),
+                version: None,
+                title: None,
+                metadata: None,
+                origin: id,
+            });
         }
     }
     docs

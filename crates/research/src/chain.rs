@@ -316,7 +316,8 @@ impl<'s> Chain<'s> {
         let parent = parent.filter(|p| !p.loop_id.is_empty() || !p.role.is_empty());
         let parent_loop = parent.as_ref().map_or("", |p| p.loop_id.as_str()).to_string();
         let id = run_id(intent, &parent_loop, seq);
-        let entity = triples::run_entity_id(&self.config.org, &self.config.platform, &id).map_err(|e| ResearchError::Run(e.to_string()))?;
+        let entity = triples::run_entity_id(&self.config.org, &self.config.platform, &id)
+            .map_err(|e| ResearchError::Run(e.to_string()))?;
         let started = self.clock.now();
         let mut run = Run {
             chain: self,
@@ -349,12 +350,14 @@ impl<'s> Chain<'s> {
         run.set(triples::kickoff(
             &entity,
             started,
-            &intent.topic,
-            &id,
-            resolved.budget_tokens,
-            resolved.max_iterations,
-            &p.loop_id,
-            &p.role,
+            &triples::Kickoff {
+                topic: &intent.topic,
+                run_id: &id,
+                budget: resolved.budget_tokens,
+                max_iterations: resolved.max_iterations,
+                parent_loop: &p.loop_id,
+                parent_role: &p.role,
+            },
         ));
         run.drive();
         if let Some(role) = parent.as_ref().map(|p| p.role.clone()).filter(|r| !r.is_empty()) {
@@ -500,7 +503,9 @@ impl Run<'_, '_> {
             return self.fail(format!("route: {e}"));
         }
         let args_ok = match rd.action.as_str() {
-            crate::payload::ACTION_DECOMPOSE => rd.parse_decompose_args().map(drop).map_err(|e| format!("invalid decompose args: {e}")),
+            crate::payload::ACTION_DECOMPOSE => {
+                rd.parse_decompose_args().map(drop).map_err(|e| format!("invalid decompose args: {e}"))
+            }
             crate::payload::ACTION_WALK_SEEDS => {
                 rd.parse_walk_seeds_args().map(drop).map_err(|e| format!("invalid walk_seeds args: {e}"))
             }
@@ -653,11 +658,8 @@ impl Run<'_, '_> {
     }
 
     fn trace(&self) -> Option<DecompTrace> {
-        let t = DecompTrace::build(
-            self.route.as_ref(),
-            self.execution.as_ref(),
-            i64::from(self.record.counters.retighten_rounds),
-        );
+        let t =
+            DecompTrace::build(self.route.as_ref(), self.execution.as_ref(), i64::from(self.record.counters.retighten_rounds));
         (!t.is_empty()).then_some(t)
     }
 

@@ -49,6 +49,9 @@ impl FusionConfig {
 #[error("execute cancelled")]
 pub struct Cancelled;
 
+/// One sub-query's outcome, once it has run.
+type Slot = Option<Result<Vec<Evidence>, String>>;
+
 /// What fusion produced.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Fused {
@@ -88,7 +91,7 @@ pub fn execute(
     let results: Vec<Result<Vec<Evidence>, String>> = if config.parallelism == 1 || queries.len() <= 1 {
         queries.iter().map(run_one).collect()
     } else {
-        let slots: Mutex<Vec<Option<Result<Vec<Evidence>, String>>>> = Mutex::new(vec![None; queries.len()]);
+        let slots: Mutex<Vec<Slot>> = Mutex::new(vec![None; queries.len()]);
         let next = AtomicUsize::new(0);
         std::thread::scope(|s| {
             for _ in 0..config.parallelism.min(queries.len()) {

@@ -163,6 +163,9 @@ pub struct StoreGraph<'s> {
     common_chunks: usize,
 }
 
+/// A sentence quoted from a chunk, with the chunk id.
+type Quote = (String, String);
+
 /// Mentions read per entity hit (labels come from the aliases among them).
 const HEAD_MENTIONS: usize = 16;
 
@@ -288,7 +291,8 @@ impl<'s> StoreGraph<'s> {
             };
             counts.push(n);
         }
-        let kept: Vec<String> = terms.iter().zip(&counts).filter(|(_, n)| **n < self.common_chunks).map(|(t, _)| t.clone()).collect();
+        let kept: Vec<String> =
+            terms.iter().zip(&counts).filter(|(_, n)| **n < self.common_chunks).map(|(t, _)| t.clone()).collect();
         if !kept.is_empty() {
             return Ok(kept);
         }
@@ -375,7 +379,7 @@ impl<'s> StoreGraph<'s> {
     }
 
     /// Outgoing edges of a node: `(neighbour, sentence stating the edge)`.
-    fn neighbours(&self, node: &Node, predicates: &[String], limit: usize) -> Result<Vec<(Node, (String, String))>, String> {
+    fn neighbours(&self, node: &Node, predicates: &[String], limit: usize) -> Result<Vec<(Node, Quote)>, String> {
         let facts: Vec<Fact> = match node {
             Node::Entity(e) => {
                 let q = FactQuery { subject: Some(e.clone()), ..FactQuery::default() };
@@ -394,7 +398,8 @@ impl<'s> StoreGraph<'s> {
                 Node::Entity(_) => match &f.object {
                     Object::String(s) => {
                         let c = canonical_entity(s);
-                        let known = !c.is_empty() && self.store.entity_head(&c, 0).map_err(|e| e.to_string())?.is_some_and(|e| e.id == c);
+                        let known =
+                            !c.is_empty() && self.store.entity_head(&c, 0).map_err(|e| e.to_string())?.is_some_and(|e| e.id == c);
                         Some(if known { Node::Entity(c) } else { Node::Chunk(f.source.chunk_id.clone()) })
                     }
                     _ => Some(Node::Chunk(f.source.chunk_id.clone())),
@@ -411,7 +416,7 @@ impl<'s> StoreGraph<'s> {
         let mut out = Vec::new();
         self.store
             .visit_facts(q, &mut |f| {
-                if predicates.is_empty() || predicates.iter().any(|p| *p == f.predicate) {
+                if predicates.is_empty() || predicates.contains(&f.predicate) {
                     out.push(f);
                 }
                 out.len() < limit
@@ -420,7 +425,14 @@ impl<'s> StoreGraph<'s> {
         Ok(out)
     }
 
-    fn predicate_walk(&self, q: &SubQuery, seeds: &[String], predicates: &[String], hops: u32, limit: usize) -> Result<Vec<Evidence>, String> {
+    fn predicate_walk(
+        &self,
+        q: &SubQuery,
+        seeds: &[String],
+        predicates: &[String],
+        hops: u32,
+        limit: usize,
+    ) -> Result<Vec<Evidence>, String> {
         let mut frontier: Vec<Node> = seeds.iter().filter_map(|s| parse_node_id(s)).collect();
         let mut visited: BTreeSet<Node> = frontier.iter().cloned().collect();
         let mut out = Vec::new();

@@ -106,7 +106,8 @@ mod tests {
 
     #[test]
     fn classifier_hints_are_typed() {
-        let h = classifier_hints(&hints(&[("limit", "5"), ("path_predicates", "requires, contains"), ("use_embeddings", "true")]));
+        let h =
+            classifier_hints(&hints(&[("limit", "5"), ("path_predicates", "requires, contains"), ("use_embeddings", "true")]));
         assert_eq!(h["limit"], Value::from(5u64));
         assert_eq!(h["path_predicates"], serde_json::json!(["requires", "contains"]));
         assert_eq!(h["use_embeddings"], Value::Bool(true));

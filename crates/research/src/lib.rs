@@ -52,8 +52,8 @@ pub use chain::{Chain, ChainConfig, ContinuationTask, Parent, ResearchError, Run
 pub use clock::{Clock, FixedClock, SystemClock, Timestamp};
 pub use graph::{IdScheme, StoreGraph};
 pub use payload::{
-    AssessmentOutput, Candidate, ClassifierOutput, DecompTrace, DecomposeArgs, Evidence, ExecutionOutput, Intent,
-    RetightenArgs, RouteDecision, SearchResult, SeedRef, ValidationError, WalkSeedsArgs,
+    AssessmentOutput, Candidate, ClassifierOutput, DecompTrace, DecomposeArgs, Evidence, ExecutionOutput, Intent, RetightenArgs,
+    RouteDecision, SearchResult, SeedRef, ValidationError, WalkSeedsArgs,
 };
 pub use runlog::{MemoryRunLog, RunLog, RunLogError, SqliteRunLog};
 

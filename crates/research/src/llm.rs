@@ -77,9 +77,7 @@ pub fn extract_json(text: &str) -> Result<&str, String> {
 }
 
 fn call(model: &dyn Model, prompt: String, max_tokens: u32, what: &str) -> Result<(String, Usage), String> {
-    let r = model
-        .complete(&ModelRequest { prompt, max_tokens, timeout_secs: 30 })
-        .map_err(|e| format!("{what} call: {e}"))?;
+    let r = model.complete(&ModelRequest { prompt, max_tokens, timeout_secs: 30 }).map_err(|e| format!("{what} call: {e}"))?;
     if r.content.trim().is_empty() {
         return Err(format!("{what} call: empty content (finish reason {:?})", r.finish_reason));
     }
@@ -103,7 +101,10 @@ pub fn router_prompt(input: &RouteInput<'_>) -> String {
         p,
         "{{\"action\": \"synthesize_directly\"|\"retighten\"|\"walk_seeds\"|\"decompose\", \"args\": {{…}}, \"rationale\": \"…\"}}"
     );
-    let _ = writeln!(p, "retighten args: {{topic, hints?}}; walk_seeds args: {{seeds: [{{ref, ref_type: name|partial_id|candidate_index}}]}}; decompose args: {{axes: [..], focus, scope?: narrow|medium|broad}}.");
+    let _ = writeln!(
+        p,
+        "retighten args: {{topic, hints?}}; walk_seeds args: {{seeds: [{{ref, ref_type: name|partial_id|candidate_index}}]}}; decompose args: {{axes: [..], focus, scope?: narrow|medium|broad}}."
+    );
     let _ = writeln!(p, "Never write full entity ids; reference candidates.\n");
     let _ = writeln!(p, "Topic: {}", input.working.topic);
     for (k, v) in &input.working.hints {
@@ -186,20 +187,43 @@ pub struct LlmAssessor<M: Model> {
 impl<M: Model> Assessor for LlmAssessor<M> {
     fn assess(&self, input: &AssessInput<'_>) -> (AssessmentOutput, Usage) {
         let topic = input.working.topic.clone();
-        let degraded = |reason: String| AssessmentOutput { topic: topic.clone(), degraded: true, degraded_reason: reason, ..AssessmentOutput::default() };
+        let degraded = |reason: String| AssessmentOutput {
+            topic: topic.clone(),
+            degraded: true,
+            degraded_reason: reason,
+            ..AssessmentOutput::default()
+        };
         let Some(exec) = input.execution else { return (degraded("missing execution output".into()), Usage::default()) };
         let mut p = String::new();
-        let _ = writeln!(p, "Decide whether the evidence answers the topic. Reply with one JSON object: {{\"sufficient\": bool, \"refined_queries\": [..], \"rationale\": \"…\", \"confidence\": 0..1}}.");
+        let _ = writeln!(
+            p,
+            "Decide whether the evidence answers the topic. Reply with one JSON object: {{\"sufficient\": bool, \"refined_queries\": [..], \"rationale\": \"…\", \"confidence\": 0..1}}."
+        );
         let _ = writeln!(p, "Topic: {topic}\nAction: {}\nSub-queries: {}", input.action, exec.subquery_count);
-        let _ = writeln!(p, "Tokens: {} of {}\nDegraded: {}", exec.budget_tokens_used, input.intent.resolved_budget_tokens(), exec.degraded);
+        let _ = writeln!(
+            p,
+            "Tokens: {} of {}\nDegraded: {}",
+            exec.budget_tokens_used,
+            input.intent.resolved_budget_tokens(),
+            exec.degraded
+        );
         for e in exec.evidence.iter().take(20) {
-            let _ = writeln!(p, "- [{}] tier={} score={} {}", e.entity_id, e.tier, crate::payload::fmt_float(e.score), cut(&e.snippet_text, 280));
+            let _ = writeln!(
+                p,
+                "- [{}] tier={} score={} {}",
+                e.entity_id,
+                e.tier,
+                crate::payload::fmt_float(e.score),
+                cut(&e.snippet_text, 280)
+            );
         }
         let (content, usage) = match call(&self.model, p, 1024, "assessor") {
             Ok(r) => r,
             Err(e) => return (degraded(e), Usage::default()),
         };
-        let reply = extract_json(&content).map_err(|e| format!("extract JSON: {e}")).and_then(|j| serde_json::from_str::<AssessReply>(j).map_err(|e| format!("assessor: {e}")));
+        let reply = extract_json(&content)
+            .map_err(|e| format!("extract JSON: {e}"))
+            .and_then(|j| serde_json::from_str::<AssessReply>(j).map_err(|e| format!("assessor: {e}")));
         let out = match reply {
             Ok(r) => AssessmentOutput {
                 topic: topic.clone(),
@@ -226,7 +250,10 @@ pub struct LlmSynthesizer<M: Model> {
 impl<M: Model> Synthesizer for LlmSynthesizer<M> {
     fn synthesize(&self, input: &SynthesisInput<'_>) -> Result<(Synthesis, Usage), String> {
         let mut p = String::new();
-        let _ = writeln!(p, "Answer the topic from the evidence only. Cite evidence ids in brackets. Reply with one JSON object: {{\"synthesis\": \"…\", \"evidence_refs\": [..]}}.");
+        let _ = writeln!(
+            p,
+            "Answer the topic from the evidence only. Cite evidence ids in brackets. Reply with one JSON object: {{\"synthesis\": \"…\", \"evidence_refs\": [..]}}."
+        );
         let _ = writeln!(p, "Topic: {}", input.working.topic);
         for e in input.execution.evidence.iter().take(30) {
             let obj = if e.objectstore_ref.is_empty() { String::new() } else { format!(" obj={}", e.objectstore_ref) };

@@ -172,11 +172,7 @@ impl Intent {
 
     /// The intent with both defaults written out (as persisted, spec §4 step 2).
     pub fn resolved(&self) -> Self {
-        Self {
-            budget_tokens: self.resolved_budget_tokens(),
-            max_iterations: self.resolved_max_iterations(),
-            ..self.clone()
-        }
+        Self { budget_tokens: self.resolved_budget_tokens(), max_iterations: self.resolved_max_iterations(), ..self.clone() }
     }
 }
 

@@ -125,6 +125,8 @@ impl SqliteRunLog {
         let conn = ctx(Connection::open(dir.as_ref().join(RUNLOG_FILE)), "open")?;
         ctx(conn.busy_timeout(Duration::from_secs(30)), "set busy timeout")?;
         let _: String = ctx(conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0)), "enable WAL")?;
+        // WAL with NORMAL sync: a run survives a crash of the process; only a power loss can drop the last run.
+        ctx(conn.execute_batch("PRAGMA synchronous = NORMAL"), "configure")?;
         ctx(conn.execute_batch(SCHEMA), "create schema")?;
         Ok(Self { conn: Mutex::new(conn), retention: DEFAULT_RETENTION })
     }
@@ -143,20 +145,26 @@ impl SqliteRunLog {
 impl RunLog for SqliteRunLog {
     fn next_seq(&self) -> Result<u64> {
         let c = self.conn();
-        let v: Option<i64> = ctx(c.query_row("SELECT value FROM meta WHERE key = 'last_seq'", [], |r| r.get(0)).optional(), "read seq")?;
+        let v: Option<i64> =
+            ctx(c.query_row("SELECT value FROM meta WHERE key = 'last_seq'", [], |r| r.get(0)).optional(), "read seq")?;
         Ok(v.unwrap_or(0).max(0) as u64 + 1)
     }
 
     fn save(&self, record: &RunRecord, now: Timestamp) -> Result<()> {
         let mut c = self.conn();
         let tx = ctx(c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate), "begin")?;
-        let exists: bool =
-            ctx(tx.query_row("SELECT EXISTS (SELECT 1 FROM runs WHERE run_id = ?1)", [&record.run_id], |r| r.get(0)), "read run")?;
+        let exists: bool = ctx(
+            tx.query_row("SELECT EXISTS (SELECT 1 FROM runs WHERE run_id = ?1)", [&record.run_id], |r| r.get(0)),
+            "read run",
+        )?;
         if exists {
             return Err(RunLogError::Collision(record.run_id.clone()));
         }
         let cutoff = now.millis() - i64::try_from(self.retention.as_millis()).unwrap_or(i64::MAX);
-        ctx(tx.execute("DELETE FROM triples WHERE run_id IN (SELECT run_id FROM runs WHERE started_ms < ?1)", [cutoff]), "prune")?;
+        ctx(
+            tx.execute("DELETE FROM triples WHERE run_id IN (SELECT run_id FROM runs WHERE started_ms < ?1)", [cutoff]),
+            "prune",
+        )?;
         ctx(tx.execute("DELETE FROM runs WHERE started_ms < ?1", [cutoff]), "prune")?;
         let started = Timestamp::parse(&record.started_at).map_or(now.millis(), |t| t.millis());
         let json = serde_json::to_string(record).map_err(|_| RunLogError::Corrupt(record.run_id.clone()))?;

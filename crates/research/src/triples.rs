@@ -138,21 +138,38 @@ pub mod source {
     pub const RESULT: &str = "research-graph-synthesize";
 }
 
+/// What the kickoff batch records.
+#[derive(Debug, Clone, Copy)]
+pub struct Kickoff<'a> {
+    /// The original topic.
+    pub topic: &'a str,
+    /// The run id.
+    pub run_id: &'a str,
+    /// The resolved budget.
+    pub budget: i64,
+    /// The resolved iteration cap.
+    pub max_iterations: i64,
+    /// The parent loop id (may be empty).
+    pub parent_loop: &'a str,
+    /// The parent role (may be empty).
+    pub parent_role: &'a str,
+}
+
 /// Kickoff: 6 triples, plus the parent loop and role only when non-empty.
-pub fn kickoff(subject: &str, time: Timestamp, topic: &str, run_id: &str, budget: i64, max_iterations: i64, parent_loop: &str, parent_role: &str) -> Vec<Triple> {
+pub fn kickoff(subject: &str, time: Timestamp, k: &Kickoff<'_>) -> Vec<Triple> {
     let mut pairs = vec![
         (ROLE, crate::payload::PIPELINE_ROLE.to_string()),
         (REQUEST_RECEIVED, boolean(true)),
-        (REQUEST_TOPIC, topic.to_string()),
-        (LOOP_ID, run_id.to_string()),
-        (REQUEST_BUDGET, budget.to_string()),
-        (REQUEST_MAX_ITERATIONS, max_iterations.to_string()),
+        (REQUEST_TOPIC, k.topic.to_string()),
+        (LOOP_ID, k.run_id.to_string()),
+        (REQUEST_BUDGET, k.budget.to_string()),
+        (REQUEST_MAX_ITERATIONS, k.max_iterations.to_string()),
     ];
-    if !parent_loop.is_empty() {
-        pairs.push((PARENT_LOOP, parent_loop.to_string()));
+    if !k.parent_loop.is_empty() {
+        pairs.push((PARENT_LOOP, k.parent_loop.to_string()));
     }
-    if !parent_role.is_empty() {
-        pairs.push((PARENT_ROLE, parent_role.to_string()));
+    if !k.parent_role.is_empty() {
+        pairs.push((PARENT_ROLE, k.parent_role.to_string()));
     }
     Batch { subject, source: source::KICKOFF, time }.triples(&pairs)
 }

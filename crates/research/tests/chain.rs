@@ -9,17 +9,26 @@ use warrant_research::chain::{Classifier, Deadlines, StatusEvent};
 use warrant_research::graph::SubQueryRunner;
 use warrant_research::payload::*;
 use warrant_research::rules::{self, Counters, Step};
-use warrant_research::stages::{AssessInput, Assessor, RouteInput, Router, Synthesis, SynthesisInput, Synthesizer, Usage, Working};
+use warrant_research::stages::{
+    AssessInput, Assessor, RouteInput, Router, Synthesis, SynthesisInput, Synthesizer, Usage, Working,
+};
 use warrant_research::subquery::SubQuery;
 use warrant_research::triples::{self, Status};
-use warrant_research::{Chain, ChainConfig, FixedClock, MemoryRunLog, Parent, RunLog, RunRecord, SqliteRunLog, StoreGraph, Timestamp, research_graph};
+use warrant_research::{
+    Chain, ChainConfig, FixedClock, MemoryRunLog, Parent, RunLog, RunRecord, SqliteRunLog, StoreGraph, Timestamp, research_graph,
+};
 use warrant_store::SqliteStore;
 
 struct Cls(Result<Vec<Candidate>, String>);
 
 impl Classifier for Cls {
     fn classify(&self, w: &Working) -> Result<ClassifierOutput, String> {
-        self.0.clone().map(|candidates| ClassifierOutput { topic: w.topic.clone(), tier: "0".into(), candidates, ..ClassifierOutput::default() })
+        self.0.clone().map(|candidates| ClassifierOutput {
+            topic: w.topic.clone(),
+            tier: "0".into(),
+            candidates,
+            ..ClassifierOutput::default()
+        })
     }
 }
 
@@ -95,11 +104,24 @@ impl SubQueryRunner for Echo {
 }
 
 fn decompose() -> RouteDecision {
-    RouteDecision::new("decompose", &DecomposeArgs { axes: vec!["entity_type".into()], focus: "drone".into(), scope: String::new() }, "")
+    RouteDecision::new(
+        "decompose",
+        &DecomposeArgs { axes: vec!["entity_type".into()], focus: "drone".into(), scope: String::new() },
+        "",
+    )
 }
 
 fn walk() -> RouteDecision {
-    RouteDecision::new("walk_seeds", &WalkSeedsArgs { seeds: vec![SeedRef { reference: "0".into(), ref_type: "candidate_index".into() }, SeedRef { reference: "drone".into(), ref_type: "name".into() }] }, "")
+    RouteDecision::new(
+        "walk_seeds",
+        &WalkSeedsArgs {
+            seeds: vec![
+                SeedRef { reference: "0".into(), ref_type: "candidate_index".into() },
+                SeedRef { reference: "drone".into(), ref_type: "name".into() },
+            ],
+        },
+        "",
+    )
 }
 
 fn retighten() -> RouteDecision {
@@ -120,7 +142,10 @@ fn chain<'s>(store: &'s SqliteStore, router: Script, verdicts: Vec<(bool, Vec<&'
 }
 
 fn clears(r: &RunRecord) -> Vec<Vec<String>> {
-    r.events.iter().filter_map(|e| if let StatusEvent::Clear { predicates } = e { Some(predicates.clone()) } else { None }).collect()
+    r.events
+        .iter()
+        .filter_map(|e| if let StatusEvent::Clear { predicates } = e { Some(predicates.clone()) } else { None })
+        .collect()
 }
 
 fn run(c: &Chain<'_>, intent: Intent) -> RunRecord {
@@ -130,13 +155,38 @@ fn run(c: &Chain<'_>, intent: Intent) -> RunRecord {
 #[test]
 fn kickoff_fires_only_for_research_pipeline_runs() {
     let mut s = Status::new();
-    triples::apply(&mut s, &triples::kickoff("e", now(), "t", "rg_00000000", 4000, 5, "", ""));
+    triples::apply(
+        &mut s,
+        &triples::kickoff(
+            "e",
+            now(),
+            &triples::Kickoff {
+                topic: "t",
+                run_id: "rg_00000000",
+                budget: 4000,
+                max_iterations: 5,
+                parent_loop: "",
+                parent_role: "",
+            },
+        ),
+    );
     assert_eq!(rules::dispatch(&s, &Counters::default()), Step::Classify);
     s.insert(triples::ROLE.into(), "planner".into());
     assert_eq!(rules::dispatch(&s, &Counters::default()), Step::Idle);
     // Legacy spellings are folded on read.
     let mut s = Status::new();
-    let mut legacy = triples::kickoff("e", now(), "t", "rg_00000000", 4000, 5, "", "");
+    let mut legacy = triples::kickoff(
+        "e",
+        now(),
+        &triples::Kickoff {
+            topic: "t",
+            run_id: "rg_00000000",
+            budget: 4000,
+            max_iterations: 5,
+            parent_loop: "",
+            parent_role: "",
+        },
+    );
     legacy[0].predicate = "loop.role".into();
     legacy[1].predicate = "research.requested".into();
     triples::apply(&mut s, &legacy);
@@ -166,7 +216,8 @@ fn r2_branches_and_marker_clearing() {
     let r = run(&chain(&store, Script::new(vec![Ok(retighten()), Ok(decompose())]), vec![(true, vec![])]), Intent::new("drone"));
     assert_eq!(clears(&r), [vec![triples::CLASSIFY_COMPLETE.to_string(), triples::ROUTE_COMPLETE.to_string()]]);
     assert_eq!(r.working.topic, "narrower drone");
-    let topics: Vec<&str> = r.history.iter().filter(|h| h.category == "classifier_output").map(|h| h.payload["topic"].as_str().unwrap()).collect();
+    let topics: Vec<&str> =
+        r.history.iter().filter(|h| h.category == "classifier_output").map(|h| h.payload["topic"].as_str().unwrap()).collect();
     assert_eq!(topics, ["drone", "narrower drone"], "retighten re-classifies its refined topic (D31)");
     assert_eq!(r.search_result.decomp_trace.as_ref().unwrap().retighten_rounds, 1);
 }
@@ -174,12 +225,16 @@ fn r2_branches_and_marker_clearing() {
 #[test]
 fn r4_sufficient_versus_refine() {
     let store = SqliteStore::open_in_memory().unwrap();
-    let r = run(&chain(&store, Script::new(vec![Ok(decompose())]), vec![(false, vec!["battery"]), (true, vec![])]), Intent::new("drone battery"));
+    let r = run(
+        &chain(&store, Script::new(vec![Ok(decompose())]), vec![(false, vec!["battery"]), (true, vec![])]),
+        Intent::new("drone battery"),
+    );
     assert_eq!(clears(&r), [vec![triples::EXECUTE_COMPLETE.to_string(), triples::ASSESS_COMPLETE.to_string()]]);
     assert_eq!((r.counters.refine_rounds, r.counters.assess_rounds), (1, 2));
     assert_eq!(r.search_result.iterations, 2);
     // The refine round used the refined query (D31).
-    let execs: Vec<&serde_json::Value> = r.history.iter().filter(|h| h.category == "execution_output").map(|h| &h.payload).collect();
+    let execs: Vec<&serde_json::Value> =
+        r.history.iter().filter(|h| h.category == "execution_output").map(|h| &h.payload).collect();
     assert_eq!(execs.len(), 2);
     assert!(execs[1]["evidence"].as_array().unwrap().iter().any(|e| e["source"] == "refine.bm25"));
     assert!(!execs[0]["evidence"].as_array().unwrap().iter().any(|e| e["source"] == "refine.bm25"));
@@ -224,15 +279,31 @@ fn every_fail_path_yields_a_degraded_result() {
     let bogus = RouteDecision { action: "bogus".into(), ..RouteDecision::default() };
     let no_args = RouteDecision { action: "decompose".into(), ..RouteDecision::default() };
     let cases: Vec<(Chain<'_>, &str)> = vec![
-        (chain(&store, Script::new(vec![Ok(decompose())]), vec![(true, vec![])]).with_classifier(Cls(Err("index missing".into()))), "classify: index missing"),
-        (chain(&store, Script::new(vec![Err("router call: timeout".into())]), vec![(true, vec![])]), "route: router call: timeout"),
-        (chain(&store, Script::new(vec![Ok(bogus)]), vec![(true, vec![])]), "is not a canonical router action"),
-        (chain(&store, Script::new(vec![Ok(no_args)]), vec![(true, vec![])]), "invalid decompose args"),
-        (chain(&store, Script::new(vec![Ok(decompose())]), vec![(true, vec![])]).with_synthesizer(FailingSynth("synthesizer call: 500")), "synthesize: synthesizer call: 500"),
-        (chain(&store, Script::new(vec![Ok(decompose())]), vec![(true, vec![])]).with_synthesizer(FailingSynth("")), "empty synthesis"),
         (
             chain(&store, Script::new(vec![Ok(decompose())]), vec![(true, vec![])])
-                .with_config(ChainConfig { deadlines: Deadlines { chain: std::time::Duration::ZERO, ..Deadlines::default() }, ..ChainConfig::default() }),
+                .with_classifier(Cls(Err("index missing".into()))),
+            "classify: index missing",
+        ),
+        (
+            chain(&store, Script::new(vec![Err("router call: timeout".into())]), vec![(true, vec![])]),
+            "route: router call: timeout",
+        ),
+        (chain(&store, Script::new(vec![Ok(bogus)]), vec![(true, vec![])]), "is not a canonical router action"),
+        (chain(&store, Script::new(vec![Ok(no_args)]), vec![(true, vec![])]), "invalid decompose args"),
+        (
+            chain(&store, Script::new(vec![Ok(decompose())]), vec![(true, vec![])])
+                .with_synthesizer(FailingSynth("synthesizer call: 500")),
+            "synthesize: synthesizer call: 500",
+        ),
+        (
+            chain(&store, Script::new(vec![Ok(decompose())]), vec![(true, vec![])]).with_synthesizer(FailingSynth("")),
+            "empty synthesis",
+        ),
+        (
+            chain(&store, Script::new(vec![Ok(decompose())]), vec![(true, vec![])]).with_config(ChainConfig {
+                deadlines: Deadlines { chain: std::time::Duration::ZERO, ..Deadlines::default() },
+                ..ChainConfig::default()
+            }),
             "chain deadline exceeded",
         ),
     ];
@@ -251,7 +322,8 @@ fn every_fail_path_yields_a_degraded_result() {
 #[test]
 fn iterations_and_tokens_used_are_filled() {
     let store = SqliteStore::open_in_memory().unwrap();
-    let r = run(&chain(&store, Script::new(vec![Ok(walk())]), vec![(false, vec!["x"]), (true, vec![])]), Intent::new("drone flies"));
+    let r =
+        run(&chain(&store, Script::new(vec![Ok(walk())]), vec![(false, vec!["x"]), (true, vec![])]), Intent::new("drone flies"));
     let sr = &r.search_result;
     assert_eq!(sr.iterations, 2);
     let exec: ExecutionOutput = serde_json::from_value(r.latest("execution_output").unwrap().clone()).unwrap();
@@ -273,7 +345,12 @@ fn continuation_goes_to_the_parent_role() {
     assert_eq!(task.related_loops["research_pipeline"], r.run_id);
     assert_eq!(r.triples().filter(|t| t.predicate.starts_with("research.parent.")).count(), 2);
     // Without a parent role, no task.
-    assert!(c.run(&Intent::new("drone"), Some(Parent { loop_id: "loop_7".into(), role: String::new() }), 4).unwrap().continuation.is_none());
+    assert!(
+        c.run(&Intent::new("drone"), Some(Parent { loop_id: "loop_7".into(), role: String::new() }), 4)
+            .unwrap()
+            .continuation
+            .is_none()
+    );
 }
 
 #[test]
@@ -313,7 +390,10 @@ fn malformed_intents_are_refused_before_a_run() {
     for (intent, want) in [
         (Intent::new(" "), "topic required"),
         (Intent { budget_tokens: -1, ..Intent::new("t") }, "budget_tokens must be >= 0, got -1"),
-        (Intent { hints: [("colour".to_string(), "red".to_string())].into(), ..Intent::new("t") }, "hints[\"colour\"]: unknown hint"),
+        (
+            Intent { hints: [("colour".to_string(), "red".to_string())].into(), ..Intent::new("t") },
+            "hints[\"colour\"]: unknown hint",
+        ),
     ] {
         let e = research_graph(&c, &log, &intent, None).unwrap_err().to_string();
         assert!(e.contains(want), "{e}");

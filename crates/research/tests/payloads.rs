@@ -27,7 +27,10 @@ fn intent_round_trips_and_omits_zero_values() {
         max_iterations: 2,
     };
     let j = round_trip(&i);
-    assert_eq!(j, json!({"topic": "drone fleet", "hints": {"time_range": "2024-01-01/2024-02-01"}, "budget_tokens": 1000, "max_iterations": 2}));
+    assert_eq!(
+        j,
+        json!({"topic": "drone fleet", "hints": {"time_range": "2024-01-01/2024-02-01"}, "budget_tokens": 1000, "max_iterations": 2})
+    );
     assert_eq!(serde_json::to_value(Intent::new("x")).unwrap(), json!({"topic": "x"}));
     // Unknown fields are ignored; null reads as the zero value.
     let d: Intent = serde_json::from_value(json!({"topic": "t", "extra": 1, "hints": null})).unwrap();
@@ -40,7 +43,10 @@ fn intent_validation_table() {
         (Intent::new(""), "topic required"),
         (Intent::new("  \t"), "topic required"),
         (Intent { hints: BTreeMap::from([(" ".into(), "v".into())]), ..Intent::new("t") }, "hints contains an empty key"),
-        (Intent { hints: BTreeMap::from([("k".into(), " ".into())]), ..Intent::new("t") }, "hints[\"k\"] is empty; omit the key instead"),
+        (
+            Intent { hints: BTreeMap::from([("k".into(), " ".into())]), ..Intent::new("t") },
+            "hints[\"k\"] is empty; omit the key instead",
+        ),
         (Intent { budget_tokens: -1, ..Intent::new("t") }, "budget_tokens must be >= 0, got -1"),
         (Intent { max_iterations: -3, ..Intent::new("t") }, "max_iterations must be >= 0, got -3"),
     ];
@@ -101,7 +107,12 @@ fn classifier_output_round_trips_with_any_typed_hints_and_degraded_fields() {
 
 #[test]
 fn classifier_output_validation_table() {
-    let cand = |id: &str, source: &str, tier: &str| Candidate { entity_id: id.into(), source: source.into(), tier: tier.into(), ..Candidate::default() };
+    let cand = |id: &str, source: &str, tier: &str| Candidate {
+        entity_id: id.into(),
+        source: source.into(),
+        tier: tier.into(),
+        ..Candidate::default()
+    };
     let co = |c: Candidate| ClassifierOutput { topic: "t".into(), candidates: vec![c], ..ClassifierOutput::default() };
     let cases = [
         (ClassifierOutput::default(), "topic required"),
@@ -109,7 +120,10 @@ fn classifier_output_validation_table() {
         (co(cand("x", "", "0")), "candidates[0]: source required"),
         (co(cand("x", "s", "3")), "candidates[0]: tier \"3\" must be \"0\", \"1\", or \"2\""),
         (co(cand("x", "s", " 0")), "tier \" 0\" must be"),
-        (ClassifierOutput { topic: "t".into(), confidence: -0.5, ..ClassifierOutput::default() }, "confidence must be >= 0, got -0.5"),
+        (
+            ClassifierOutput { topic: "t".into(), confidence: -0.5, ..ClassifierOutput::default() },
+            "confidence must be >= 0, got -0.5",
+        ),
     ];
     for (c, want) in cases {
         let e = c.validate().unwrap_err().to_string();
@@ -147,7 +161,10 @@ fn route_decision_round_trips_with_decompose_args() {
         "why",
     );
     let j = round_trip(&rd);
-    assert_eq!(j, json!({"action": "decompose", "args": {"axes": ["entity_type", "time"], "focus": "drones", "scope": "broad"}, "rationale": "why"}));
+    assert_eq!(
+        j,
+        json!({"action": "decompose", "args": {"axes": ["entity_type", "time"], "focus": "drones", "scope": "broad"}, "rationale": "why"})
+    );
     let a = rd.parse_decompose_args().unwrap();
     assert_eq!(a.axes, ["entity_type", "time"]);
     assert_eq!(a.scope, "broad");
@@ -177,14 +194,20 @@ fn parse_decompose_args_table() {
 
 #[test]
 fn parse_walk_seeds_args_table() {
-    let ok = rd("walk_seeds", json!({"seeds": [{"ref": "0", "ref_type": "candidate_index"}, {"ref": "drone.001", "ref_type": "partial_id"}]}));
+    let ok = rd(
+        "walk_seeds",
+        json!({"seeds": [{"ref": "0", "ref_type": "candidate_index"}, {"ref": "drone.001", "ref_type": "partial_id"}]}),
+    );
     assert_eq!(ok.parse_walk_seeds_args().unwrap().seeds.len(), 2);
     let cases = [
         (rd("decompose", json!({})), "walk_seeds args: action is \"decompose\", want \"walk_seeds\""),
         (RouteDecision { action: "walk_seeds".into(), ..RouteDecision::default() }, "seeds required"),
         (rd("walk_seeds", json!({"seeds": []})), "seeds required"),
         (rd("walk_seeds", json!({"seeds": [{"ref": " ", "ref_type": "name"}]})), "seeds[0].ref is empty"),
-        (rd("walk_seeds", json!({"seeds": [{"ref": "x", "ref_type": "full_id"}]})), "seeds[0].ref_type \"full_id\" is not a canonical value"),
+        (
+            rd("walk_seeds", json!({"seeds": [{"ref": "x", "ref_type": "full_id"}]})),
+            "seeds[0].ref_type \"full_id\" is not a canonical value",
+        ),
         (rd("walk_seeds", json!({"seeds": "x"})), "walk_seeds args: decode: "),
     ];
     for (r, want) in cases {
@@ -243,7 +266,12 @@ fn execution_output_round_trips_including_degraded() {
     let ok = ExecutionOutput {
         topic: "t".into(),
         action: "walk_seeds".into(),
-        evidence: vec![Evidence { score: 2.5, snippet_text: "s".into(), objectstore_ref: "d#1".into(), ..ev("a.b.c.d.e.f", "0") }],
+        evidence: vec![Evidence {
+            score: 2.5,
+            snippet_text: "s".into(),
+            objectstore_ref: "d#1".into(),
+            ..ev("a.b.c.d.e.f", "0")
+        }],
         subquery_count: 3,
         budget_tokens_used: 12,
         ..ExecutionOutput::default()
@@ -313,7 +341,12 @@ fn search_result_round_trips_and_validates() {
     let sr = SearchResult {
         evidence: vec![ev("a.b.c.d.e.f", "1")],
         synthesis: "Evidence for t:\n- [a.b.c.d.e.f] x".into(),
-        decomp_trace: Some(DecompTrace { router_action: "walk_seeds".into(), seed_entities: vec!["0".into()], retighten_rounds: 1, ..DecompTrace::default() }),
+        decomp_trace: Some(DecompTrace {
+            router_action: "walk_seeds".into(),
+            seed_entities: vec!["0".into()],
+            retighten_rounds: 1,
+            ..DecompTrace::default()
+        }),
         tokens_used: 40,
         iterations: 2,
     };
@@ -337,7 +370,10 @@ fn search_result_round_trips_and_validates() {
 
 #[test]
 fn decomp_trace_from_walk_seeds_route_and_fallback_to_execution() {
-    let r = rd("walk_seeds", json!({"seeds": [{"ref": "drone.001", "ref_type": "partial_id"}, {"ref": "Alpha", "ref_type": "name"}]}));
+    let r = rd(
+        "walk_seeds",
+        json!({"seeds": [{"ref": "drone.001", "ref_type": "partial_id"}, {"ref": "Alpha", "ref_type": "name"}]}),
+    );
     let t = DecompTrace::build(Some(&r), None, 0);
     assert_eq!(t.router_action, "walk_seeds");
     assert_eq!(t.seed_entities, ["drone.001", "Alpha"], "raw refs, not resolved ids");

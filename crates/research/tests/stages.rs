@@ -16,8 +16,8 @@ use warrant_research::llm::{LlmRouter, Model, ModelRequest, ModelResponse, extra
 use warrant_research::payload::*;
 use warrant_research::stages::execute::{self, ExecuteInput};
 use warrant_research::stages::{
-    AssessInput, Assessor, RouteInput, Router, RuleAssessor, RuleRouter, RuleSynthesizer, Synthesis, SynthesisInput,
-    Synthesizer, Usage, Working, quote_back, resolve_seed,
+    AssessInput, Assessor, RouteInput, Router, RuleAssessor, RuleRouter, RuleSynthesizer, Synthesis, SynthesisInput, Synthesizer,
+    Usage, Working, quote_back, resolve_seed,
 };
 use warrant_research::subquery::{SubQuery, SubQueryKind};
 use warrant_research::triples;
@@ -81,7 +81,9 @@ fn fusion_happy_path() {
 
 #[test]
 fn failing_subquery_degrades_and_keeps_other_evidence() {
-    let r = Scripted::default().with("ok", Ok(vec![ev("x.1", "1", 1.0, "ok")])).with("walk_seeds.bm25_coverage", Err("index gone".into()));
+    let r = Scripted::default()
+        .with("ok", Ok(vec![ev("x.1", "1", 1.0, "ok")]))
+        .with("walk_seeds.bm25_coverage", Err("index gone".into()));
     let qs = vec![SubQuery::bm25("1", "ok", "a"), SubQuery::bm25("1", "walk_seeds.bm25_coverage", "b")];
     let f = fusion::execute(&r, &qs, FusionConfig::default(), 4000, None, None).unwrap();
     assert_eq!(f.evidence.len(), 1);
@@ -95,7 +97,14 @@ fn zero_subqueries_is_degraded() {
     let co = ClassifierOutput { topic: "t".into(), ..ClassifierOutput::default() };
     // A decompose with only the spatial axis still has the focus BM25; an unknown action has none.
     let rd = RouteDecision { action: "synthesize_directly".into(), ..RouteDecision::default() };
-    let input = ExecuteInput { intent: &intent, working: &working, classifier: Some(&co), route: Some(&rd), refined_queries: &[], now: Timestamp::default() };
+    let input = ExecuteInput {
+        intent: &intent,
+        working: &working,
+        classifier: Some(&co),
+        route: Some(&rd),
+        refined_queries: &[],
+        now: Timestamp::default(),
+    };
     let out = execute::run(&Scripted::default(), &input, FusionConfig::default(), None, None).unwrap();
     assert!(out.degraded && out.evidence.is_empty());
     // Zero materialised sub-queries: degraded, not an error.
@@ -113,8 +122,19 @@ fn materializer_with_zero_subqueries_says_so() {
     let intent = Intent::new("t");
     let working = Working { topic: "t".into(), hints: BTreeMap::new() };
     let co = ClassifierOutput { topic: "t".into(), ..ClassifierOutput::default() };
-    let rd = RouteDecision::new("decompose", &DecomposeArgs { axes: vec!["spatial".into()], focus: "f".into(), scope: String::new() }, "");
-    let input = ExecuteInput { intent: &intent, working: &working, classifier: Some(&co), route: Some(&rd), refined_queries: &[], now: Timestamp::default() };
+    let rd = RouteDecision::new(
+        "decompose",
+        &DecomposeArgs { axes: vec!["spatial".into()], focus: "f".into(), scope: String::new() },
+        "",
+    );
+    let input = ExecuteInput {
+        intent: &intent,
+        working: &working,
+        classifier: Some(&co),
+        route: Some(&rd),
+        refined_queries: &[],
+        now: Timestamp::default(),
+    };
     let m = execute::materialize(&input).unwrap();
     assert_eq!(m.queries.len(), 1, "spatial yields nothing; only the focus BM25");
     assert_eq!(m.queries[0].source, "decompose.bm25_focus");
@@ -138,7 +158,13 @@ fn dedup_tier_precedence_score_and_order() {
 
 #[test]
 fn sort_order_is_tier_score_id() {
-    let items = vec![ev("b", "1", 2.0, "s"), ev("a", "1", 2.0, "s"), ev("c", "0", 0.0, "s"), ev("d", "1", 3.0, "s"), ev("e", "2", 9.0, "s")];
+    let items = vec![
+        ev("b", "1", 2.0, "s"),
+        ev("a", "1", 2.0, "s"),
+        ev("c", "0", 0.0, "s"),
+        ev("d", "1", 3.0, "s"),
+        ev("e", "2", 9.0, "s"),
+    ];
     let (sorted, _) = fusion::rank_and_budget(items, i64::MAX);
     let ids: Vec<&str> = sorted.iter().map(|e| e.entity_id.as_str()).collect();
     assert_eq!(ids, ["c", "d", "a", "b", "e"]);
@@ -201,7 +227,13 @@ fn cancellation_is_the_only_hard_error() {
 }
 
 fn cand(id: &str, label: &str) -> Candidate {
-    Candidate { entity_id: id.into(), label: label.into(), tier: "0".into(), source: "search_graph".into(), ..Candidate::default() }
+    Candidate {
+        entity_id: id.into(),
+        label: label.into(),
+        tier: "0".into(),
+        source: "search_graph".into(),
+        ..Candidate::default()
+    }
 }
 
 fn seed(r: &str, t: &str) -> SeedRef {
@@ -222,7 +254,10 @@ fn seed_resolution_tables() {
     }
     // partial_id: exact or dot-bounded suffix; never a prefix.
     assert_eq!(resolve_seed(&cs, &seed("drone.001", "partial_id")).as_deref(), Some("acme.ops.robotics.gcs.drone.001"));
-    assert_eq!(resolve_seed(&cs, &seed("acme.ops.robotics.gcs.drone.002", "partial_id")).as_deref(), Some("acme.ops.robotics.gcs.drone.002"));
+    assert_eq!(
+        resolve_seed(&cs, &seed("acme.ops.robotics.gcs.drone.002", "partial_id")).as_deref(),
+        Some("acme.ops.robotics.gcs.drone.002")
+    );
     assert_eq!(resolve_seed(&cs, &seed("robotics", "partial_id")), None);
     assert_eq!(resolve_seed(&cs, &seed("one.001", "partial_id")), None, "suffix must be dot-bounded");
     // name: case-insensitive equality with the label.
@@ -231,28 +266,43 @@ fn seed_resolution_tables() {
 }
 
 fn walk_input<'a>(intent: &'a Intent, working: &'a Working, co: &'a ClassifierOutput, rd: &'a RouteDecision) -> ExecuteInput<'a> {
-    ExecuteInput { intent, working, classifier: Some(co), route: Some(rd), refined_queries: &[], now: Timestamp::parse("2026-06-02T18:30:45Z").unwrap() }
+    ExecuteInput {
+        intent,
+        working,
+        classifier: Some(co),
+        route: Some(rd),
+        refined_queries: &[],
+        now: Timestamp::parse("2026-06-02T18:30:45Z").unwrap(),
+    }
 }
 
 #[test]
 fn walk_seeds_template() {
     let intent = Intent::new("drone battery");
     let working = Working { topic: "drone battery".into(), hints: BTreeMap::new() };
-    let co = ClassifierOutput { topic: "t".into(), candidates: vec![cand("a.b.c.d.drone.001", "Drone")], ..ClassifierOutput::default() };
+    let co = ClassifierOutput {
+        topic: "t".into(),
+        candidates: vec![cand("a.b.c.d.drone.001", "Drone")],
+        ..ClassifierOutput::default()
+    };
     let rd = RouteDecision::new("walk_seeds", &WalkSeedsArgs { seeds: vec![seed("0", "candidate_index")] }, "");
     let m = execute::materialize(&walk_input(&intent, &working, &co, &rd)).unwrap();
     let got: Vec<(&str, &str, &str)> = m.queries.iter().map(|q| (q.type_name(), q.tier.as_str(), q.source.as_str())).collect();
-    assert_eq!(got, [
-        ("entity_state", "0", "walk_seeds.entity_state"),
-        ("predicate_walk", "0", "walk_seeds.predicate_walk"),
-        ("bm25", "1", "walk_seeds.bm25_coverage"),
-    ]);
+    assert_eq!(
+        got,
+        [
+            ("entity_state", "0", "walk_seeds.entity_state"),
+            ("predicate_walk", "0", "walk_seeds.predicate_walk"),
+            ("bm25", "1", "walk_seeds.bm25_coverage"),
+        ]
+    );
     match &m.queries[1].kind {
         SubQueryKind::PredicateWalk(a) => assert_eq!(a.max_hops, 1),
         k => panic!("{k:?}"),
     }
     // No seed resolves: BM25 only, and the output is degraded with the count.
-    let rd = RouteDecision::new("walk_seeds", &WalkSeedsArgs { seeds: vec![seed("7", "candidate_index"), seed("nope", "name")] }, "");
+    let rd =
+        RouteDecision::new("walk_seeds", &WalkSeedsArgs { seeds: vec![seed("7", "candidate_index"), seed("nope", "name")] }, "");
     let input = walk_input(&intent, &working, &co, &rd);
     let m = execute::materialize(&input).unwrap();
     assert_eq!(m.queries.len(), 1);
@@ -269,7 +319,11 @@ fn decompose_template() {
     let cands: Vec<Candidate> = (0..30).map(|i| cand(&format!("a.b.c.d.e.n{i:02}"), "x")).collect();
     let co = ClassifierOutput { topic: "t".into(), candidates: cands, ..ClassifierOutput::default() };
     let mk = |axes: &[&str], scope: &str| {
-        RouteDecision::new("decompose", &DecomposeArgs { axes: axes.iter().map(|s| s.to_string()).collect(), focus: "fleet".into(), scope: scope.into() }, "")
+        RouteDecision::new(
+            "decompose",
+            &DecomposeArgs { axes: axes.iter().map(|s| s.to_string()).collect(), focus: "fleet".into(), scope: scope.into() },
+            "",
+        )
     };
     // entity_type anchors on candidates; scope caps 3/8/20/8.
     for (scope, n) in [("narrow", 3), ("medium", 8), ("broad", 20), ("", 8)] {
@@ -324,7 +378,14 @@ fn execute_degrades_on_missing_payloads_and_bad_args() {
         (Some(&co), None, "missing route decision"),
         (Some(&co), Some(&bad), "invalid walk_seeds args"),
     ] {
-        let input = ExecuteInput { intent: &intent, working: &working, classifier: c, route: r, refined_queries: &[], now: Timestamp::default() };
+        let input = ExecuteInput {
+            intent: &intent,
+            working: &working,
+            classifier: c,
+            route: r,
+            refined_queries: &[],
+            now: Timestamp::default(),
+        };
         let out = execute::run(&Scripted::default(), &input, FusionConfig::default(), None, None).unwrap();
         assert!(out.degraded && out.degraded_reason.contains(want), "{}", out.degraded_reason);
         assert!(out.validate().is_ok());
@@ -335,7 +396,10 @@ fn execute_degrades_on_missing_payloads_and_bad_args() {
 fn from_candidates_fuses_the_candidates() {
     let co = ClassifierOutput {
         topic: "t".into(),
-        candidates: vec![Candidate { relevance: 0.5, tier: "1".into(), ..cand("x.2", "b") }, Candidate { relevance: 1.5, ..cand("x.1", "a") }],
+        candidates: vec![
+            Candidate { relevance: 0.5, tier: "1".into(), ..cand("x.2", "b") },
+            Candidate { relevance: 1.5, ..cand("x.1", "a") },
+        ],
         ..ClassifierOutput::default()
     };
     let out = execute::from_candidates(&co, "t", 4000, None);
@@ -354,7 +418,10 @@ fn working(topic: &str) -> Working {
 fn rule_router_branches() {
     let intent = Intent::new("x");
     let route = |w: &Working, co: &ClassifierOutput, rounds: u32| {
-        RuleRouter::default().route(&RouteInput { intent: &intent, working: w, classifier: co, retighten_rounds: rounds }).unwrap().0
+        RuleRouter::default()
+            .route(&RouteInput { intent: &intent, working: w, classifier: co, retighten_rounds: rounds })
+            .unwrap()
+            .0
     };
     // No candidates → retighten with the normalised topic (hints kept).
     let w = Working { hints: BTreeMap::from([("limit".into(), "5".into())]), ..working("What is the Drone fleet?") };
@@ -376,17 +443,31 @@ fn rule_router_branches() {
     assert_eq!(rd.action, "walk_seeds");
     assert_eq!(rd.parse_walk_seeds_args().unwrap().seeds, [seed("1", "candidate_index")]);
     // Nothing named → decompose with the scope from the candidate count.
-    let many = ClassifierOutput { topic: "t".into(), candidates: (0..9).map(|i| cand(&format!("a.b.c.d.e.{i}"), "zzz")).collect(), ..ClassifierOutput::default() };
+    let many = ClassifierOutput {
+        topic: "t".into(),
+        candidates: (0..9).map(|i| cand(&format!("a.b.c.d.e.{i}"), "zzz")).collect(),
+        ..ClassifierOutput::default()
+    };
     let rd = route(&working("drone battery"), &many, 0);
     let a = rd.parse_decompose_args().unwrap();
-    assert_eq!((a.axes.as_slice(), a.focus.as_str(), a.scope.as_str()), (&["entity_type".to_string()][..], "drone battery", "broad"));
+    assert_eq!(
+        (a.axes.as_slice(), a.focus.as_str(), a.scope.as_str()),
+        (&["entity_type".to_string()][..], "drone battery", "broad")
+    );
     // Hints add axes.
-    let hinted = ClassifierOutput { hints: BTreeMap::from([("time_range".into(), json!("a/b")), ("path_predicates".into(), json!(["x"]))]), ..many };
+    let hinted = ClassifierOutput {
+        hints: BTreeMap::from([("time_range".into(), json!("a/b")), ("path_predicates".into(), json!(["x"]))]),
+        ..many
+    };
     assert_eq!(route(&working("q"), &hinted, 0).parse_decompose_args().unwrap().axes, ["entity_type", "time", "predicate"]);
     // A strong direct hit → synthesize_directly.
     let direct = ClassifierOutput {
         topic: "t".into(),
-        candidates: vec![Candidate { entity_type: "entity".into(), snippet_text: "Session tokens expire; a session token lasts.".into(), ..cand("w.l.k.g.entity.session_token", "session token") }],
+        candidates: vec![Candidate {
+            entity_type: "entity".into(),
+            snippet_text: "Session tokens expire; a session token lasts.".into(),
+            ..cand("w.l.k.g.entity.session_token", "session token")
+        }],
         ..ClassifierOutput::default()
     };
     assert_eq!(route(&working("Session token"), &direct, 0).action, "synthesize_directly");
@@ -397,7 +478,11 @@ struct Reply(Result<String, String>);
 
 impl Model for Reply {
     fn complete(&self, _r: &ModelRequest) -> Result<ModelResponse, String> {
-        self.0.clone().map(|content| ModelResponse { content, finish_reason: "stop".into(), usage: Usage { prompt_tokens: 10, completion_tokens: 5 } })
+        self.0.clone().map(|content| ModelResponse {
+            content,
+            finish_reason: "stop".into(),
+            usage: Usage { prompt_tokens: 10, completion_tokens: 5 },
+        })
     }
 }
 
@@ -415,15 +500,22 @@ fn json_extraction_table() {
 fn llm_router_happy_paths_and_failures() {
     let intent = Intent::new("t");
     let w = working("drones");
-    let co = ClassifierOutput { topic: "t".into(), candidates: (0..12).map(|i| cand(&format!("a.b.c.d.e.n{i}"), "L")).collect(), ..ClassifierOutput::default() };
+    let co = ClassifierOutput {
+        topic: "t".into(),
+        candidates: (0..12).map(|i| cand(&format!("a.b.c.d.e.n{i}"), "L")).collect(),
+        ..ClassifierOutput::default()
+    };
     let input = RouteInput { intent: &intent, working: &w, classifier: &co, retighten_rounds: 0 };
     let go = |reply: Result<&str, &str>| LlmRouter { model: Reply(reply.map(String::from).map_err(String::from)) }.route(&input);
     for (text, action) in [
         (r#"{"action": "synthesize_directly", "args": {"ignored": 1}}"#, "synthesize_directly"),
         (r#"{"action": "retighten", "args": {"topic": "drone fleet"}}"#, "retighten"),
-        (r#"```json
+        (
+            r#"```json
 {"action": "walk_seeds", "args": {"seeds": [{"ref": "0", "ref_type": "candidate_index"}]}}
-```"#, "walk_seeds"),
+```"#,
+            "walk_seeds",
+        ),
         (r#"Decision: {"action": "decompose", "args": {"axes": ["time"], "focus": "drones"}}"#, "decompose"),
     ] {
         let (rd, usage) = go(Ok(text)).unwrap();
@@ -457,14 +549,24 @@ fn rule_assessor_coverage_and_refined_queries() {
         evidence: vec![Evidence { snippet_text: "The drone flies.".into(), ..ev("x.y", "1", 1.0, "s") }],
         ..ExecutionOutput::default()
     };
-    let (a, _) = RuleAssessor::default().assess(&AssessInput { intent: &intent, working: &w, execution: Some(&exec), action: "decompose" });
+    let (a, _) = RuleAssessor::default().assess(&AssessInput {
+        intent: &intent,
+        working: &w,
+        execution: Some(&exec),
+        action: "decompose",
+    });
     assert!(!a.sufficient);
     assert_eq!(a.refined_queries, ["battery charging", "battery", "charging"]);
     assert_eq!(a.confidence, 0.33);
     assert_eq!(a.rationale, "covered 1/3 topic terms; 1 evidence items");
     assert!(a.validate().is_ok());
     let w = working("drone flies");
-    let (a, _) = RuleAssessor::default().assess(&AssessInput { intent: &intent, working: &w, execution: Some(&exec), action: "decompose" });
+    let (a, _) = RuleAssessor::default().assess(&AssessInput {
+        intent: &intent,
+        working: &w,
+        execution: Some(&exec),
+        action: "decompose",
+    });
     assert!(a.sufficient && a.refined_queries.is_empty());
     let (a, _) = RuleAssessor::default().assess(&AssessInput { intent: &intent, working: &w, execution: None, action: "" });
     assert!(a.degraded && !a.sufficient);
@@ -484,7 +586,13 @@ fn synthesis_quote_back() {
     // Valid refs kept (an entity id and an object-store ref); fabricated ones stripped; input order.
     let s = Synthesis {
         synthesis: "Answer [a.b.c.d.e.three] and [doc#1].\n- [x.y.z.q.r.fake] invented line".into(),
-        evidence_refs: vec!["a.b.c.d.e.three".into(), " doc#1 ".into(), "x.y.z.q.r.fake".into(), "a.b.c.d.e.three".into(), "".into()],
+        evidence_refs: vec![
+            "a.b.c.d.e.three".into(),
+            " doc#1 ".into(),
+            "x.y.z.q.r.fake".into(),
+            "a.b.c.d.e.three".into(),
+            "".into(),
+        ],
     };
     let q = quote_back(&s, &items);
     let ids: Vec<&str> = q.evidence.iter().map(|e| e.entity_id.as_str()).collect();
@@ -507,7 +615,9 @@ fn rule_synthesizer_is_extractive() {
     let empty = ExecutionOutput { topic: "drones".into(), action: "decompose".into(), ..ExecutionOutput::default() };
     let (s, _) = RuleSynthesizer.synthesize(&synth_input(&intent, &w, &empty)).unwrap();
     assert_eq!(s.synthesis, "No evidence was found for topic drones.");
-    let items: Vec<Evidence> = (0..10).map(|i| Evidence { snippet_text: format!("Fact {i}.\n  more"), ..ev(&format!("a.b.c.d.e.n{i}"), "1", 1.0, "s") }).collect();
+    let items: Vec<Evidence> = (0..10)
+        .map(|i| Evidence { snippet_text: format!("Fact {i}.\n  more"), ..ev(&format!("a.b.c.d.e.n{i}"), "1", 1.0, "s") })
+        .collect();
     let exec = ExecutionOutput { evidence: items, ..empty.clone() };
     let (s, _) = RuleSynthesizer.synthesize(&synth_input(&intent, &w, &exec)).unwrap();
     assert_eq!(s.evidence_refs.len(), 8);
@@ -517,8 +627,14 @@ fn rule_synthesizer_is_extractive() {
     // Insufficient: says so first and names what is missing.
     let a = AssessmentOutput { topic: "drones".into(), ..AssessmentOutput::default() };
     let w2 = working("drones batteries");
-    let (s, _) = RuleSynthesizer.synthesize(&SynthesisInput { assessment: Some(&a), ..synth_input(&intent, &w2, &exec) }).unwrap();
-    assert!(s.synthesis.starts_with("Insufficient evidence for drones batteries (covered 0/2 topic terms; not found: drones, batteries)."), "{}", s.synthesis);
+    let (s, _) =
+        RuleSynthesizer.synthesize(&SynthesisInput { assessment: Some(&a), ..synth_input(&intent, &w2, &exec) }).unwrap();
+    assert!(
+        s.synthesis
+            .starts_with("Insufficient evidence for drones batteries (covered 0/2 topic terms; not found: drones, batteries)."),
+        "{}",
+        s.synthesis
+    );
 }
 
 const T: &str = "2026-06-02T18:30:45.123456789Z";
@@ -539,7 +655,10 @@ fn status_triples() {
     let now = Timestamp::parse(T).unwrap();
     let c = triples::classify(E, now, 12, false);
     check_batch(&c, "research-graph-classify");
-    assert_eq!(objects(&c), [("research.classify.complete", T), ("research.classify.candidate-count", "12"), ("research.classify.degraded", "false")]);
+    assert_eq!(
+        objects(&c),
+        [("research.classify.complete", T), ("research.classify.candidate-count", "12"), ("research.classify.degraded", "false")]
+    );
     assert_eq!(objects(&triples::classify(E, now, 0, true))[2], ("research.classify.degraded", "true"));
     for a in ROUTE_ACTIONS {
         let r = triples::route(E, now, a);
@@ -554,24 +673,86 @@ fn status_triples() {
         check_batch(&a, "research-graph-assess");
         assert_eq!(objects(&a)[1], ("research.assess.sufficient", s));
     }
-    let k = triples::kickoff(E, now, "drones", "rg_abc12345", 4000, 5, "loop_1", "planner");
+    let k = triples::kickoff(
+        E,
+        now,
+        &triples::Kickoff {
+            topic: "drones",
+            run_id: "rg_abc12345",
+            budget: 4000,
+            max_iterations: 5,
+            parent_loop: "loop_1",
+            parent_role: "planner",
+        },
+    );
     check_batch(&k, "agent-research-graph");
-    assert_eq!(objects(&k), [
-        ("agent.loop.role", "research_pipeline"),
-        ("research.request.received", "true"),
-        ("research.request.topic", "drones"),
-        ("research.loop.id", "rg_abc12345"),
-        ("research.request.budget-tokens", "4000"),
-        ("research.request.max-iterations", "5"),
-        ("research.parent.loop", "loop_1"),
-        ("research.parent.role", "planner"),
-    ]);
-    assert_eq!(triples::kickoff(E, now, "d", "rg_abc12345", 4000, 5, "", "").len(), 6);
-    assert_eq!(triples::kickoff(E, now, "d", "rg_abc12345", 4000, 5, "l", "").len(), 7);
-    assert_eq!(triples::kickoff(E, now, "d", "rg_abc12345", 4000, 5, "", "r").len(), 7);
+    assert_eq!(
+        objects(&k),
+        [
+            ("agent.loop.role", "research_pipeline"),
+            ("research.request.received", "true"),
+            ("research.request.topic", "drones"),
+            ("research.loop.id", "rg_abc12345"),
+            ("research.request.budget-tokens", "4000"),
+            ("research.request.max-iterations", "5"),
+            ("research.parent.loop", "loop_1"),
+            ("research.parent.role", "planner"),
+        ]
+    );
+    assert_eq!(
+        triples::kickoff(
+            E,
+            now,
+            &triples::Kickoff {
+                topic: "d",
+                run_id: "rg_abc12345",
+                budget: 4000,
+                max_iterations: 5,
+                parent_loop: "",
+                parent_role: ""
+            }
+        )
+        .len(),
+        6
+    );
+    assert_eq!(
+        triples::kickoff(
+            E,
+            now,
+            &triples::Kickoff {
+                topic: "d",
+                run_id: "rg_abc12345",
+                budget: 4000,
+                max_iterations: 5,
+                parent_loop: "l",
+                parent_role: ""
+            }
+        )
+        .len(),
+        7
+    );
+    assert_eq!(
+        triples::kickoff(
+            E,
+            now,
+            &triples::Kickoff {
+                topic: "d",
+                run_id: "rg_abc12345",
+                budget: 4000,
+                max_iterations: 5,
+                parent_loop: "",
+                parent_role: "r"
+            }
+        )
+        .len(),
+        7
+    );
     let r = triples::result(E, now, "rg_abc12345");
     check_batch(&r, "research-graph-synthesize");
-    assert_eq!(objects(&r), [("research.search-result.complete", T), ("research.search-result.ref", "search_result.complete.rg_abc12345")]);
+    assert_eq!(
+        objects(&r),
+        [("research.search-result.complete", T), ("research.search-result.ref", "search_result.complete.rg_abc12345")]
+    );
 }
 
 #[test]
@@ -594,13 +775,23 @@ fn llm_assessor_and_synthesizer() {
     let exec = ExecutionOutput {
         topic: "drones".into(),
         action: "decompose".into(),
-        evidence: vec![Evidence { snippet_text: "Drones fly.".into(), objectstore_ref: "d#1".into(), ..ev("a.b.c.d.e.f", "1", 1.0, "s") }],
+        evidence: vec![Evidence {
+            snippet_text: "Drones fly.".into(),
+            objectstore_ref: "d#1".into(),
+            ..ev("a.b.c.d.e.f", "1", 1.0, "s")
+        }],
         ..ExecutionOutput::default()
     };
     let input = AssessInput { intent: &intent, working: &w, execution: Some(&exec), action: "decompose" };
     let reply = |s: &str| Reply(Ok(s.to_string()));
-    let (a, u) = LlmAssessor { model: reply(r#"{"sufficient": false, "refined_queries": ["x", " "], "confidence": 3, "rationale": "r"}"#) }.assess(&input);
-    assert_eq!((a.sufficient, a.refined_queries.as_slice(), a.confidence, a.evidence_count), (false, &["x".to_string()][..], 1.0, 1));
+    let (a, u) = LlmAssessor {
+        model: reply(r#"{"sufficient": false, "refined_queries": ["x", " "], "confidence": 3, "rationale": "r"}"#),
+    }
+    .assess(&input);
+    assert_eq!(
+        (a.sufficient, a.refined_queries.as_slice(), a.confidence, a.evidence_count),
+        (false, &["x".to_string()][..], 1.0, 1)
+    );
     assert_eq!(u.total(), 15);
     assert!(a.validate().is_ok());
     let (a, _) = LlmAssessor { model: Reply(Err("down".into())) }.assess(&input);
@@ -609,7 +800,10 @@ fn llm_assessor_and_synthesizer() {
     assert!(a.degraded && a.degraded_reason.contains("extract JSON"));
 
     let si = synth_input(&intent, &w, &exec);
-    let (s, _) = LlmSynthesizer { model: reply(r#"{"synthesis": "Drones fly [a.b.c.d.e.f].", "evidence_refs": ["a.b.c.d.e.f"]}"#) }.synthesize(&si).unwrap();
+    let (s, _) =
+        LlmSynthesizer { model: reply(r#"{"synthesis": "Drones fly [a.b.c.d.e.f].", "evidence_refs": ["a.b.c.d.e.f"]}"#) }
+            .synthesize(&si)
+            .unwrap();
     assert_eq!(s.evidence_refs, ["a.b.c.d.e.f"]);
     for (m, want) in [
         (reply(r#"{"synthesis": " ", "evidence_refs": []}"#), "empty synthesis"),

@@ -8,7 +8,14 @@ use warrant_research::{Chain, FixedClock, Intent, MemoryRunLog, RunRecord, Store
 use warrant_store::{DocumentInput, IngestOptions, SqliteStore, Store, ingest};
 
 fn doc(id: &str, title: Option<&str>, text: &str) -> DocumentInput {
-    DocumentInput { id: id.into(), text: text.into(), version: None, title: title.map(String::from), metadata: None, origin: id.into() }
+    DocumentInput {
+        id: id.into(),
+        text: text.into(),
+        version: None,
+        title: title.map(String::from),
+        metadata: None,
+        origin: id.into(),
+    }
 }
 
 fn store() -> SqliteStore {
@@ -20,7 +27,11 @@ fn store() -> SqliteStore {
             "Session tokens expire after 15 minutes of inactivity. Admin login requires hardware keys.\n\n\
              Refresh tokens are valid for 30 days. The gateway requires session tokens.",
         ),
-        doc("docs/storage.md", Some("Storage"), "Backups run every night. Snapshots were created at 2026-06-02T10:00:00Z.\n\nThe archive contains old snapshots."),
+        doc(
+            "docs/storage.md",
+            Some("Storage"),
+            "Backups run every night. Snapshots were created at 2026-06-02T10:00:00Z.\n\nThe archive contains old snapshots.",
+        ),
         doc("docs/fleet.md", None, "The delivery drone fleet has forty units. Drone batteries last two hours in cold weather."),
     ];
     ingest(&s, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
@@ -43,7 +54,9 @@ fn assert_grounded(store: &SqliteStore, r: &RunRecord) {
             let chunks: Vec<String> = match parse_node_id(&e.entity_id).unwrap() {
                 Node::Chunk(c) => vec![c],
                 Node::Entity(_) if !e.objectstore_ref.is_empty() => vec![e.objectstore_ref.clone()],
-                Node::Entity(name) => store.entity(&name).unwrap().unwrap().mentions.into_iter().filter_map(|m| m.chunk_id).collect(),
+                Node::Entity(name) => {
+                    store.entity(&name).unwrap().unwrap().mentions.into_iter().filter_map(|m| m.chunk_id).collect()
+                }
             };
             let quoted = chunks.iter().any(|c| store.chunk(c).unwrap().is_some_and(|ch| ch.text.contains(&e.snippet_text)));
             assert!(quoted, "{:?} is not quoted from {chunks:?}", e.snippet_text);

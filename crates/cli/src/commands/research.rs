@@ -56,8 +56,9 @@ pub fn run(args: ResearchArgs) -> CliResult<ExitCode> {
     let intent = intent(&args)?;
     let mut chain = Chain::new(StoreGraph::new(&store));
     if let Some(now) = &args.now {
-        let t = Timestamp::parse(now)
-            .ok_or_else(|| CliError::input(format!("--now: expected an RFC 3339 time such as 2026-06-02T18:30:45Z, got {now:?}")))?;
+        let t = Timestamp::parse(now).ok_or_else(|| {
+            CliError::input(format!("--now: expected an RFC 3339 time such as 2026-06-02T18:30:45Z, got {now:?}"))
+        })?;
         chain = chain.with_clock(FixedClock(t));
     }
     let record = research_graph(&chain, &log, &intent, None).map_err(|e| CliError::input(e.to_string()))?;
@@ -85,7 +86,8 @@ fn intent(args: &ResearchArgs) -> CliResult<Intent> {
             return Err(CliError::input(format!("{flag} must be > 0, got 0 (omit it for the default)")));
         }
     }
-    let intent = Intent { topic, hints, budget_tokens: args.budget.unwrap_or(0), max_iterations: args.max_iterations.unwrap_or(0) };
+    let intent =
+        Intent { topic, hints, budget_tokens: args.budget.unwrap_or(0), max_iterations: args.max_iterations.unwrap_or(0) };
     intent.validate().map_err(|e| CliError::input(e.to_string()))?;
     warrant_research::hints::check(&intent.hints).map_err(|e| CliError::input(format!("intent: {e}")))?;
     Ok(intent)

@@ -63,9 +63,10 @@ impl RuleRouter {
 
 fn strong_direct_hit(co: &ClassifierOutput, topic: &str) -> bool {
     let normal = normalise_topic(topic);
-    let named = co.candidates.iter().any(|c| {
-        c.tier == "0" && c.entity_type == "entity" && tokens(&c.label) == tokens(&normal) && !c.snippet_text.is_empty()
-    });
+    let named = co
+        .candidates
+        .iter()
+        .any(|c| c.tier == "0" && c.entity_type == "entity" && tokens(&c.label) == tokens(&normal) && !c.snippet_text.is_empty());
     if !named {
         return false;
     }
@@ -95,16 +96,12 @@ impl Router for RuleRouter {
             };
             return Ok((d, Usage::default()));
         }
-        let named: Vec<usize> = co
-            .candidates
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| contains_phrase(&working.topic, &c.label))
-            .map(|(i, _)| i)
-            .collect();
+        let named: Vec<usize> =
+            co.candidates.iter().enumerate().filter(|(_, c)| contains_phrase(&working.topic, &c.label)).map(|(i, _)| i).collect();
         if (1..=3).contains(&named.len()) {
             let seeds = named.iter().map(|i| SeedRef { reference: i.to_string(), ref_type: "candidate_index".into() }).collect();
-            let d = RouteDecision::new(ACTION_WALK_SEEDS, &WalkSeedsArgs { seeds }, format!("{} named candidate(s)", named.len()));
+            let d =
+                RouteDecision::new(ACTION_WALK_SEEDS, &WalkSeedsArgs { seeds }, format!("{} named candidate(s)", named.len()));
             return Ok((d, Usage::default()));
         }
         let mut axes = vec!["entity_type".to_string()];

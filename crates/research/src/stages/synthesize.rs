@@ -139,11 +139,8 @@ pub struct QuotedBack {
 /// Quote-back (spec §6.7) plus the line check: a line whose bracketed refs are all unknown
 /// is dropped.
 pub fn quote_back(synthesis: &Synthesis, evidence: &[Evidence]) -> QuotedBack {
-    let valid: BTreeSet<&str> = evidence
-        .iter()
-        .flat_map(|e| [e.entity_id.as_str(), e.objectstore_ref.as_str()])
-        .filter(|r| !r.is_empty())
-        .collect();
+    let valid: BTreeSet<&str> =
+        evidence.iter().flat_map(|e| [e.entity_id.as_str(), e.objectstore_ref.as_str()]).filter(|r| !r.is_empty()).collect();
     let mut stripped = Vec::new();
     let mut lines = Vec::new();
     for line in synthesis.synthesis.lines() {
@@ -169,7 +166,9 @@ pub fn quote_back(synthesis: &Synthesis, evidence: &[Evidence]) -> QuotedBack {
     }
     let mut cited: Vec<Evidence> = evidence
         .iter()
-        .filter(|e| kept.contains(&e.entity_id.as_str()) || (!e.objectstore_ref.is_empty() && kept.contains(&e.objectstore_ref.as_str())))
+        .filter(|e| {
+            kept.contains(&e.entity_id.as_str()) || (!e.objectstore_ref.is_empty() && kept.contains(&e.objectstore_ref.as_str()))
+        })
         .cloned()
         .collect();
     if cited.is_empty() && !evidence.is_empty() {
