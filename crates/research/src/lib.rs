@@ -77,6 +77,40 @@ pub fn research_graph(chain: &Chain<'_>, log: &dyn RunLog, intent: &Intent, pare
     Ok(record)
 }
 
+/// The `research_graph` tool's parameters (spec §4): strict, unlike the Intent payload —
+/// an unknown key is an error, and the numbers must be integers ≥ 0.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolParams {
+    /// The topic.
+    pub topic: String,
+    /// Hints.
+    #[serde(default)]
+    pub hints: std::collections::BTreeMap<String, String>,
+    /// Token budget (0 or absent ⇒ 4000).
+    #[serde(default)]
+    pub budget_tokens: u32,
+    /// Refine-iteration cap (0 or absent ⇒ 5).
+    #[serde(default)]
+    pub max_iterations: u32,
+}
+
+impl ToolParams {
+    /// Parses tool-call arguments (a JSON object) into a validated intent.
+    pub fn parse(json: &str) -> Result<Intent, String> {
+        let p: ToolParams = serde_json::from_str(json).map_err(|e| format!("research_graph: {e}"))?;
+        let intent = Intent {
+            topic: p.topic,
+            hints: p.hints,
+            budget_tokens: i64::from(p.budget_tokens),
+            max_iterations: i64::from(p.max_iterations),
+        };
+        intent.validate().map_err(|e| format!("research_graph: {e}"))?;
+        hints::check(&intent.hints).map_err(|e| format!("research_graph: intent: {e}"))?;
+        Ok(intent)
+    }
+}
+
 /// `read_result(run_id)`: the SearchResult of a recorded run.
 pub fn read_result(log: &dyn RunLog, run_id: &str) -> Result<Option<SearchResult>, RunLogError> {
     Ok(log.load(run_id)?.map(|r| r.search_result))

@@ -398,3 +398,21 @@ fn fixtures_decode_and_validate() {
     assert!(s.validate().is_ok());
     round_trip(&s);
 }
+
+#[test]
+fn tool_params_are_strict() {
+    use warrant_research::ToolParams;
+    let i = ToolParams::parse(r#"{"topic": "drones", "hints": {"limit": "5"}, "budget_tokens": 0}"#).unwrap();
+    assert_eq!((i.topic.as_str(), i.resolved_budget_tokens(), i.resolved_max_iterations()), ("drones", 4000, 5));
+    for (json, want) in [
+        (r#"{"topic": "t", "extra": 1}"#, "unknown field `extra`"),
+        (r#"{"topic": "t", "budget_tokens": -1}"#, "expected u32"),
+        (r#"{"topic": "t", "max_iterations": 1.5}"#, "expected u32"),
+        (r#"{"hints": {}}"#, "missing field `topic`"),
+        (r#"{"topic": " "}"#, "topic required"),
+        (r#"{"topic": "t", "hints": {"colour": "red"}}"#, "unknown hint"),
+    ] {
+        let e = ToolParams::parse(json).unwrap_err();
+        assert!(e.contains(want), "{json}: {e}");
+    }
+}
