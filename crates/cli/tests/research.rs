@@ -52,6 +52,7 @@ fn research_prints_a_search_result_with_its_trace() {
     assert!(v["run_id"].as_str().unwrap().starts_with("rg_"));
     assert!(v["tokens_used"].as_i64().unwrap() > 0);
     assert_eq!(v["iterations"], 1);
+    assert_eq!(v["sufficient"], true);
     let ev = v["evidence"].as_array().unwrap();
     assert!(ev.iter().any(|e| e["entity_id"] == "warrant.local.knowledge.graph.entity.admin_login"));
     // The same run on the same store state is byte-identical apart from the run id (the
@@ -113,6 +114,7 @@ fn absent_answers_are_reported_as_such() {
     let v = json(warrant().args(["research", "--store"]).arg(&kb).arg("quantum cryptography migration"));
     let s = v["synthesis"].as_str().unwrap();
     assert!(s.starts_with("No evidence was found") || s.starts_with("Insufficient evidence"), "{s}");
+    assert_eq!(v["sufficient"], false);
 }
 
 #[test]

@@ -461,8 +461,9 @@ impl Run<'_, '_> {
         }
     }
 
+    /// Whether a stage that started at `started` overran its deadline or the chain's.
     fn over(&self, started: Instant, limit: Duration) -> bool {
-        started.elapsed() > limit.min(self.remaining() + started.elapsed())
+        started.elapsed() > limit || self.remaining().is_zero()
     }
 
     fn classify(&mut self) {

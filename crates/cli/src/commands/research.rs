@@ -27,8 +27,8 @@ pub struct ResearchArgs {
     /// Repeatable.
     #[arg(long = "hint", value_name = "K=V")]
     pub hints: Vec<String>,
-    /// Report format: the SearchResult as JSON (with `run_id`), or the synthesis with numbered
-    /// evidence.
+    /// Report format: the SearchResult as JSON (plus `run_id` and `sufficient`), or the
+    /// synthesis with numbered evidence.
     #[arg(long, value_enum, default_value_t = Format::Json)]
     pub format: Format,
     /// Show a recorded run (its intent, status triples, payloads and result) instead of running.
@@ -93,11 +93,15 @@ fn intent(args: &ResearchArgs) -> CliResult<Intent> {
     Ok(intent)
 }
 
-/// The SearchResult JSON with the run id added.
+/// The SearchResult JSON with the run id added, and `sufficient` (the last assessment's
+/// verdict; absent when the run answered directly from the candidates or failed).
 fn result_json(r: &RunRecord) -> Value {
     let mut v = serde_json::to_value(&r.search_result).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut v {
         m.insert("run_id".into(), Value::from(r.run_id.clone()));
+        if let (Some(s), None) = (r.sufficient(), &r.failure) {
+            m.insert("sufficient".into(), Value::Bool(s));
+        }
     }
     v
 }
