@@ -64,6 +64,34 @@ pub fn time_range(v: &str) -> Result<(String, String), String> {
     Ok((a.to_string(), b.to_string()))
 }
 
+/// A `time_range` derived from the dates a topic names (spec §6.1 step 4): the day, month or
+/// year of each dated mention with a year, spanned from the earliest to the latest.
+pub fn derive_time_range(topic: &str) -> Option<String> {
+    let mut lo: Option<(i32, u8, u8)> = None;
+    let mut hi: Option<(i32, u8, u8)> = None;
+    for m in warrant_text::date::find_dates(topic) {
+        let Some(y) = m.year else { continue };
+        let (start, end) = match (m.month, m.day) {
+            (Some(mo), Some(d)) => ((y, mo, d), (y, mo, d)),
+            (Some(mo), None) => ((y, mo, 1), (y, mo, days_in_month(y, mo))),
+            _ => ((y, 1, 1), (y, 12, 31)),
+        };
+        lo = Some(lo.map_or(start, |l| l.min(start)));
+        hi = Some(hi.map_or(end, |h| h.max(end)));
+    }
+    let ((y0, m0, d0), (y1, m1, d1)) = (lo?, hi?);
+    Some(format!("{y0:04}-{m0:02}-{d0:02}/{y1:04}-{m1:02}-{d1:02}T23:59:59Z"))
+}
+
+fn days_in_month(y: i32, m: u8) -> u8 {
+    match m {
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
 /// Predicate ids of a comma-separated list (blank entries dropped).
 pub fn predicates(v: &str) -> Vec<String> {
     v.split(',').map(str::trim).filter(|p| !p.is_empty()).map(String::from).collect()
@@ -102,6 +130,15 @@ mod tests {
         assert!(check(&hints(&[("time_range", "2024-02-01/2024-01-01")])).unwrap_err().contains("after end"));
         assert!(check(&hints(&[("time_range", "yesterday")])).unwrap_err().contains("<start>/<end>"));
         assert!(check(&hints(&[("use_embeddings", "yes")])).is_err());
+    }
+
+    #[test]
+    fn time_ranges_are_derived_from_dated_topics() {
+        assert_eq!(derive_time_range("outages on 2024-02-10").as_deref(), Some("2024-02-10/2024-02-10T23:59:59Z"));
+        assert_eq!(derive_time_range("releases in February 2024").as_deref(), Some("2024-02-01/2024-02-29T23:59:59Z"));
+        assert_eq!(derive_time_range("incidents in 2023 and in March 2024").as_deref(), Some("2023-01-01/2024-03-31T23:59:59Z"));
+        assert_eq!(derive_time_range("drone batteries"), None);
+        assert!(time_range(&derive_time_range("in May 2025").unwrap()).is_ok());
     }
 
     #[test]

@@ -177,3 +177,23 @@ fn common_words_leave_bm25_queries_that_have_rarer_ones() {
     let g = StoreGraph::new(&s);
     assert_eq!(g.query_terms("the tokens of the gateway").unwrap(), ["tokens", "gateway"]);
 }
+
+#[test]
+fn a_dated_topic_walks_the_time_axis() {
+    let s = store();
+    let r = research(&s, Intent::new("what was created on 2026-06-02"));
+    let co = r.latest("classifier_output").unwrap();
+    assert_eq!(co["hints"]["time_range"], "2026-06-02/2026-06-02T23:59:59Z");
+    let rd = r.latest("route_decision").unwrap();
+    assert_eq!(rd["args"]["axes"], serde_json::json!(["entity_type", "time"]));
+    let exec = r.latest("execution_output").unwrap();
+    let timed: Vec<&str> = exec["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["source"] == "decompose.time")
+        .map(|e| e["entity_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(timed, ["warrant.local.knowledge.graph.entity.snapshot"]);
+    assert_grounded(&s, &r);
+}

@@ -119,7 +119,15 @@ pub fn classify(graph: &StoreGraph<'_>, working: &Working, config: &ClassifyConf
         tier: "0".into(),
         intent: if any_entity { "entity_lookup" } else { "topic_search" }.into(),
         confidence: 1.0,
-        hints: hints::classifier_hints(&working.hints),
+        hints: {
+            let mut h = hints::classifier_hints(&working.hints);
+            if !h.contains_key("time_range") {
+                if let Some(r) = hints::derive_time_range(topic) {
+                    h.insert("time_range".into(), serde_json::Value::from(r));
+                }
+            }
+            h
+        },
         candidates: out,
         degraded: false,
         degraded_reason: String::new(),

@@ -129,7 +129,14 @@ pub fn materialize(input: &ExecuteInput<'_>) -> Result<Materialized, (String, St
                         }
                     }
                     "time" | "temporal" => {
-                        let window = input.working.hints.get("time_range").and_then(|v| hints::time_range(v).ok());
+                        // The caller's window, else one derived from the topic, else ±24 h.
+                        let window = input
+                            .working
+                            .hints
+                            .get("time_range")
+                            .map(String::as_str)
+                            .or_else(|| co.hints.get("time_range").and_then(|v| v.as_str()))
+                            .and_then(|v| hints::time_range(v).ok());
                         let (start, end) = window.unwrap_or_else(|| {
                             (input.now.plus_secs(-86_400).rfc3339_nano(), input.now.plus_secs(86_400).rfc3339_nano())
                         });
