@@ -672,6 +672,10 @@ impl DecompTrace {
     }
 }
 
+fn nonempty_trace<'de, D: Deserializer<'de>>(d: D) -> Result<Option<DecompTrace>, D::Error> {
+    Ok(Option::<DecompTrace>::deserialize(d)?.filter(|t| !t.is_empty()))
+}
+
 fn trace_is_empty(t: &Option<DecompTrace>) -> bool {
     t.as_ref().is_none_or(DecompTrace::is_empty)
 }
@@ -685,8 +689,8 @@ pub struct SearchResult {
     /// The answer text.
     #[serde(default, deserialize_with = "nullable")]
     pub synthesis: String,
-    /// How the answer was decomposed.
-    #[serde(default, skip_serializing_if = "trace_is_empty")]
+    /// How the answer was decomposed (an empty trace reads as absent, as it is written).
+    #[serde(default, deserialize_with = "nonempty_trace", skip_serializing_if = "trace_is_empty")]
     pub decomp_trace: Option<DecompTrace>,
     /// Evidence token cost plus reported LLM tokens.
     #[serde(default, deserialize_with = "nullable", skip_serializing_if = "is_zero_i64")]

@@ -354,6 +354,10 @@ fn search_result_round_trips_and_validates() {
     // An empty trace is omitted.
     let bare = SearchResult { synthesis: "s".into(), decomp_trace: Some(DecompTrace::default()), ..SearchResult::default() };
     assert_eq!(serde_json::to_value(&bare).unwrap(), json!({"synthesis": "s"}));
+    // ... and an empty (or all-unknown) trace object reads as absent, so round trips hold
+    // (found by the research_payloads fuzz target).
+    let d: SearchResult = serde_json::from_value(json!({"synthesis": "s", "decomp_trace": {"x": 1}})).unwrap();
+    assert_eq!(d.decomp_trace, None);
     let cases = [
         (SearchResult { synthesis: "  ".into(), ..sr.clone() }, "synthesis required"),
         (SearchResult { evidence: vec![ev("", "0")], ..sr.clone() }, "evidence[0]: entity_id required"),
