@@ -3,7 +3,8 @@
 //! 1. **Extract** the answer into a PredicateGraph (`warrant-extract`); when a question is
 //!    known and the answer states no claim of its own ("Delhi"), the whole answer is the claim.
 //! 2. **Verify** every claim against the sources (`warrant-verify`): a status, a confidence and
-//!    support edges quoting the sources exactly. The results travel with the graph as
+//!    support edges quoting the sources exactly. With a model configured for it, claims the
+//!    rules leave `unsupported` or `partially_supported` get a second opinion, marked as such. The results travel with the graph as
 //!    `context.claim_verification`, where the grounding predicates read them.
 //! 3. **Evaluate** the policy packs (`warrant-cpl`) — by default `warrant.grounding.v1`,
 //!    `warrant.arithmetic.v1`, and `core.tool-use.v1` when the answer calls tools.
@@ -11,9 +12,11 @@
 //!
 //! The same inputs give the same report, byte for byte.
 
+pub mod evidence;
 pub mod gate;
 pub mod render;
 pub mod sources;
+pub mod store;
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -42,6 +45,9 @@ pub enum CheckError {
     /// Policy evaluation refused the packs (dependency cycle, tool schemas).
     #[error("{0}")]
     Eval(#[from] EvalError),
+    /// The knowledge store could not be read.
+    #[error("store: {0}")]
+    Store(#[from] warrant_store::StoreError),
 }
 
 /// Check settings shared by many answers.
@@ -51,6 +57,9 @@ pub struct Checker {
     pub engine: Engine,
     /// The packs to run; `None` runs the defaults.
     pub packs: Option<Vec<Pack>>,
+    /// A model asked for a second opinion on claims the rules leave `unsupported` or
+    /// `partially_supported` (`--llm-verify`); `None`: rules only.
+    pub second_opinion: Option<warrant_llm::Llm>,
 }
 
 /// One answer to check.
@@ -79,6 +88,9 @@ pub struct Report {
     pub policies: RunResult,
     /// The extracted graph, with `context.claim_verification`.
     pub graph: PredicateGraph,
+    /// The packs that were run (for the evidence pack's coverage; not in the JSON report).
+    #[serde(skip)]
+    pub packs_run: Vec<Pack>,
 }
 
 impl Checker {
@@ -102,21 +114,67 @@ impl Checker {
 
     /// Checks one answer against `corpus`.
     pub fn check(&self, req: &Request<'_>, corpus: &Corpus) -> Result<Report, CheckError> {
-        if req.answer.text.trim().is_empty() && req.answer.tool_calls.is_empty() {
-            return Err(CheckError::EmptyAnswer);
+        let (graph, question) = prepare(req)?;
+        self.finish(graph, question, corpus, None)
+    }
+
+    /// Checks one answer against a knowledge store: against `corpus` when given (the whole
+    /// documents of a small store), else against the chunks BM25 retrieves for each claim;
+    /// then the claims' own facts are matched against the store's facts.
+    pub fn check_with_store(
+        &self,
+        req: &Request<'_>,
+        store: &dyn warrant_store::Store,
+        vocab: &warrant_facts::Vocabulary,
+        corpus: Option<&Corpus>,
+    ) -> Result<Report, CheckError> {
+        let (graph, question) = prepare(req)?;
+        let retrieved;
+        let scope = corpus.is_none().then_some(store::CHUNKS_PER_CLAIM);
+        let corpus = match corpus {
+            Some(c) => c,
+            None => {
+                let texts: Vec<&str> = graph.claims.iter().map(|c| c.text.as_str()).collect();
+                retrieved = store::corpus_for_claims(store, &texts, store::CHUNKS_PER_CLAIM)?;
+                &retrieved
+            }
+        };
+        self.finish(graph, question, corpus, Some((store, vocab, scope)))
+    }
+
+    fn finish(
+        &self,
+        mut graph: PredicateGraph,
+        question: Option<String>,
+        corpus: &Corpus,
+        facts: Option<(&dyn warrant_store::Store, &warrant_facts::Vocabulary, Option<usize>)>,
+    ) -> Result<Report, CheckError> {
+        let mut claims = verify(&graph, corpus, &warrant_verify::Options { question: question.clone() });
+        if let Some((store, vocab, scope)) = facts {
+            store::apply_fact_signals(store, vocab, &mut claims, scope)?;
         }
-        let mut graph = extract(req.answer, &warrant_extract::Options { output_id: req.output_id.clone() }).graph;
-        let question = req.question.map(str::to_string).or_else(|| graph.user_query().map(str::to_string));
-        if question.is_some() {
-            add_answer_claim(&mut graph);
+        if let Some(llm) = &self.second_opinion {
+            warrant_verify::llm::second_opinion(&mut claims, corpus, question.as_deref(), llm);
         }
-        let claims = verify(&graph, corpus, &warrant_verify::Options { question: question.clone() });
         attach(&mut graph, &claims, question.as_deref(), corpus);
         let packs = self.packs_for(&graph)?;
         let policies = self.engine.evaluate(&packs, &graph)?;
         let (gate, gate_reasons) = gate::decide(&claims, &policies);
-        Ok(Report { output_id: graph.output_id.clone(), gate, gate_reasons, claims, policies, graph })
+        Ok(Report { output_id: graph.output_id.clone(), gate, gate_reasons, claims, policies, graph, packs_run: packs })
     }
+}
+
+/// The answer's graph (with the answer claim when there is a question) and the question.
+fn prepare(req: &Request<'_>) -> Result<(PredicateGraph, Option<String>), CheckError> {
+    if req.answer.text.trim().is_empty() && req.answer.tool_calls.is_empty() {
+        return Err(CheckError::EmptyAnswer);
+    }
+    let mut graph = extract(req.answer, &warrant_extract::Options { output_id: req.output_id.clone() }).graph;
+    let question = req.question.map(str::to_string).or_else(|| graph.user_query().map(str::to_string));
+    if question.is_some() {
+        add_answer_claim(&mut graph);
+    }
+    Ok((graph, question))
 }
 
 /// Records the verification in the graph's context (`claim_verification`, and the question as

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use warrant_evidence::DocKind;
 
+use crate::commands::llm::{LlmArgs, LlmCommand};
+
 /// Warrant checks what AI models say: it turns model output into a typed graph, runs
 /// deterministic policies over it, and reports a verdict with the evidence behind it.
 #[derive(Debug, Parser)]
@@ -37,6 +39,9 @@ pub enum Kind {
     PolicyPack,
     /// A verifier rubric.
     VerifierRubric,
+    /// A CKF knowledge package (`.ckf.json`, `.ckf.yaml`, `.ckf.md`); CKF benchmark
+    /// projections are recognised and their projection shape checked.
+    CkfPackage,
     /// An Agent Evidence pack.
     EvidencePack,
     /// An Agent Evidence claim map.
@@ -63,6 +68,7 @@ impl Kind {
             Self::CplPolicy => "cpl_policy",
             Self::PolicyPack => "policy_pack",
             Self::VerifierRubric => "verifier_rubric",
+            Self::CkfPackage => "ckf_package",
             Self::EvidencePack
             | Self::ClaimMap
             | Self::SourceMap
@@ -85,7 +91,7 @@ impl Kind {
             Self::Replay => DocKind::Replay,
             Self::ExportManifest => DocKind::ExportManifest,
             Self::Event => DocKind::Event,
-            Self::Predicategraph | Self::CplPolicy | Self::PolicyPack | Self::VerifierRubric => return None,
+            Self::Predicategraph | Self::CplPolicy | Self::PolicyPack | Self::VerifierRubric | Self::CkfPackage => return None,
         })
     }
 
@@ -107,14 +113,17 @@ impl Kind {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Validate artefacts: PredicateGraphs, CPL policies, policy packs, verifier rubrics, and
-    /// Agent Evidence documents.
+    /// Validate artefacts: PredicateGraphs, CPL policies, policy packs, verifier rubrics, CKF
+    /// knowledge packages, and Agent Evidence documents.
     Validate(ValidateArgs),
     /// Evaluate and list CPL policy packs.
     #[command(subcommand)]
     Policy(PolicyCommand),
     /// Turn a model output (text, chat message, completion, envelope) into a PredicateGraph.
     Extract(ExtractArgs),
+    /// Compile sources (policies, runbooks, FAQs, records, transcripts) into a CKF knowledge
+    /// package: typed sections, every item traceable to a verbatim excerpt.
+    Compile(CompileArgs),
     /// Check an answer against its sources: every claim verified with quoted evidence, the
     /// policy verdicts, and one gate (allow, review, block).
     Check(CheckArgs),
@@ -127,6 +136,90 @@ pub enum Command {
     /// Research a topic over the knowledge store: an extractive answer whose every line
     /// cites evidence (classify, route, execute, assess, synthesize).
     Research(crate::commands::research::ResearchArgs),
+    /// Answer a question from the store: supported, conflicting or unsupported, with the
+    /// chain of facts behind the verdict.
+    Ask(crate::commands::ask::AskArgs),
+    /// The optional model stages: list their versioned prompts.
+    #[command(subcommand)]
+    Llm(LlmCommand),
+}
+
+/// Encoding of a compiled package.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum PackageFormat {
+    /// `.ckf.json` (canonical).
+    #[default]
+    Json,
+    /// `.ckf.yaml` (block style).
+    Yaml,
+    /// `.ckf.md` (readable; YAML blocks per section).
+    Md,
+}
+
+/// Coverage mode of `compile` (§7.7 of the spec).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CoverageArg {
+    /// Report coverage only.
+    Summary,
+    /// Insert items for large uncovered spans.
+    Balanced,
+    /// Insert items for every uncovered span.
+    Complete,
+}
+
+/// `compression_level` written in the package metadata.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum CompressionArg {
+    /// `light`.
+    Light,
+    /// `standard`.
+    #[default]
+    Standard,
+    /// `dense`.
+    Dense,
+    /// `agentic`.
+    Agentic,
+}
+
+/// `warrant compile`.
+#[derive(Debug, Args)]
+pub struct CompileArgs {
+    /// Package encoding.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: PackageFormat,
+    /// The source's version or edition (the package id ends in `-v<V>`; default: front matter
+    /// or a `Version N` line, else `v1`).
+    #[arg(long = "version", value_name = "V")]
+    pub version: Option<String>,
+    /// The package title (default: front matter, `<title>`, first `#` heading, file name).
+    #[arg(long, value_name = "T")]
+    pub title: Option<String>,
+    /// Write the package to FILE (atomically) instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<String>,
+    /// `metadata.created_at` (ISO-8601), or `now`. Default: $SOURCE_DATE_EPOCH when set, else
+    /// 1970-01-01T00:00:00Z, so the same sources always give the same bytes.
+    #[arg(long = "created-at", value_name = "ISO-8601")]
+    pub created_at: Option<String>,
+    /// Coverage mode (default: `complete` for records, FAQs and normative texts, else `balanced`).
+    #[arg(long, value_enum)]
+    pub coverage: Option<CoverageArg>,
+    /// `metadata.compression_level`.
+    #[arg(long = "compression-level", value_enum, default_value_t)]
+    pub compression_level: CompressionArg,
+    /// Turn promotion into if-then rules, playbooks and anti-patterns off.
+    #[arg(long = "no-promotion")]
+    pub no_promotion: bool,
+    /// Also write the compile result (quality, promotion, sanitizer, coverage, numeric integrity,
+    /// warnings) as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<String>,
+    /// Largest source accepted, in bytes.
+    #[arg(long = "max-bytes", value_name = "BYTES", default_value_t = warrant_ckf::source::DEFAULT_MAX_BYTES)]
+    pub max_bytes: usize,
+    /// Sources: .txt, .md, .html, .jsonl, .json (an array of records), .vtt, .srt; `-` reads stdin.
+    #[arg(value_name = "SOURCE", required = true)]
+    pub sources: Vec<String>,
 }
 
 /// Report format of `check`.
@@ -144,8 +237,9 @@ pub enum CheckFormat {
 /// `warrant check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// A store to check against (made by `warrant ingest`).
-    #[arg(long, value_name = "DIR")]
+    /// A store to check against (made by `warrant ingest`): each claim is held against the
+    /// chunks BM25 retrieves for it, and its facts against the store's facts.
+    #[arg(long, value_name = "DIR", conflicts_with = "sources")]
     pub store: Option<String>,
     /// Source files or folders, read into an in-memory store for this check. Takes several
     /// paths; when ANSWER is not given separately, the last path is the answer
@@ -165,9 +259,17 @@ pub struct CheckArgs {
     /// Report format.
     #[arg(long, value_enum, default_value_t)]
     pub format: CheckFormat,
-    /// Also write an Agent Evidence pack to FILE.
+    /// Also write an Agent Evidence pack to FILE (atomically).
     #[arg(long = "evidence-pack", value_name = "FILE", conflicts_with = "batch")]
     pub evidence_pack: Option<String>,
+    /// The evidence pack's `created_at`: an ISO-8601 date-time, or `now`. Default:
+    /// $SOURCE_DATE_EPOCH when set, else now (pass a time for byte-identical packs).
+    #[arg(long = "created-at", value_name = "TIME", requires = "evidence_pack")]
+    pub created_at: Option<String>,
+    /// A predicate vocabulary (TOML or JSON) for reading the claims' facts, matching the one
+    /// the store was ingested with (default: the built-in vocabulary).
+    #[arg(long, value_name = "FILE")]
+    pub vocab: Option<String>,
     /// A JSONL file of `{"id", "answer", "question"?, "sources"?, "tools"?}` lines; writes one
     /// JSON report per line, in input order.
     #[arg(long, value_name = "FILE", conflicts_with = "answer")]
@@ -178,6 +280,13 @@ pub struct CheckArgs {
     /// Largest total size of `--sources`, in bytes.
     #[arg(long = "max-source-bytes", value_name = "BYTES", default_value_t = warrant_check::sources::DEFAULT_MAX_SOURCE_BYTES)]
     pub max_source_bytes: u64,
+    /// Ask the configured model for a second opinion on claims the rules leave unsupported or
+    /// partially supported (never on contradicted ones); its verdicts are marked as such.
+    #[arg(long = "llm-verify")]
+    pub llm_verify: bool,
+    /// Model options.
+    #[command(flatten)]
+    pub llm: LlmArgs,
     /// Answer options.
     #[command(flatten)]
     pub input: AnswerArgs,
@@ -225,6 +334,13 @@ pub struct ExtractArgs {
     /// A JSONL file of `{"id", "answer", "context"?}` lines; writes one graph per line.
     #[arg(long, value_name = "FILE", conflicts_with = "input")]
     pub batch: Option<String>,
+    /// Take the claims from the configured model (quoted exactly from the answer); falls back
+    /// to the deterministic claims, with `context.extraction_degraded`, when the model fails.
+    #[arg(long = "llm")]
+    pub llm: bool,
+    /// Model options.
+    #[command(flatten)]
+    pub llm_opts: LlmArgs,
     /// Answer options.
     #[command(flatten)]
     pub answer: AnswerArgs,
@@ -259,6 +375,17 @@ pub struct IngestArgs {
     /// Store chunks only; do not extract facts.
     #[arg(long)]
     pub no_extract: bool,
+    /// Extract facts with the configured model (vocabulary in the prompt, every fact validated;
+    /// a chunk the model fails on falls back to the patterns and is reported as degraded).
+    #[arg(long = "llm", conflicts_with = "no_extract")]
+    pub llm: bool,
+    /// Extract the first document R times more and report the mean Jaccard of normalised
+    /// facts (below 0.8: unreliable).
+    #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(2..=100), conflicts_with = "no_extract")]
+    pub consistency: Option<u32>,
+    /// Model options.
+    #[command(flatten)]
+    pub llm_opts: LlmArgs,
     /// Longest chunk, in characters.
     #[arg(long, value_name = "N", default_value_t = 1200, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_chunk_chars: u32,
@@ -352,6 +479,9 @@ pub struct EvalArgs {
     /// Verifier rubric files to register (their rules are skipped until a judge is configured).
     #[arg(long = "rubric", value_name = "FILE")]
     pub rubrics: Vec<String>,
+    /// Model options: a configured model is the rubrics' judge.
+    #[command(flatten)]
+    pub llm: Box<LlmArgs>,
     /// Warnings fail policies too.
     #[arg(long)]
     pub strict: bool,

@@ -172,6 +172,10 @@ fn period_ends_sentence(text: &str, dot: usize, end: usize, limit: usize) -> boo
         return false;
     }
     if ABBREVIATIONS.contains(&bare) {
+        // "No." abbreviates "number" only before one ("No. 5"); "No. Gift cards …" is an answer.
+        if matches!(bare, "no" | "nos") {
+            return !next_word(text, end, limit).is_some_and(|c| c.is_ascii_digit());
+        }
         // "etc." and "Inc." often do end sentences; only when the next word starts upper-case.
         if matches!(bare, "etc" | "inc" | "ltd" | "co" | "corp" | "al") {
             return next_word_is_capitalised(text, end, limit);
@@ -181,7 +185,10 @@ fn period_ends_sentence(text: &str, dot: usize, end: usize, limit: usize) -> boo
     // A single letter (an initial, "J. Smith") or dotted initials ("U.S.A.").
     let letters: Vec<char> = original.chars().filter(|c| *c != '.').collect();
     if letters.len() == 1 && letters[0].is_alphabetic() && letters[0].is_uppercase() {
-        return false;
+        // A unit after a number ("8 °C.", "12 V.") is not an initial.
+        let before = text[..word_start].trim_end();
+        let unit = before.ends_with('°') || before.ends_with(|c: char| c.is_ascii_digit());
+        return unit && next_word_is_capitalised(text, end, limit);
     }
     if bare.contains('.') && bare.split('.').all(|p| p.chars().count() <= 1) {
         return next_word_is_capitalised(text, end, limit);
@@ -227,6 +234,15 @@ mod tests {
     }
 
     #[test]
+    fn units_after_numbers_end_sentences() {
+        let t = "Store at 2 °C to 8 °C. Once opened, keep it for 28 days.";
+        let got: Vec<&str> = sentences(t).into_iter().map(|r| &t[r]).collect();
+        assert_eq!(got, ["Store at 2 °C to 8 °C.", "Once opened, keep it for 28 days."]);
+        let t = "Ask J. Smith about it.";
+        assert_eq!(sentences(t).len(), 1);
+    }
+
+    #[test]
     fn abbreviations_and_initials() {
         assert_eq!(
             sents("Dr. Smith met J. K. Rowling in the U.S. on Monday."),
@@ -235,6 +251,7 @@ mod tests {
         assert_eq!(sents("Use a tool, e.g. a hammer. Then stop."), vec!["Use a tool, e.g. a hammer.", "Then stop."]);
         assert_eq!(sents("Apples, pears, etc. They are fruit."), vec!["Apples, pears, etc.", "They are fruit."]);
         assert_eq!(sents("It weighs approx. three kilos."), vec!["It weighs approx. three kilos."]);
+        assert_eq!(sents("See No. 5 below. No. Gift cards are final."), vec!["See No. 5 below.", "No.", "Gift cards are final."]);
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! One module per subcommand.
 
+pub(crate) mod ask;
 mod check;
+mod compile;
 pub(crate) mod extract;
 mod facts;
 mod ingest;
+pub(crate) mod llm;
 mod policy;
 pub(crate) mod research;
 mod search;
@@ -21,11 +24,14 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Policy(PolicyCommand::Eval(a)) => policy::eval(a),
         Command::Policy(PolicyCommand::Packs(a)) => policy::packs(a),
         Command::Extract(a) => extract::run(a),
+        Command::Compile(a) => compile::run(a),
         Command::Check(a) => check::run(a),
         Command::Ingest(a) => ingest::run(a),
         Command::Facts(a) => facts::run(a),
         Command::Search(a) => search::run(a),
         Command::Research(a) => research::run(a),
+        Command::Ask(a) => ask::run(a),
+        Command::Llm(c) => llm::run(c),
     }
 }
 

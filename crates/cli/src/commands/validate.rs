@@ -80,6 +80,10 @@ struct FileReport {
     valid: bool,
     errors: Vec<Finding>,
     warnings: Vec<Finding>,
+    /// What the document turned out to be, when that is not the kind itself (a CKF benchmark
+    /// projection checked as one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
     /// How the first error reads in the upstream validator's style (text output only).
     #[serde(skip)]
     headline: Option<String>,
@@ -101,6 +105,8 @@ fn detect(v: &Value) -> Option<Kind> {
         Some(Kind::CplPolicy)
     } else if o.contains_key("verifier_id") {
         Some(Kind::VerifierRubric)
+    } else if warrant_ckf::validate::looks_like_package(v) {
+        Some(Kind::CkfPackage)
     } else {
         None
     }
@@ -213,10 +219,20 @@ fn check(file: &str, text: &str, kind: Option<Kind>, strict: bool, ev: &Evidence
         valid: false,
         errors: vec![],
         warnings: vec![],
+        note: None,
         headline: None,
     };
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
+        Err(e) if ckf_text(file, text, kind) => match warrant_ckf::encode::parse_any(text) {
+            Ok(v) => v,
+            Err(e2) => {
+                report.kind = Some(Kind::CkfPackage.name());
+                report.headline = Some(format!("Invalid package document: {e2}"));
+                report.errors.push(finding("", format!("not readable as a JSON, YAML or Markdown package: {e2} (as JSON: {e})")));
+                return Ok(report);
+            }
+        },
         Err(e) => {
             report.headline = Some(format!("Invalid JSON: {e}"));
             report.errors.push(finding("", format!("invalid JSON: {e}")));
@@ -227,7 +243,7 @@ fn check(file: &str, text: &str, kind: Option<Kind>, strict: bool, ev: &Evidence
         report.headline = Some("Error: cannot tell the artefact kind from its content; pass --kind".into());
         report.errors.push(finding(
             "",
-            "cannot tell the artefact kind from its content (no schema_version, pack_id, policy_id or verifier_id); pass --kind",
+            "cannot tell the artefact kind from its content (no schema_version, pack_id, policy_id, verifier_id or CKF package sections); pass --kind",
         ));
         return Ok(report);
     };
@@ -283,6 +299,20 @@ fn check(file: &str, text: &str, kind: Option<Kind>, strict: bool, ev: &Evidence
                 report.errors.push(finding(&e.pointer, e.message));
             }
         }
+        Kind::CkfPackage => {
+            // Read mode: write-mode rules are warnings, so `--strict` is write mode (§9).
+            let r = warrant_ckf::validate::check(&value, warrant_ckf::validate::Mode::Read);
+            report.errors = r.errors.into_iter().map(|f| finding(&f.path, f.message)).collect();
+            report.warnings = r.warnings.into_iter().map(|f| finding(&f.path, f.message)).collect();
+            if r.shape == warrant_ckf::validate::Shape::BenchmarkProjection {
+                report.note = Some(
+                    "a CKF-compatible benchmark projection, not a package: package readers decline it (§9.2); its projection shape was checked".into(),
+                );
+                if report.errors.is_empty() {
+                    report.headline = Some("Valid benchmark projection (not a package; package readers decline it)".into());
+                }
+            }
+        }
         other => {
             if let Some(k) = other.evidence() {
                 check_evidence(&mut report, k, &value, file, ev)?;
@@ -291,6 +321,16 @@ fn check(file: &str, text: &str, kind: Option<Kind>, strict: bool, ev: &Evidence
     }
     report.valid = report.errors.is_empty() && (!strict || report.warnings.is_empty());
     Ok(report)
+}
+
+/// True when a non-JSON text should be read as a YAML or Markdown package.
+fn ckf_text(file: &str, text: &str, kind: Option<Kind>) -> bool {
+    let lower = file.to_ascii_lowercase();
+    kind == Some(Kind::CkfPackage)
+        || lower.ends_with(".ckf.yaml")
+        || lower.ends_with(".ckf.yml")
+        || lower.ends_with(".ckf.md")
+        || text.trim_start().starts_with(warrant_ckf::encode::MD_HEADER)
 }
 
 fn headline(r: &FileReport) -> String {
