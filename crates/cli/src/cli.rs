@@ -133,6 +133,9 @@ pub enum Command {
     Facts(FactsArgs),
     /// Search stored chunks (BM25).
     Search(SearchArgs),
+    /// Research a topic over the knowledge store: an extractive answer whose every line
+    /// cites evidence (classify, route, execute, assess, synthesize).
+    Research(crate::commands::research::ResearchArgs),
     /// Answer a question from the store: supported, conflicting or unsupported, with the
     /// chain of facts behind the verdict.
     Ask(crate::commands::ask::AskArgs),

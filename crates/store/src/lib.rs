@@ -116,9 +116,28 @@ pub trait Store: Send + Sync {
     /// equal scores in the order the chunks were stored.
     fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>>;
 
+    /// How many chunks contain `word` (as the BM25 index sees it: stemmed), counting at most
+    /// `cap`: cheap even for a word in every chunk, so callers can leave very common words out
+    /// of a query. A store that cannot tell returns 0.
+    fn chunk_frequency(&self, word: &str, cap: usize) -> Result<usize> {
+        let _ = (word, cap);
+        Ok(0)
+    }
+
     /// An entity by any surface form: its canonical id ("Session tokens" → `session_token`),
     /// else the looser plural/singular key ("sessions tokens"); `None` if unknown.
     fn entity(&self, name: &str) -> Result<Option<Entity>>;
+
+    /// [`Store::entity`] with only the first `max_mentions` mentions (in source order) and the
+    /// aliases among them: cheap for entities mentioned thousands of times.
+    fn entity_head(&self, name: &str, max_mentions: usize) -> Result<Option<Entity>> {
+        Ok(self.entity(name)?.map(|mut e| {
+            e.mentions.truncate(max_mentions);
+            let aliases: std::collections::BTreeSet<String> = e.mentions.iter().map(|m| m.surface.clone()).collect();
+            e.aliases = aliases.into_iter().collect();
+            e
+        }))
+    }
 
     /// The canonical id of an entity by any surface form (as [`Store::entity`], without
     /// reading its mentions); `None` if unknown.

@@ -8,6 +8,7 @@ mod facts;
 mod ingest;
 pub(crate) mod llm;
 mod policy;
+pub(crate) mod research;
 mod search;
 mod validate;
 
@@ -28,6 +29,7 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Ingest(a) => ingest::run(a),
         Command::Facts(a) => facts::run(a),
         Command::Search(a) => search::run(a),
+        Command::Research(a) => research::run(a),
         Command::Ask(a) => ask::run(a),
         Command::Llm(c) => llm::run(c),
     }

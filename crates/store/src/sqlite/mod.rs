@@ -554,43 +554,26 @@ impl Store for SqliteStore {
         })
     }
 
-    fn entity(&self, name: &str) -> Result<Option<Entity>> {
-        let canonical = canonical_entity(name);
-        if canonical.is_empty() {
-            return Ok(None);
+    fn chunk_frequency(&self, word: &str, cap: usize) -> Result<usize> {
+        let Some(fts) = fts_query(word) else { return Ok(0) };
+        if cap == 0 {
+            return Ok(0);
         }
-        let key = entity_match_key(name);
         self.read(|c| {
-            // The canonical id itself if stored, else the first id sharing the looser key.
-            let id: Option<String> = c
-                .prepare_cached("SELECT id FROM entities WHERE match_key = ?1 ORDER BY id <> ?2, id LIMIT 1")
-                .and_then(|mut st| st.query_row([&key, &canonical], |r| r.get(0)).optional())
-                .ctx("look up entity")?;
-            let Some(id) = id else { return Ok(None) };
-            let mut st = c
-                .prepare_cached(
-                    "SELECT m.surface, coalesce(m.doc_id, d.id), coalesce(m.chunk_id, c.id), m.span_start, m.span_end \
-                     FROM mentions m LEFT JOIN documents d ON d.seq = m.doc_seq \
-                     LEFT JOIN chunks c ON c.doc_seq = m.doc_seq AND c.idx = m.chunk_idx \
-                     WHERE m.entity_id = ?1 ORDER BY m.doc_seq IS NULL, m.doc_seq, m.chunk_idx, m.span_start, m.rowid",
-                )
-                .ctx("read mentions")?;
-            let mentions: Vec<EntityMention> = st
-                .query_map([&id], |r| {
-                    let (s, e): (Option<i64>, Option<i64>) = (r.get(3)?, r.get(4)?);
-                    Ok(EntityMention {
-                        surface: r.get(0)?,
-                        doc_id: r.get(1)?,
-                        chunk_id: r.get(2)?,
-                        span: s.zip(e).map(|(s, e)| Span::new(usize_of(s), usize_of(e))),
-                    })
-                })
-                .ctx("read mentions")?
-                .collect::<rusqlite::Result<_>>()
-                .ctx("read mentions")?;
-            let aliases: BTreeSet<String> = mentions.iter().map(|m| m.surface.clone()).collect();
-            Ok(Some(Entity { id, aliases: aliases.into_iter().collect(), mentions }))
+            let n: i64 = c
+                .prepare_cached("SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?1 LIMIT ?2)")
+                .and_then(|mut st| st.query_row(params![fts, i64::try_from(cap).unwrap_or(i64::MAX)], |r| r.get(0)))
+                .ctx("count chunks")?;
+            Ok(usize::try_from(n).unwrap_or(0))
         })
+    }
+
+    fn entity(&self, name: &str) -> Result<Option<Entity>> {
+        self.entity_with_mentions(name, None)
+    }
+
+    fn entity_head(&self, name: &str, max_mentions: usize) -> Result<Option<Entity>> {
+        self.entity_with_mentions(name, Some(max_mentions))
     }
 
     fn entity_id(&self, name: &str) -> Result<Option<String>> {
@@ -684,6 +667,51 @@ impl Store for SqliteStore {
         let report = Writer::new(&tx)?.write(documents, manual_facts, progress)?;
         tx.commit().ctx("commit")?;
         Ok(report)
+    }
+}
+
+impl SqliteStore {
+    /// An entity with its mentions in source order: all of them, or the first `max`.
+    fn entity_with_mentions(&self, name: &str, max: Option<usize>) -> Result<Option<Entity>> {
+        let limit = max.map_or(-1, |m| i64::try_from(m).unwrap_or(i64::MAX));
+        let canonical = canonical_entity(name);
+        if canonical.is_empty() {
+            return Ok(None);
+        }
+        let key = entity_match_key(name);
+        self.read(|c| {
+            // The canonical id itself if stored, else the first id sharing the looser key.
+            let id: Option<String> = c
+                .prepare_cached("SELECT id FROM entities WHERE match_key = ?1 ORDER BY id <> ?2, id LIMIT 1")
+                .and_then(|mut st| st.query_row([&key, &canonical], |r| r.get(0)).optional())
+                .ctx("look up entity")?;
+            let Some(id) = id else { return Ok(None) };
+            let mut st = c
+                .prepare_cached(
+                    "SELECT m.surface, coalesce(m.doc_id, d.id), coalesce(m.chunk_id, c.id), m.span_start, m.span_end \
+                     FROM (SELECT *, rowid AS rid FROM mentions WHERE entity_id = ?1 \
+                           ORDER BY doc_seq IS NULL, doc_seq, chunk_idx, span_start, rowid LIMIT ?2) m \
+                     LEFT JOIN documents d ON d.seq = m.doc_seq \
+                     LEFT JOIN chunks c ON c.doc_seq = m.doc_seq AND c.idx = m.chunk_idx \
+                     ORDER BY m.doc_seq IS NULL, m.doc_seq, m.chunk_idx, m.span_start, m.rid",
+                )
+                .ctx("read mentions")?;
+            let mentions: Vec<EntityMention> = st
+                .query_map(params![&id, limit], |r| {
+                    let (s, e): (Option<i64>, Option<i64>) = (r.get(3)?, r.get(4)?);
+                    Ok(EntityMention {
+                        surface: r.get(0)?,
+                        doc_id: r.get(1)?,
+                        chunk_id: r.get(2)?,
+                        span: s.zip(e).map(|(s, e)| Span::new(usize_of(s), usize_of(e))),
+                    })
+                })
+                .ctx("read mentions")?
+                .collect::<rusqlite::Result<_>>()
+                .ctx("read mentions")?;
+            let aliases: BTreeSet<String> = mentions.iter().map(|m| m.surface.clone()).collect();
+            Ok(Some(Entity { id, aliases: aliases.into_iter().collect(), mentions }))
+        })
     }
 }
 
@@ -1010,6 +1038,57 @@ mod tests {
         );
         assert_eq!(fts_query("  ?! "), None);
         assert_eq!(fts_query("a a a").as_deref(), Some("\"a\""));
+    }
+
+    #[test]
+    fn chunk_frequency_counts_stemmed_words_up_to_a_cap() {
+        let s = SqliteStore::open_in_memory().unwrap();
+        let doc = |id: &str, text: &str| crate::DocumentInput {
+            id: id.into(),
+            text: text.into(),
+            version: None,
+            title: None,
+            metadata: None,
+            origin: id.into(),
+        };
+        let docs = vec![doc("a", "Gateways require keys.\n\nThe gateway is up."), doc("b", "A gateway requires tokens.")];
+        crate::ingest(&s, docs, Vec::new(), &crate::IngestOptions::default(), &mut |_| {}).unwrap();
+        assert_eq!(s.chunk_frequency("gateway", 100).unwrap(), 3);
+        assert_eq!(s.chunk_frequency("requires", 100).unwrap(), 2, "stemmed like the index");
+        assert_eq!(s.chunk_frequency("gateway", 2).unwrap(), 2, "capped");
+        assert_eq!(s.chunk_frequency("absent", 100).unwrap(), 0);
+        assert_eq!(s.chunk_frequency("  ", 100).unwrap(), 0);
+    }
+
+    #[test]
+    fn entity_head_reads_the_first_mentions_only() {
+        let s = SqliteStore::open_in_memory().unwrap();
+        let doc = |id: &str, text: &str| crate::DocumentInput {
+            id: id.into(),
+            text: text.into(),
+            version: None,
+            title: None,
+            metadata: None,
+            origin: id.into(),
+        };
+        let docs = vec![
+            doc("a", "Session tokens expire after 5 minutes."),
+            doc("b", "The session token requires a key."),
+            doc("c", "Session tokens are valid for 2 days."),
+        ];
+        crate::ingest(&s, docs, Vec::new(), &crate::IngestOptions::default(), &mut |_| {}).unwrap();
+        let all = s.entity("session token").unwrap().unwrap();
+        assert_eq!(all.mentions.len(), 3);
+        let head = s.entity_head("session token", 2).unwrap().unwrap();
+        assert_eq!(head.id, all.id);
+        assert_eq!(head.mentions, all.mentions[..2]);
+        let mut want: Vec<String> = all.mentions[..2].iter().map(|m| m.surface.clone()).collect();
+        want.sort();
+        want.dedup();
+        assert_eq!(head.aliases, want, "the aliases among the mentions read");
+        assert!(all.aliases.len() >= head.aliases.len());
+        assert_eq!(s.entity_head("session token", 0).unwrap().unwrap().mentions.len(), 0);
+        assert!(s.entity_head("nothing here", 5).unwrap().is_none());
     }
 
     #[test]

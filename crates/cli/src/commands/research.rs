@@ -1,0 +1,164 @@
+//! `warrant research`: the research chain over the knowledge store (classify → route →
+//! execute ⇄ assess → synthesize), and `--show RUN_ID` to inspect a recorded run.
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+use clap::Args;
+use serde_json::Value;
+use warrant_research::{Chain, FixedClock, Intent, RunLog, RunRecord, SqliteRunLog, StoreGraph, Timestamp, research_graph};
+
+use crate::cli::{Format, StoreArg};
+use crate::commands::{open_store, print_json, store_dir};
+use crate::error::{CliError, CliResult};
+
+/// `warrant research`.
+#[derive(Debug, Args)]
+pub struct ResearchArgs {
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// Evidence token budget (default 4000).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub budget: Option<i64>,
+    /// Most refine rounds (default 5; at most 5 are run).
+    #[arg(long = "max-iterations", value_name = "N", allow_negative_numbers = true)]
+    pub max_iterations: Option<i64>,
+    /// A hint `key=value` (time_range, path_predicates, path_intent, path_start_node, limit, …).
+    /// Repeatable.
+    #[arg(long = "hint", value_name = "K=V")]
+    pub hints: Vec<String>,
+    /// Report format: the SearchResult as JSON (plus `run_id` and `sufficient`), or the
+    /// synthesis with numbered evidence.
+    #[arg(long, value_enum, default_value_t = Format::Json)]
+    pub format: Format,
+    /// Show a recorded run (its intent, status triples, payloads and result) instead of running.
+    #[arg(long, value_name = "RUN_ID", conflicts_with = "topic")]
+    pub show: Option<String>,
+    /// The run clock, RFC 3339 (default: the system clock). Fixes triple timestamps and the
+    /// time axis, for reproducible runs.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+    /// The topic (several words are joined).
+    #[arg(value_name = "TOPIC", required_unless_present = "show")]
+    pub topic: Vec<String>,
+}
+
+/// Runs `warrant research`.
+pub fn run(args: ResearchArgs) -> CliResult<ExitCode> {
+    let store = open_store(&args.store)?;
+    let log = SqliteRunLog::open(store_dir(&args.store)).map_err(|e| CliError::input(e.to_string()))?;
+    if let Some(id) = &args.show {
+        let record = log.load(id.trim()).map_err(|e| CliError::input(e.to_string()))?.ok_or_else(|| {
+            CliError::input(format!("no research run {id:?} in {} (runs are kept 24 h)", store_dir(&args.store).display()))
+        })?;
+        return show(&record, args.format);
+    }
+    let intent = intent(&args)?;
+    let mut chain = Chain::new(StoreGraph::new(&store));
+    if let Some(now) = &args.now {
+        let t = Timestamp::parse(now).ok_or_else(|| {
+            CliError::input(format!("--now: expected an RFC 3339 time such as 2026-06-02T18:30:45Z, got {now:?}"))
+        })?;
+        chain = chain.with_clock(FixedClock(t));
+    }
+    let record = research_graph(&chain, &log, &intent, None).map_err(|e| CliError::input(e.to_string()))?;
+    match args.format {
+        Format::Json => print_json(&result_json(&record))?,
+        Format::Text => print_text(&record),
+    }
+    Ok(if record.failure.is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The intent from the flags; `--budget` and `--max-iterations` must be positive when given.
+fn intent(args: &ResearchArgs) -> CliResult<Intent> {
+    let topic = args.topic.join(" ");
+    let mut hints = BTreeMap::new();
+    for h in &args.hints {
+        let Some((k, v)) = h.split_once('=') else {
+            return Err(CliError::input(format!("--hint {h:?}: expected key=value")));
+        };
+        if hints.insert(k.trim().to_string(), v.to_string()).is_some() {
+            return Err(CliError::input(format!("--hint {:?} given twice", k.trim())));
+        }
+    }
+    for (flag, v) in [("--budget", args.budget), ("--max-iterations", args.max_iterations)] {
+        if v == Some(0) {
+            return Err(CliError::input(format!("{flag} must be > 0, got 0 (omit it for the default)")));
+        }
+    }
+    let intent =
+        Intent { topic, hints, budget_tokens: args.budget.unwrap_or(0), max_iterations: args.max_iterations.unwrap_or(0) };
+    intent.validate().map_err(|e| CliError::input(e.to_string()))?;
+    warrant_research::hints::check(&intent.hints).map_err(|e| CliError::input(format!("intent: {e}")))?;
+    Ok(intent)
+}
+
+/// The SearchResult JSON with the run id added, and `sufficient` (the last assessment's
+/// verdict; absent when the run answered directly from the candidates or failed).
+fn result_json(r: &RunRecord) -> Value {
+    let mut v = serde_json::to_value(&r.search_result).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut v {
+        m.insert("run_id".into(), Value::from(r.run_id.clone()));
+        if let (Some(s), None) = (r.sufficient(), &r.failure) {
+            m.insert("sufficient".into(), Value::Bool(s));
+        }
+    }
+    v
+}
+
+/// The synthesis with evidence refs replaced by their numbers, then the numbered evidence.
+fn print_text(r: &RunRecord) {
+    let sr = &r.search_result;
+    let trace = sr.decomp_trace.as_ref().map_or("", |t| t.router_action.as_str());
+    println!(
+        "research {}: {}  (route {}, {} iteration(s), {} tokens)",
+        r.run_id,
+        r.intent.topic,
+        if trace.is_empty() { "none" } else { trace },
+        sr.iterations,
+        sr.tokens_used
+    );
+    println!();
+    let mut text = sr.synthesis.clone();
+    for (i, e) in sr.evidence.iter().enumerate() {
+        text = text.replace(&format!("[{}]", e.entity_id), &format!("[{}]", i + 1));
+    }
+    println!("{text}");
+    if !sr.evidence.is_empty() {
+        println!("\nEvidence:");
+    }
+    for (i, e) in sr.evidence.iter().enumerate() {
+        let score = if e.score == 0.0 { String::new() } else { format!(" · score {:.3}", e.score) };
+        println!("  [{}] {}  (tier {} · {}{score})", i + 1, e.entity_id, e.tier, e.source);
+        if !e.snippet_text.is_empty() {
+            println!("      \"{}\"", e.snippet_text.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+        if !e.objectstore_ref.is_empty() {
+            println!("      source: {}", e.objectstore_ref);
+        }
+    }
+}
+
+fn show(r: &RunRecord, format: Format) -> CliResult<ExitCode> {
+    match format {
+        Format::Json => print_json(r)?,
+        Format::Text => {
+            print_text(r);
+            println!("\nStatus triples of {} ({}):", r.run_id, r.run_entity_id);
+            for e in &r.events {
+                match e {
+                    warrant_research::chain::StatusEvent::Set { triples } => {
+                        for t in triples {
+                            println!("  {}  {} = {}  [{}]", t.timestamp, t.predicate, t.object, t.source);
+                        }
+                    }
+                    warrant_research::chain::StatusEvent::Clear { predicates } => println!("  cleared {}", predicates.join(", ")),
+                }
+            }
+            if let Some(f) = &r.failure {
+                println!("\nFailed: {f}");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

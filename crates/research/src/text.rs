@@ -1,0 +1,316 @@
+//! Small text helpers of the deterministic stages: topic terms, stopwords, word-bounded phrase
+//! matching, and choosing the sentence of a chunk that best matches a topic.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+/// English function words left out of topic terms (assess, router normalisation, entity
+/// look-up). Sorted, for binary search.
+const STOPWORDS: [&str; 123] = [
+    "a",
+    "about",
+    "above",
+    "after",
+    "again",
+    "against",
+    "all",
+    "am",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "below",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "down",
+    "during",
+    "each",
+    "few",
+    "for",
+    "from",
+    "further",
+    "had",
+    "has",
+    "have",
+    "having",
+    "he",
+    "her",
+    "here",
+    "hers",
+    "herself",
+    "him",
+    "himself",
+    "his",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "itself",
+    "just",
+    "me",
+    "more",
+    "most",
+    "my",
+    "myself",
+    "no",
+    "nor",
+    "not",
+    "now",
+    "of",
+    "off",
+    "on",
+    "once",
+    "only",
+    "or",
+    "other",
+    "our",
+    "ours",
+    "ourselves",
+    "out",
+    "over",
+    "own",
+    "same",
+    "she",
+    "should",
+    "so",
+    "some",
+    "such",
+    "than",
+    "that",
+    "the",
+    "their",
+    "theirs",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "to",
+    "too",
+    "under",
+    "until",
+    "up",
+    "very",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "why",
+    "will",
+    "with",
+    "would",
+    "you",
+    "your",
+    "yours",
+];
+
+/// Whether a lower-case word is a stopword.
+pub fn is_stopword(word: &str) -> bool {
+    STOPWORDS.binary_search(&word).is_ok()
+}
+
+/// Byte ranges of the alphanumeric runs of `text`.
+pub fn word_ranges(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_alphanumeric(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.push(s..i);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push(s..text.len());
+    }
+    out
+}
+
+/// The lower-case alphanumeric tokens of `text`, in order (with repeats).
+pub fn tokens(text: &str) -> Vec<String> {
+    word_ranges(text).into_iter().map(|r| text[r].to_lowercase()).collect()
+}
+
+/// The terms of a topic (spec §6.6 step 1): unique lower-case alphanumeric tokens of at least
+/// two characters, minus stopwords, in topic order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Terms(Vec<String>);
+
+impl Terms {
+    /// The terms of `text`.
+    pub fn of(text: &str) -> Self {
+        let mut seen = BTreeSet::new();
+        let mut out = Vec::new();
+        for t in tokens(text) {
+            if t.chars().count() >= 2 && !is_stopword(&t) && seen.insert(t.clone()) {
+                out.push(t);
+            }
+        }
+        Self(out)
+    }
+
+    /// The terms in topic order.
+    pub fn as_slice(&self) -> &[String] {
+        &self.0
+    }
+
+    /// No terms.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// How many terms.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// How many distinct terms occur as tokens of `text`.
+    pub fn hits(&self, text: &str) -> usize {
+        if self.0.is_empty() {
+            return 0;
+        }
+        let toks: BTreeSet<String> = tokens(text).into_iter().collect();
+        self.0.iter().filter(|t| toks.contains(*t)).count()
+    }
+}
+
+/// The router's normalised topic (spec §6.2): lower-cased, stopwords removed, whitespace
+/// collapsed.
+pub fn normalise_topic(topic: &str) -> String {
+    topic
+        .split_whitespace()
+        .map(str::to_lowercase)
+        .filter(|w| !is_stopword(w.trim_matches(|c: char| !c.is_alphanumeric())))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether `phrase` occurs in `text` case-insensitively and word-bounded.
+pub fn contains_phrase(text: &str, phrase: &str) -> bool {
+    let phrase = phrase.trim();
+    if phrase.is_empty() {
+        return false;
+    }
+    let (hay, needle) = (text.to_lowercase(), phrase.to_lowercase());
+    let bounded = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+    let mut from = 0;
+    while let Some(p) = hay[from..].find(&needle) {
+        let at = from + p;
+        let end = at + needle.len();
+        if bounded(hay[..at].chars().next_back()) && bounded(hay[end..].chars().next()) {
+            return true;
+        }
+        from = at + needle.chars().next().map_or(1, char::len_utf8);
+    }
+    false
+}
+
+/// Longest snippet taken from one sentence, in chars (a longer sentence is cut at a char
+/// boundary: still an exact quote of the source).
+pub const MAX_SNIPPET_CHARS: usize = 480;
+
+fn cut(s: &str) -> &str {
+    match s.char_indices().nth(MAX_SNIPPET_CHARS) {
+        Some((b, _)) => &s[..b],
+        None => s,
+    }
+}
+
+/// The sentence of `text` with the most distinct `terms` (the first on ties; the first
+/// sentence when no term occurs), cut to [`MAX_SNIPPET_CHARS`]. Always a slice of `text`.
+pub fn best_sentence<'t>(text: &'t str, terms: &Terms) -> &'t str {
+    let sentences = warrant_text::segment::sentences(text);
+    let mut best: Option<(usize, Range<usize>)> = None;
+    for r in sentences {
+        let score = terms.hits(&text[r.clone()]);
+        if best.as_ref().is_none_or(|(s, _)| score > *s) {
+            best = Some((score, r));
+        }
+    }
+    match best {
+        Some((_, r)) => cut(&text[r]),
+        None => cut(text.trim()),
+    }
+}
+
+/// The sentence of `text` holding the char offset `char_pos` (the first sentence starting
+/// after it, or the last one), cut to [`MAX_SNIPPET_CHARS`].
+pub fn sentence_at(text: &str, char_pos: usize) -> &str {
+    let byte = warrant_text::span::char_to_byte(text, char_pos).unwrap_or(text.len());
+    let sentences = warrant_text::segment::sentences(text);
+    let pick = sentences.iter().find(|r| byte < r.end).or(sentences.last()).cloned();
+    match pick {
+        Some(r) => cut(&text[r]),
+        None => cut(text.trim()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stopwords_are_sorted() {
+        assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(is_stopword("the") && !is_stopword("token"));
+    }
+
+    #[test]
+    fn terms_are_unique_lowercase_and_skip_stopwords() {
+        let t = Terms::of("How long do Session tokens last? session x 42");
+        assert_eq!(t.as_slice(), ["long", "session", "tokens", "last", "42"]);
+        assert_eq!(t.hits("the session lasts 42 days"), 2);
+    }
+
+    #[test]
+    fn phrases_match_word_bounded() {
+        assert!(contains_phrase("What do Session Tokens need?", "session tokens"));
+        assert!(!contains_phrase("sessions tokenised", "session"));
+        assert!(contains_phrase("a-b token", "token"));
+        assert!(!contains_phrase("anything", ""));
+    }
+
+    #[test]
+    fn normalisation_lowercases_and_drops_stopwords() {
+        assert_eq!(normalise_topic("  What is THE   lifetime of tokens? "), "lifetime tokens?");
+    }
+
+    #[test]
+    fn best_sentence_is_an_exact_slice() {
+        let text = "Alpha beta. Session tokens expire after 15 minutes. Gamma.";
+        assert_eq!(best_sentence(text, &Terms::of("token expire")), "Session tokens expire after 15 minutes.");
+        assert_eq!(best_sentence(text, &Terms::default()), "Alpha beta.");
+        assert_eq!(sentence_at(text, 14), "Session tokens expire after 15 minutes.");
+    }
+}
