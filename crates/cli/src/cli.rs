@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use warrant_evidence::DocKind;
 
 /// Warrant checks what AI models say: it turns model output into a typed graph, runs
 /// deterministic policies over it, and reports a verdict with the evidence behind it.
@@ -56,50 +55,22 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// The kind's name as written on the command line and in reports.
-    pub fn name(self) -> &'static str {
+    /// The library's kind.
+    pub fn lib(self) -> warrant_validate::Kind {
+        use warrant_validate::Kind as K;
         match self {
-            Self::Predicategraph => "predicategraph",
-            Self::CplPolicy => "cpl_policy",
-            Self::PolicyPack => "policy_pack",
-            Self::VerifierRubric => "verifier_rubric",
-            Self::EvidencePack
-            | Self::ClaimMap
-            | Self::SourceMap
-            | Self::Provenance
-            | Self::Verification
-            | Self::Replay
-            | Self::ExportManifest
-            | Self::Event => self.evidence().map_or("", DocKind::name),
-        }
-    }
-
-    /// The Agent Evidence document kind, for the eight evidence kinds.
-    pub fn evidence(self) -> Option<DocKind> {
-        Some(match self {
-            Self::EvidencePack => DocKind::EvidencePack,
-            Self::ClaimMap => DocKind::ClaimMap,
-            Self::SourceMap => DocKind::SourceMap,
-            Self::Provenance => DocKind::Provenance,
-            Self::Verification => DocKind::Verification,
-            Self::Replay => DocKind::Replay,
-            Self::ExportManifest => DocKind::ExportManifest,
-            Self::Event => DocKind::Event,
-            Self::Predicategraph | Self::CplPolicy | Self::PolicyPack | Self::VerifierRubric => return None,
-        })
-    }
-
-    /// The CLI kind of an Agent Evidence document kind.
-    pub fn from_evidence(kind: DocKind) -> Self {
-        match kind {
-            DocKind::EvidencePack => Self::EvidencePack,
-            DocKind::ClaimMap => Self::ClaimMap,
-            DocKind::SourceMap => Self::SourceMap,
-            DocKind::Provenance => Self::Provenance,
-            DocKind::Verification => Self::Verification,
-            DocKind::Replay => Self::Replay,
-            DocKind::ExportManifest => Self::ExportManifest,
-            DocKind::Event => Self::Event,
+            Self::Predicategraph => K::Predicategraph,
+            Self::CplPolicy => K::CplPolicy,
+            Self::PolicyPack => K::PolicyPack,
+            Self::VerifierRubric => K::VerifierRubric,
+            Self::EvidencePack => K::EvidencePack,
+            Self::ClaimMap => K::ClaimMap,
+            Self::SourceMap => K::SourceMap,
+            Self::Provenance => K::Provenance,
+            Self::Verification => K::Verification,
+            Self::Replay => K::Replay,
+            Self::ExportManifest => K::ExportManifest,
+            Self::Event => K::Event,
         }
     }
 }

@@ -4,10 +4,10 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
+use warrant_check::batch::{par_map, parse_item};
 use warrant_check::{Checker, Gate, Request, render};
 use warrant_cpl::Engine;
-use warrant_extract::{Answer, add_tools, answer_from_value};
-use warrant_verify::{Corpus, Source};
+use warrant_verify::Corpus;
 
 use crate::cli::{CheckArgs, CheckFormat};
 use crate::commands::extract::answer_from_text;
@@ -64,49 +64,6 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
     Ok(if report.gate == Gate::Block { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// One batch line, parsed.
-struct Item {
-    id: String,
-    answer: Answer,
-    question: Option<String>,
-    sources: Option<Vec<Source>>,
-}
-
-/// Parses one batch line; the error names the line and the JSON pointer.
-fn parse_item(v: &Value, tools: Option<&Value>) -> Result<Item, String> {
-    let answer_v = v.get("answer").ok_or("/answer: expected the answer (text or message)")?;
-    let mut answer = answer_from_value(answer_v).map_err(|e| format!("/answer{e}"))?;
-    if let Some(t) = v.get("tools") {
-        add_tools(&mut answer, t);
-    } else if let Some(t) = tools {
-        add_tools(&mut answer, t);
-    }
-    let question = match v.get("question") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(q)) => Some(q.clone()),
-        Some(_) => return Err("/question: expected a string".into()),
-    };
-    let sources = match v.get("sources") {
-        None | Some(Value::Null) => None,
-        Some(Value::Array(list)) => {
-            let mut out = Vec::with_capacity(list.len());
-            for (i, s) in list.iter().enumerate() {
-                let id = s.get("id").and_then(Value::as_str).ok_or(format!("/sources/{i}/id: expected a string"))?;
-                let text = s.get("text").and_then(Value::as_str).ok_or(format!("/sources/{i}/text: expected a string"))?;
-                out.push(Source::new(id, text));
-            }
-            Some(out)
-        }
-        Some(_) => return Err("/sources: expected an array of {id, text}".into()),
-    };
-    let id = match v.get("id") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Number(n)) => n.to_string(),
-        _ => return Err("/id: expected a string".into()),
-    };
-    Ok(Item { id, answer, question, sources })
-}
-
 /// What one batch line came to.
 enum Outcome {
     /// A report, with its gate.
@@ -130,16 +87,7 @@ fn check_line(checker: &Checker, corpus: &Corpus, line_no: usize, line: &str, to
         Ok(i) => i,
         Err(e) => return error_line(id_guess, line_no, e),
     };
-    let own;
-    let corpus = match item.sources {
-        Some(s) => {
-            own = Corpus::new(s);
-            &own
-        }
-        None => corpus,
-    };
-    let req = Request { answer: &item.answer, question: item.question.as_deref(), output_id: Some(item.id.clone()) };
-    match checker.check(&req, corpus) {
+    match checker.check_item(&item, corpus) {
         Ok(report) => match serde_json::to_string(&report) {
             Ok(s) => Outcome::Report(s, report.gate),
             Err(e) => error_line(Value::String(item.id), line_no, format!("cannot serialise: {e}")),
@@ -159,17 +107,7 @@ fn run_batch(path: &str, checker: &Checker, corpus: &Corpus, tools: Option<&Valu
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let (mut blocked, mut errors) = (false, false);
     for block in lines.chunks(BLOCK) {
-        let mut results: Vec<Outcome> = (0..block.len()).map(|_| Outcome::Error(String::new())).collect();
-        std::thread::scope(|s| {
-            let per = block.len().div_ceil(workers);
-            for (part, slots) in block.chunks(per.max(1)).zip(results.chunks_mut(per.max(1))) {
-                s.spawn(move || {
-                    for ((line_no, line), slot) in part.iter().zip(slots.iter_mut()) {
-                        *slot = check_line(checker, corpus, *line_no, line, tools);
-                    }
-                });
-            }
-        });
+        let results = par_map(block, workers, |(line_no, line)| check_line(checker, corpus, *line_no, line, tools));
         for r in results {
             let line = match r {
                 Outcome::Report(s, gate) => {

@@ -1,0 +1,735 @@
+//! The routes: request types (their OpenAPI schemas derive from them) and thin handlers that
+//! make the CLI's library calls and return the CLI's JSON.
+//!
+//! The request envelope is checked by its type (a wrong shape is 400 with the JSON pointer);
+//! what it carries is checked by the library (an invalid graph, an unknown pack, a bad record
+//! is 422 with the pointer into the request).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use warrant_check::batch::{Item, par_map, parse_item};
+use warrant_check::policy_input::{extract_graph, is_broken_graph, is_graph, load_graph};
+use warrant_check::{CheckError, Checker, Request as CheckRequestLib};
+use warrant_cpl::verifier::RubricsWithoutJudge;
+use warrant_cpl::{Engine, Pack, ToolOrigin, ToolRegistry, load_pack_or_policy};
+use warrant_extract::{Answer, add_tools, answer_from_value, merge_context, parse_input};
+use warrant_store::{IngestOptions, Store};
+use warrant_verify::{Corpus, Source};
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{JsonBody, Work};
+
+/// Registers every route (and so its OpenAPI path) on `router`.
+pub fn register(router: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
+    router
+        .routes(routes!(validate))
+        .routes(routes!(extract))
+        .routes(routes!(policy_eval))
+        .routes(routes!(check))
+        .routes(routes!(ingest))
+        .routes(routes!(search))
+        .routes(routes!(packs))
+        .routes(routes!(openapi_json))
+        .routes(routes!(metrics))
+        .routes(routes!(healthz))
+        .routes(routes!(readyz))
+}
+
+// ---------------------------------------------------------------------------------------
+// Shared request parts
+
+/// A model output: text or Markdown (read as `input_format` says), or a JSON object — an
+/// OpenAI-style assistant message, a chat completion, an Anthropic message, or an envelope
+/// `{"text", "tool_calls"?, "context"?}`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum AnswerInput {
+    /// Text (or JSON text, under `input_format: auto|json`).
+    Text(String),
+    /// A message, completion or envelope.
+    Message(Map<String, Value>),
+}
+
+/// How a text answer is read (as `--input-format`).
+#[derive(Debug, Clone, Copy, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum InputFormat {
+    /// A known JSON shape when the text parses as one, plain text otherwise.
+    #[default]
+    Auto,
+    /// Plain text or Markdown, even if it looks like JSON.
+    Text,
+    /// JSON only (an error if it does not parse).
+    Json,
+}
+
+impl From<InputFormat> for warrant_extract::InputFormat {
+    fn from(f: InputFormat) -> Self {
+        match f {
+            InputFormat::Auto => Self::Auto,
+            InputFormat::Text => Self::Text,
+            InputFormat::Json => Self::Json,
+        }
+    }
+}
+
+/// A policy pack: a built-in pack id, or a pack (or standalone policy) document.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum PackRef {
+    /// A built-in pack id (`GET /v1/packs`).
+    Id(String),
+    /// A pack or policy document.
+    Document(Map<String, Value>),
+}
+
+/// A source document to check against.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SourceInput {
+    /// Its id (support edges name it).
+    pub id: String,
+    /// Its text (selectors are char offsets into it).
+    pub text: String,
+    /// Its version (accepted; not used by the check).
+    #[serde(default)]
+    pub version: Option<String>,
+}
+
+/// Reads an answer as the CLI reads an ANSWER file, then applies `context` and `tools`.
+fn read_answer(
+    input: &AnswerInput,
+    format: InputFormat,
+    max_bytes: usize,
+    context: Option<&Map<String, Value>>,
+    tools: Option<&Value>,
+) -> ApiResult<Answer> {
+    let mut answer = match input {
+        AnswerInput::Text(t) => parse_input(t, format.into(), max_bytes)
+            .map_err(|e| ApiError::unprocessable_at(&format!("/answer{}", e.pointer), format!("/answer: {e}")))?,
+        AnswerInput::Message(m) => answer_from_value(&Value::Object(m.clone()))
+            .map_err(|e| ApiError::unprocessable_at(&format!("/answer{}", e.pointer), format!("/answer{e}")))?,
+    };
+    if let Some(ctx) = context {
+        merge_context(&mut answer, ctx);
+    }
+    if let Some(t) = tools {
+        add_tools(&mut answer, t);
+    }
+    Ok(answer)
+}
+
+/// Tool definitions (as `--tools`), refused with a pointer when malformed.
+fn tool_registry(tools: Option<&Value>) -> ApiResult<ToolRegistry> {
+    match tools {
+        None => Ok(ToolRegistry::new()),
+        Some(v) => ToolRegistry::from_json(v, ToolOrigin::File).map_err(|e| {
+            ApiError::unprocessable_at(&format!("/tools{}", e.pointer), format!("/tools{}: {}", e.pointer, e.message))
+        }),
+    }
+}
+
+/// Packs (as `--pack`): built-in ids or documents.
+fn load_packs(packs: &[PackRef]) -> ApiResult<Vec<Pack>> {
+    let mut out = Vec::with_capacity(packs.len());
+    for (i, p) in packs.iter().enumerate() {
+        match p {
+            PackRef::Id(id) => match warrant_cpl::packs::builtin(id) {
+                Some(Ok(p)) => out.push(p.clone()),
+                Some(Err(e)) => return Err(ApiError::internal(format!("built-in pack {id}: {e}"))),
+                None => {
+                    let ids: Vec<&str> = warrant_cpl::packs::builtin_ids().collect();
+                    return Err(ApiError::unprocessable_at(
+                        &format!("/packs/{i}"),
+                        format!("unknown pack '{id}': not a built-in pack id (built-in: {})", ids.join(", ")),
+                    ));
+                }
+            },
+            PackRef::Document(doc) => {
+                let pack = load_pack_or_policy(&Value::Object(doc.clone())).map_err(|e| {
+                    let at = format!("/packs/{i}{}", e.pointer);
+                    ApiError::unprocessable_at(&at, format!("{at}: {}", e.message))
+                })?;
+                out.push(pack);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A JSON response from a value that serialises (the CLI's `--format json` output).
+fn json_response<T: Serialize>(v: &T) -> ApiResult<Response> {
+    let body = serde_json::to_vec(v).map_err(|e| ApiError::internal(format!("cannot serialise the response: {e}")))?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+}
+
+// ---------------------------------------------------------------------------------------
+// POST /v1/validate
+
+/// Another document validated alongside (for cross-references between evidence documents).
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NamedDocument {
+    /// Its name (as a file name: `*_map_ref`s may name it).
+    pub name: String,
+    /// The document.
+    #[schema(value_type = Object)]
+    pub document: Value,
+}
+
+/// `POST /v1/validate`: as `warrant validate --format json FILE`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ValidateRequest {
+    /// The artefact.
+    #[schema(value_type = Object)]
+    pub document: Value,
+    /// Its kind (`predicategraph`, `cpl_policy`, `policy_pack`, `verifier_rubric`,
+    /// `evidence_pack`, `claim_map`, `source_map`, `provenance`, `verification`, `replay`,
+    /// `export_manifest`, `event`); detected from the content when omitted.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, example = "predicategraph")]
+    pub kind: Option<warrant_validate::Kind>,
+    /// The name reported as `file` (default `document`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Treat warnings as failures.
+    #[serde(default)]
+    pub strict: bool,
+    /// The previous version of an evidence pack or verification document (reviews are
+    /// append-only), as `--previous`.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub previous: Option<Value>,
+    /// Other evidence documents of the same evidence, for cross-references.
+    #[serde(default)]
+    pub related: Vec<NamedDocument>,
+}
+
+/// Validate an artefact: its kind, errors and warnings by JSON pointer. `valid: false` is a
+/// successful validation (200) of an invalid document.
+#[utoipa::path(post, path = "/v1/validate", tag = "artefacts", request_body = ValidateRequest,
+    responses(
+        (status = 200, description = "The report, as `warrant validate --format json`: `{file, kind, valid, errors, warnings}`", body = Object),
+        (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+        (status = 422, description = "An unusable previous version", body = ErrorBody),
+    ))]
+async fn validate(work: Work, JsonBody(req): JsonBody<ValidateRequest>) -> ApiResult<Response> {
+    work.run(move || {
+        let mut ev = warrant_validate::EvidenceSet::default();
+        let name = req.name.clone().unwrap_or_else(|| "document".into());
+        ev.add(&name, &req.document, req.kind);
+        for d in &req.related {
+            ev.add(&d.name, &d.document, req.kind);
+        }
+        if let Some(prev) = &req.previous {
+            ev.previous = Some(
+                warrant_validate::previous_version("previous", prev, req.kind)
+                    .map_err(|e| ApiError::unprocessable_at("/previous", e.to_string()))?,
+            );
+        }
+        let report = warrant_validate::validate_value(&name, &req.document, req.kind, req.strict, &ev)
+            .map_err(|e| ApiError::unprocessable_at("/previous", e.to_string()))?;
+        json_response(&report)
+    })
+    .await?
+}
+
+// ---------------------------------------------------------------------------------------
+// POST /v1/extract
+
+/// `POST /v1/extract`: as `warrant extract`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExtractRequest {
+    /// The model output.
+    pub answer: AnswerInput,
+    /// Keys merged into the answer's context (`user_query`, `system_prompt`, …), as
+    /// `--context`.
+    #[serde(default)]
+    pub context: Option<Map<String, Value>>,
+    /// Tool definitions (OpenAI-style or bare `{name, parameters}` array), as `--tools`.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub tools: Option<Value>,
+    /// The graph's `output_id` (default: the input's id, else a hash of the text).
+    #[serde(default)]
+    pub output_id: Option<String>,
+    /// How a text answer is read.
+    #[serde(default)]
+    pub input_format: InputFormat,
+}
+
+/// Turn a model output into a PredicateGraph.
+#[utoipa::path(post, path = "/v1/extract", tag = "artefacts", request_body = ExtractRequest,
+    responses(
+        (status = 200, description = "The PredicateGraph 1.0.0, as `warrant extract`", body = Object),
+        (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+        (status = 422, description = "An unreadable answer or malformed tools", body = ErrorBody),
+    ))]
+async fn extract(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<ExtractRequest>) -> ApiResult<Response> {
+    let max = state.config().max_body;
+    work.run(move || {
+        tool_registry(req.tools.as_ref())?;
+        let answer = read_answer(&req.answer, req.input_format, max, req.context.as_ref(), req.tools.as_ref())?;
+        let e = warrant_extract::extract(&answer, &warrant_extract::Options { output_id: req.output_id.clone() });
+        for d in &e.diagnostics {
+            tracing::debug!(target: "warrant::extract", "{d}");
+        }
+        json_response(&e.graph)
+    })
+    .await?
+}
+
+// ---------------------------------------------------------------------------------------
+// POST /v1/policy/eval
+
+/// `POST /v1/policy/eval`: as `warrant policy eval --format json`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyEvalRequest {
+    /// Packs to evaluate (at least one).
+    pub packs: Vec<PackRef>,
+    /// A PredicateGraph (an object with `schema_version`, or `output_id` and `claims`), or a
+    /// model output to extract one from (text, message, completion, envelope).
+    #[schema(value_type = Object)]
+    pub input: Value,
+    /// Tool definitions, as `--tools`.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub tools: Option<Value>,
+    /// Verifier rubrics to register (their rules are skipped until a judge is configured).
+    #[serde(default)]
+    #[schema(value_type = Vec<Object>)]
+    pub rubrics: Vec<Value>,
+    /// Warnings fail policies too.
+    #[serde(default)]
+    pub strict: bool,
+    /// Keys merged into an answer's context.
+    #[serde(default)]
+    pub context: Option<Map<String, Value>>,
+    /// How a text answer is read.
+    #[serde(default)]
+    pub input_format: InputFormat,
+}
+
+/// Evaluate policy packs over a PredicateGraph (or an answer extracted into one).
+#[utoipa::path(post, path = "/v1/policy/eval", tag = "policies", request_body = PolicyEvalRequest,
+    responses(
+        (status = 200, description = "The run result, as `warrant policy eval --format json`: `{output_id, passed, strict, packs, diagnostics, …}`", body = Object),
+        (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+        (status = 422, description = "An invalid graph, an unknown or invalid pack, malformed tools or rubrics", body = ErrorBody),
+    ))]
+async fn policy_eval(
+    State(state): State<AppState>,
+    work: Work,
+    JsonBody(req): JsonBody<PolicyEvalRequest>,
+) -> ApiResult<Response> {
+    let max = state.config().max_body;
+    work.run(move || {
+        if req.packs.is_empty() {
+            return Err(ApiError::bad_request("/packs: expected at least one pack").with_details(json!({"pointer": "/packs"})));
+        }
+        let packs = load_packs(&req.packs)?;
+        let tools = tool_registry(req.tools.as_ref())?;
+        let mut rubric_ids = Vec::with_capacity(req.rubrics.len());
+        for (i, r) in req.rubrics.iter().enumerate() {
+            let rubric = warrant_cpl::rubric::load_rubric(r).map_err(|e| {
+                let at = format!("/rubrics/{i}{}", e.pointer);
+                ApiError::unprocessable_at(&at, format!("{at}: {}", e.message))
+            })?;
+            rubric_ids.push(rubric.verifier_id);
+        }
+        let graph_error = |e: warrant_check::policy_input::GraphError| {
+            let at = format!("/input{}", e.pointer);
+            ApiError::unprocessable_at(&at, format!("{at}: {}", e.message))
+        };
+        let (graph, lints) = match &req.input {
+            v @ Value::Object(_) if is_graph(v) => load_graph(v.clone()).map_err(graph_error)?,
+            Value::String(text) => {
+                let json = serde_json::from_str::<Value>(text).ok();
+                if json.as_ref().is_some_and(is_graph) {
+                    load_graph(json.unwrap_or_default()).map_err(graph_error)?
+                } else if !matches!(req.input_format, InputFormat::Text) && is_broken_graph(text) {
+                    let e = serde_json::from_str::<Value>(text).err().map(|e| e.to_string()).unwrap_or_default();
+                    return Err(ApiError::unprocessable_at(
+                        "/input",
+                        format!("/input: a PredicateGraph that is not valid JSON: {e}"),
+                    ));
+                } else {
+                    let answer = read_answer(
+                        &AnswerInput::Text(text.clone()),
+                        req.input_format,
+                        max,
+                        req.context.as_ref(),
+                        req.tools.as_ref(),
+                    )?;
+                    extract_graph(&answer)
+                }
+            }
+            Value::Object(m) => {
+                let answer = read_answer(
+                    &AnswerInput::Message(m.clone()),
+                    req.input_format,
+                    max,
+                    req.context.as_ref(),
+                    req.tools.as_ref(),
+                )?;
+                extract_graph(&answer)
+            }
+            _ => {
+                return Err(ApiError::bad_request("/input: expected a PredicateGraph, a message object or answer text")
+                    .with_details(json!({"pointer": "/input"})));
+            }
+        };
+        let engine =
+            Engine { strict: req.strict, tools, verifiers: Box::new(RubricsWithoutJudge::new(rubric_ids)), ..Engine::default() };
+        let mut result = engine.evaluate(&packs, &graph).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        let mut diagnostics = lints;
+        diagnostics.append(&mut result.diagnostics);
+        result.diagnostics = diagnostics;
+        json_response(&result)
+    })
+    .await?
+}
+
+// ---------------------------------------------------------------------------------------
+// POST /v1/check
+
+/// One item of a batch check, as a line of `warrant check --batch`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct CheckItem {
+    /// The item's id (the report's `output_id`).
+    #[schema(value_type = String)]
+    pub id: Value,
+    /// The model output (text, or a message object).
+    #[schema(value_type = AnswerInput)]
+    pub answer: Value,
+    /// The question it answers.
+    #[serde(default)]
+    pub question: Option<String>,
+    /// Its own sources (else the request's `sources`, else the store).
+    #[serde(default)]
+    pub sources: Option<Vec<SourceInput>>,
+    /// Its own tool definitions (else the request's).
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub tools: Option<Value>,
+}
+
+/// `POST /v1/check`: one answer (as `warrant check --format json`), or a batch
+/// `{"items": […]}` (as `warrant check --batch`).
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckRequest {
+    /// The answer to check (one answer; exclusive with `items`).
+    #[serde(default)]
+    pub answer: Option<AnswerInput>,
+    /// A batch (exclusive with `answer`); a bad item is reported in its place.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<CheckItem>>)]
+    pub items: Option<Vec<Value>>,
+    /// The question the answer responds to (default: the answer's `user_query`).
+    #[serde(default)]
+    pub question: Option<String>,
+    /// Sources to check against; when omitted, the chunks of the server's store that BM25
+    /// ranks highest for the answer.
+    #[serde(default)]
+    pub sources: Option<Vec<SourceInput>>,
+    /// Packs (default: `warrant.grounding.v1`, `warrant.arithmetic.v1`, and
+    /// `core.tool-use.v1` when the answer calls tools).
+    #[serde(default)]
+    pub packs: Option<Vec<PackRef>>,
+    /// Tool definitions, as `--tools`.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub tools: Option<Value>,
+    /// Keys merged into the answer's context.
+    #[serde(default)]
+    pub context: Option<Map<String, Value>>,
+    /// The report's `output_id` (one answer).
+    #[serde(default)]
+    pub output_id: Option<String>,
+    /// Warnings fail policies too.
+    #[serde(default)]
+    pub strict: bool,
+    /// How a text answer is read.
+    #[serde(default)]
+    pub input_format: InputFormat,
+}
+
+/// The response to a batch: one entry per item, in order.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct CheckBatchResponse {
+    /// A report (as one line of `warrant check --batch`), or `{"id", "index", "error"}`.
+    #[schema(value_type = Vec<Object>)]
+    pub items: Vec<Value>,
+}
+
+fn check_error(e: CheckError) -> ApiError {
+    match e {
+        CheckError::BuiltinPack(..) => ApiError::internal(e.to_string()),
+        CheckError::EmptyAnswer => ApiError::unprocessable_at("/answer", e.to_string()),
+        CheckError::Eval(_) => ApiError::unprocessable(e.to_string()),
+    }
+}
+
+fn sources(list: &[SourceInput]) -> Vec<Source> {
+    list.iter().map(|s| Source::new(s.id.clone(), s.text.clone())).collect()
+}
+
+/// Check answers against sources: every claim verified with quoted evidence, the policy
+/// verdicts, one gate.
+#[utoipa::path(post, path = "/v1/check", tag = "check", request_body = CheckRequest,
+    responses(
+        (status = 200, description = "One answer: the report, as `warrant check --format json` (`{output_id, gate, gate_reasons, claims, policies, graph}`). A batch: `CheckBatchResponse`.", body = Object),
+        (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+        (status = 422, description = "An empty or unreadable answer, an unknown or invalid pack, malformed tools", body = ErrorBody),
+    ))]
+async fn check(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<CheckRequest>) -> ApiResult<Response> {
+    let max = state.config().max_body;
+    let chunks = state.config().check_chunks;
+    let store = state.store();
+    work.run(move || {
+        let checker = Checker {
+            engine: Engine { strict: req.strict, tools: tool_registry(req.tools.as_ref())?, ..Engine::default() },
+            packs: match &req.packs {
+                Some(p) if !p.is_empty() => Some(load_packs(p)?),
+                _ => None,
+            },
+        };
+        let shared = req.sources.as_deref().map(|s| Corpus::new(sources(s)));
+        // The corpus of one answer: its own sources, the request's, else the store's best chunks.
+        let corpus_for = |own: Option<&Vec<Source>>, answer: &Answer, question: Option<&str>| -> ApiResult<Option<Corpus>> {
+            if let Some(own) = own {
+                return Ok(Some(Corpus::new(own.clone())));
+            }
+            if shared.is_some() {
+                return Ok(None);
+            }
+            let q = question.or_else(|| answer.context.as_ref().and_then(|c| c.get("user_query")).and_then(Value::as_str));
+            warrant_check::retrieval::corpus_from_store(store.as_ref(), &answer.text, q, chunks)
+                .map(Some)
+                .map_err(ApiError::store)
+        };
+        match (&req.answer, &req.items) {
+            (Some(a), None) => {
+                let answer = read_answer(a, req.input_format, max, req.context.as_ref(), req.tools.as_ref())?;
+                let own = corpus_for(None, &answer, req.question.as_deref())?;
+                let corpus = own.as_ref().or(shared.as_ref()).ok_or_else(|| ApiError::internal("no corpus"))?;
+                let r = CheckRequestLib { answer: &answer, question: req.question.as_deref(), output_id: req.output_id.clone() };
+                let report = checker.check(&r, corpus).map_err(check_error)?;
+                json_response(&report)
+            }
+            (None, Some(items)) => {
+                let workers = std::thread::available_parallelism().map_or(1, usize::from);
+                let indexed: Vec<(usize, &Value)> = items.iter().enumerate().collect();
+                let out = par_map(&indexed, workers, |(i, v)| {
+                    let id_guess = v.get("id").cloned().unwrap_or(Value::Null);
+                    let err = |id: Value, m: String| json!({"id": id, "index": i, "error": m});
+                    let item: Item = match parse_item(v, req.tools.as_ref()) {
+                        Ok(it) => it,
+                        Err(m) => return err(id_guess, m),
+                    };
+                    let own = match corpus_for(item.sources.as_ref(), &item.answer, item.question.as_deref()) {
+                        Ok(c) => c,
+                        Err(e) => return err(id_guess, e.message),
+                    };
+                    let Some(corpus) = own.as_ref().or(shared.as_ref()) else { return err(id_guess, "no corpus".into()) };
+                    let r = CheckRequestLib {
+                        answer: &item.answer,
+                        question: item.question.as_deref(),
+                        output_id: Some(item.id.clone()),
+                    };
+                    match checker.check(&r, corpus) {
+                        Ok(report) => serde_json::to_value(&report).unwrap_or_else(|e| err(id_guess, e.to_string())),
+                        Err(e) => err(Value::String(item.id), e.to_string()),
+                    }
+                });
+                json_response(&CheckBatchResponse { items: out })
+            }
+            _ => Err(ApiError::bad_request("expected exactly one of `answer` (one answer) and `items` (a batch)")),
+        }
+    })
+    .await?
+}
+
+// ---------------------------------------------------------------------------------------
+// POST /v1/ingest
+
+/// `POST /v1/ingest`: as `warrant ingest --format json` of records.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IngestRequest {
+    /// Records `{"id"|"docId", "text", "version"?, "title"?, "metadata"?}`.
+    #[schema(value_type = Vec<Object>)]
+    pub documents: Vec<Value>,
+    /// Manual (gold) facts, loaded as given.
+    #[serde(default)]
+    #[schema(value_type = Vec<Object>)]
+    pub facts: Vec<Value>,
+    /// Version of records that carry none.
+    #[serde(default)]
+    pub version: Option<String>,
+    /// Store chunks only; do not extract facts.
+    #[serde(default)]
+    pub no_extract: bool,
+    /// Longest chunk, in characters (default 1200).
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub max_chunk_chars: Option<u32>,
+}
+
+/// Ingest documents into the store: all of them or, if any is bad, none.
+#[utoipa::path(post, path = "/v1/ingest", tag = "store", request_body = IngestRequest,
+    responses(
+        (status = 200, description = "The summary, as `warrant ingest --format json`: `{documents, chunks, facts, rejected_facts, …}`", body = Object),
+        (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+        (status = 422, description = "A bad record or fact (every one listed in `details.errors`); nothing was written", body = ErrorBody),
+    ))]
+async fn ingest(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<IngestRequest>) -> ApiResult<Response> {
+    let store = state.store();
+    work.run(move || {
+        let vocab = warrant_facts::Vocabulary::builtin();
+        let mut errors = Vec::new();
+        let text = serde_json::to_string(&req.documents).map_err(|e| ApiError::internal(e.to_string()))?;
+        let (docs, errs) = warrant_store::sources::parse_json_records("documents", &text, req.version.as_deref());
+        errors.extend(errs.iter().map(|e| ("/documents", e.clone())));
+        let mut manual = Vec::new();
+        if !req.facts.is_empty() {
+            let text = serde_json::to_string(&req.facts).map_err(|e| ApiError::internal(e.to_string()))?;
+            let (facts, errs) = warrant_store::sources::parse_manual_facts("facts", &text, false, Some(&vocab));
+            manual = facts;
+            errors.extend(errs.iter().map(|e| ("/facts", e.clone())));
+        }
+        if !errors.is_empty() {
+            let list: Vec<Value> = errors
+                .iter()
+                .map(|(base, e)| json!({"pointer": format!("{base}{}", e.pointer.clone().unwrap_or_default()), "message": e.message}))
+                .collect();
+            let first = &list[0];
+            let msg = format!(
+                "{}: {} ({} problem{}; nothing was written)",
+                first["pointer"].as_str().unwrap_or(""),
+                first["message"].as_str().unwrap_or(""),
+                list.len(),
+                if list.len() == 1 { "" } else { "s" }
+            );
+            return Err(ApiError::unprocessable(msg).with_details(json!({"errors": list})));
+        }
+        let opts = IngestOptions {
+            vocabulary: vocab,
+            max_chunk_chars: req.max_chunk_chars.map_or(1200, |n| n as usize),
+            extract: !req.no_extract,
+            ..IngestOptions::default()
+        };
+        if opts.max_chunk_chars == 0 {
+            return Err(ApiError::unprocessable_at("/max_chunk_chars", "max_chunk_chars must be at least 1"));
+        }
+        let summary = warrant_store::ingest(store.as_ref(), docs, manual, &opts, &mut |_| {}).map_err(ApiError::store)?;
+        json_response(&summary)
+    })
+    .await?
+}
+
+// ---------------------------------------------------------------------------------------
+// POST /v1/search
+
+/// `POST /v1/search`: as `warrant search --format json`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchRequest {
+    /// The query.
+    pub query: String,
+    /// How many chunks (default 10).
+    #[serde(default = "default_limit")]
+    pub limit: usize,
+}
+
+fn default_limit() -> usize {
+    10
+}
+
+/// The store's top chunks for a query, by BM25.
+#[utoipa::path(post, path = "/v1/search", tag = "store", request_body = SearchRequest,
+    responses(
+        (status = 200, description = "Hits, as `warrant search --format json`: `[{chunkId, docId, score, index, start, end, text}]`", body = Vec<Object>),
+        (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+    ))]
+async fn search(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<SearchRequest>) -> ApiResult<Response> {
+    let store = state.store();
+    work.run(move || {
+        let hits = store.search(&req.query, req.limit).map_err(ApiError::store)?;
+        json_response(&hits)
+    })
+    .await?
+}
+
+// ---------------------------------------------------------------------------------------
+// GET routes
+
+/// The built-in policy packs.
+#[utoipa::path(get, path = "/v1/packs", tag = "policies",
+    responses((status = 200, description = "As `warrant policy packs --format json`: `[{pack_id, name, version, description, policies}]`", body = Vec<Object>)))]
+async fn packs() -> ApiResult<Response> {
+    let listing = warrant_cpl::packs::listing().map_err(ApiError::internal)?;
+    json_response(&listing)
+}
+
+/// This document.
+#[utoipa::path(get, path = "/v1/openapi.json", tag = "service",
+    responses((status = 200, description = "The OpenAPI 3.1 document of every route", body = Object)))]
+async fn openapi_json(State(state): State<AppState>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], state.openapi_json().to_string()).into_response()
+}
+
+/// Prometheus metrics: request counts and latency histograms per route, requests in flight,
+/// the store's size.
+#[utoipa::path(get, path = "/metrics", tag = "service",
+    responses((status = 200, description = "Prometheus text format 0.0.4", body = String, content_type = "text/plain")))]
+async fn metrics(State(state): State<AppState>) -> Response {
+    let gauges = tokio::task::spawn_blocking({
+        let state = state.clone();
+        move || state.store_gauges()
+    })
+    .await
+    .ok()
+    .flatten();
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], state.metrics().render(gauges)).into_response()
+}
+
+/// Health and readiness.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Status {
+    /// `ok` (alive) or `ready`.
+    pub status: String,
+}
+
+/// Liveness: the process answers (no token needed).
+#[utoipa::path(get, path = "/healthz", tag = "service", security(()),
+    responses((status = 200, description = "Alive", body = Status)))]
+async fn healthz() -> Json<Status> {
+    Json(Status { status: "ok".into() })
+}
+
+/// Readiness: the store is open and the server is not shutting down (no token needed).
+#[utoipa::path(get, path = "/readyz", tag = "service", security(()),
+    responses(
+        (status = 200, description = "Ready", body = Status),
+        (status = 503, description = "Shutting down", body = ErrorBody),
+    ))]
+async fn readyz(State(state): State<AppState>) -> Response {
+    if state.ready() {
+        (StatusCode::OK, Json(Status { status: "ready".into() })).into_response()
+    } else {
+        ApiError::not_ready("shutting down").into_response()
+    }
+}
