@@ -95,6 +95,49 @@ pub enum Command {
     Facts(FactsArgs),
     /// Search stored chunks (BM25).
     Search(SearchArgs),
+    /// Serve every capability over HTTP (JSON in, JSON out) until SIGTERM or Ctrl-C.
+    Serve(ServeArgs),
+}
+
+/// Log format of `serve`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum LogFormat {
+    /// One readable line per event.
+    #[default]
+    Text,
+    /// One JSON object per event.
+    Json,
+}
+
+/// `warrant serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0 picks a free port, printed on stdout).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: std::net::SocketAddr,
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// Bearer token required on every route but /healthz and /readyz.
+    #[arg(long, value_name = "TOKEN", conflicts_with = "token_file")]
+    pub token: Option<String>,
+    /// Read the bearer token from FILE (surrounding whitespace is ignored).
+    #[arg(long = "token-file", value_name = "FILE")]
+    pub token_file: Option<String>,
+    /// Largest request body, in bytes (larger: 413).
+    #[arg(long = "max-body", value_name = "BYTES", default_value_t = warrant_server::DEFAULT_MAX_BODY)]
+    pub max_body: usize,
+    /// Longest a request may take, in seconds (longer: 503 timeout).
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = crate::commands::serve::parse_secs)]
+    pub timeout: std::time::Duration,
+    /// Requests handled at once (more: 429).
+    #[arg(long = "max-concurrency", value_name = "N", default_value_t = warrant_server::DEFAULT_MAX_CONCURRENCY)]
+    pub max_concurrency: usize,
+    /// Chunks retrieved from the store for each answer checked without its own sources.
+    #[arg(long = "check-chunks", value_name = "N", default_value_t = warrant_check::retrieval::DEFAULT_CHUNKS)]
+    pub check_chunks: usize,
+    /// Request log format (on stderr; filter with $WARRANT_LOG, e.g. `warn`).
+    #[arg(long = "log-format", value_enum, default_value_t)]
+    pub log_format: LogFormat,
 }
 
 /// Report format of `check`.

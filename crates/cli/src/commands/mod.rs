@@ -6,6 +6,7 @@ mod facts;
 mod ingest;
 mod policy;
 mod search;
+pub(crate) mod serve;
 mod validate;
 
 use std::process::ExitCode;
@@ -24,6 +25,7 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Ingest(a) => ingest::run(a),
         Command::Facts(a) => facts::run(a),
         Command::Search(a) => search::run(a),
+        Command::Serve(a) => serve::run(a),
     }
 }
 
