@@ -19,8 +19,8 @@ pub(crate) fn parse_secs(s: &str) -> Result<Duration, String> {
 }
 
 fn init_logs(format: LogFormat) {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("WARRANT_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_env("WARRANT_LOG").unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
     let _ = match format {
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
