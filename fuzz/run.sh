@@ -10,7 +10,7 @@ SECS="${1:-60}"; shift || true
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/.." && pwd)"
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(graph_loader policy_parser policy_eval tools_loader extract_input evidence_validator vocab_parser record_reader)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(graph_loader policy_parser policy_eval tools_loader extract_input evidence_validator vocab_parser record_reader server_request)
 export RUSTC_BOOTSTRAP=1
 
 seed() {
@@ -27,6 +27,7 @@ seed tools_loader "$REPO"/examples/*/*.tools.json "$DATA"/cape/tools/*.json
 seed evidence_validator "$REPO"/crates/evidence/tests/fixtures/*.json "$DATA"/agent-evidence/examples/*.json
 seed extract_input "$REPO"/README.md "$REPO"/examples/*/*.json "$REPO"/crates/extract/tests/fixtures/* "$DATA"/cape/examples/*/*.json
 seed vocab_parser "$REPO"/crates/facts/vocabulary/*.toml "$DATA"/vsabrains-exp3/exp3-rag/predicate_vocabulary.json "$DATA"/vsabrains-exp3/spec-examples/ds005_predicate_vocabulary.json
+seed server_request "$REPO"/bench/fixtures/*.json "$REPO"/examples/*/*.json
 seed record_reader "$DATA"/vsabrains-exp3/exp3-rag/*.json "$DATA"/vsabrains-exp3/exp3-rag/*.jsonl "$DATA"/vsabrains-exp3/spec-examples/*.json
 
 cd "$HERE"

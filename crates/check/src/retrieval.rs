@@ -3,20 +3,38 @@
 //! own offset, so support edges point into the stored document text.
 
 use warrant_store::{Store, StoreError};
+use warrant_verify::lexicon::is_stopword;
 use warrant_verify::{Corpus, Source};
 
 /// Chunks retrieved per check by default.
-pub const DEFAULT_CHUNKS: usize = 8;
+pub const DEFAULT_CHUNKS: usize = 4;
+
+/// The search query for an answer and its question: their words without function words
+/// ("the", "of", "within": they match nearly every chunk, cost the most to rank and add
+/// nothing to BM25), each once, in order.
+pub fn query_words(answer: &str, question: Option<&str>) -> String {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = String::new();
+    let text = question.into_iter().chain(std::iter::once(answer));
+    for w in text.flat_map(|t| t.split(|c: char| !c.is_alphanumeric())).filter(|w| !w.is_empty()) {
+        let lower = w.to_lowercase();
+        if is_stopword(&lower) || !seen.insert(lower) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
 
 /// The corpus for checking `answer` (and `question`) against `store`: the top `limit` chunks
-/// by BM25 over the words of both, in document order (document id, then offset); adjacent
-/// chunks of one document are joined. An empty query or store gives an empty corpus.
+/// by BM25 over the content words of both ([`query_words`]), in document order (document id,
+/// then offset); adjacent chunks of one document are joined. An empty query or store gives
+/// an empty corpus.
 pub fn corpus_from_store(store: &dyn Store, answer: &str, question: Option<&str>, limit: usize) -> Result<Corpus, StoreError> {
-    let query = match question {
-        Some(q) => format!("{q} {answer}"),
-        None => answer.to_string(),
-    };
-    let mut hits = store.search(&query, limit)?;
+    let mut hits = store.search(&query_words(answer, question), limit)?;
     hits.sort_by(|a, b| a.doc_id.cmp(&b.doc_id).then(a.start.cmp(&b.start)));
     let mut sources: Vec<Source> = Vec::with_capacity(hits.len());
     let mut last_end = 0usize;
@@ -37,6 +55,11 @@ mod tests {
 
     fn doc(id: &str, text: &str) -> DocumentInput {
         DocumentInput { id: id.into(), text: text.into(), version: None, title: None, metadata: None, origin: id.into() }
+    }
+
+    #[test]
+    fn queries_keep_content_words_once() {
+        assert_eq!(query_words("The warranty of the product lasts 2 years.", Some("How long is the warranty?")), "long warranty product lasts 2 years");
     }
 
     #[test]
