@@ -59,7 +59,10 @@ mod tests {
 
     #[test]
     fn queries_keep_content_words_once() {
-        assert_eq!(query_words("The warranty of the product lasts 2 years.", Some("How long is the warranty?")), "long warranty product lasts 2 years");
+        assert_eq!(
+            query_words("The warranty of the product lasts 2 years.", Some("How long is the warranty?")),
+            "long warranty product lasts 2 years"
+        );
     }
 
     #[test]

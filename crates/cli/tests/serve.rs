@@ -129,7 +129,8 @@ fn the_api_answers_with_the_json_the_cli_prints() {
     assert_eq!(post(addr, "/v1/policy/eval", &json!({"packs": ["warrant.arithmetic.v1"], "input": answer})), cli);
     let graph_file = dir.path().join("graph.json");
     std::fs::write(&graph_file, serde_json::to_string(&post(addr, "/v1/extract", &json!({"answer": answer}))).unwrap()).unwrap();
-    let cli = cli_json(&["policy", "eval", "--pack", "core.tool-use.v1", "--format", "json", graph_file.to_str().unwrap()], &root);
+    let cli =
+        cli_json(&["policy", "eval", "--pack", "core.tool-use.v1", "--format", "json", graph_file.to_str().unwrap()], &root);
     let graph: Value = serde_json::from_str(&std::fs::read_to_string(&graph_file).unwrap()).unwrap();
     assert_eq!(post(addr, "/v1/policy/eval", &json!({"packs": ["core.tool-use.v1"], "input": graph})), cli);
 

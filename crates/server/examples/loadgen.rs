@@ -52,7 +52,9 @@ fn parse_args() -> Args {
             "--token" => a.token = Some(val()),
             "-c" => a.connections = val().parse().unwrap_or_else(|_| usage("-c: expected a number")),
             "-d" => a.duration = Duration::from_secs_f64(val().parse().unwrap_or_else(|_| usage("-d: expected seconds"))),
-            "--warmup" => a.warmup = Duration::from_secs_f64(val().parse().unwrap_or_else(|_| usage("--warmup: expected seconds"))),
+            "--warmup" => {
+                a.warmup = Duration::from_secs_f64(val().parse().unwrap_or_else(|_| usage("--warmup: expected seconds")))
+            }
             other => usage(&format!("unknown flag {other}")),
         }
     }

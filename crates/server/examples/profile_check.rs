@@ -1,30 +1,52 @@
-//! Where a store-backed check spends its time (not a benchmark; a quick profile).
+//! Where a store-backed check spends its time, per step (a quick profile; the load test is
+//! `bench/serve/run.sh`):
+//!
+//! ```text
+//! cargo run --release -p warrant-server --example profile_check -- bench/out/serve/store
+//! ```
+
 use std::time::Instant;
-use warrant_store::{DocumentInput, IngestOptions, SqliteStore, Store, ingest};
+
+use warrant_check::retrieval::{corpus_from_store, query_words};
+use warrant_check::{Checker, Request};
+use warrant_store::{SqliteStore, Store};
 
 fn main() {
-    let dir = std::env::args().nth(1).expect("store dir");
-    let store = SqliteStore::open(&dir).expect("store");
-    let _ = (DocumentInput { id: String::new(), text: String::new(), version: None, title: None, metadata: None, origin: String::new() }, IngestOptions::default(), ingest);
-    let answer_text = "Product 417 ships within 3 business days of the order, and its warranty lasts 2 years.";
-    let answer = warrant_extract::Answer { text: answer_text.into(), ..Default::default() };
-    let checker = warrant_check::Checker::default();
-    let n = 300;
+    let Some(dir) = std::env::args().nth(1) else {
+        eprintln!("usage: profile_check STORE_DIR [ANSWER]");
+        std::process::exit(2);
+    };
+    let store = SqliteStore::open_existing(&dir).unwrap_or_else(|e| {
+        eprintln!("profile_check: {e}");
+        std::process::exit(2)
+    });
+    let text = std::env::args()
+        .nth(2)
+        .unwrap_or_else(|| "Product 417 ships within 3 business days of the order, and its warranty lasts 2 years.".into());
+    let answer = warrant_extract::Answer { text: text.clone(), ..Default::default() };
+    let checker = Checker::default();
+    let req = Request { answer: &answer, question: None, output_id: None };
+    let n = 300u32;
+    let query = query_words(&text, None);
     for k in [2usize, 4, 8] {
         let t = Instant::now();
-        let q = warrant_check::retrieval::query_words(answer_text, None); for _ in 0..n { let _ = store.search(&q, k).expect("search"); }
+        for _ in 0..n {
+            let _ = store.search(&query, k);
+        }
         let search = t.elapsed() / n;
         let t = Instant::now();
         let mut corpus = None;
-        for _ in 0..n { corpus = Some(warrant_check::retrieval::corpus_from_store(&store, answer_text, None, k).expect("corpus")); }
+        for _ in 0..n {
+            corpus = corpus_from_store(&store, &text, None, k).ok();
+        }
         let build = t.elapsed() / n;
-        let corpus = corpus.expect("corpus");
+        let Some(corpus) = corpus else { return };
         let t = Instant::now();
-        for _ in 0..n { let _ = checker.check(&warrant_check::Request { answer: &answer, question: None, output_id: None }, &corpus).expect("check"); }
+        for _ in 0..n {
+            let report = checker.check(&req, &corpus).ok();
+            let _ = serde_json::to_vec(&report);
+        }
         let check = t.elapsed() / n;
-        let t = Instant::now();
-        for _ in 0..n { let r = checker.check(&warrant_check::Request { answer: &answer, question: None, output_id: None }, &corpus).expect("check"); let _ = serde_json::to_vec(&r); }
-        let ser = t.elapsed() / n;
-        println!("k={k}: search {search:?}, search+corpus {build:?}, check {check:?}, check+serialise {ser:?}");
+        println!("{k} chunks: search {search:?}; search and corpus {build:?}; check and serialise {check:?}");
     }
 }

@@ -40,7 +40,7 @@ fn health_checks_need_no_token_and_everything_else_does() {
         ("POST", "/v1/ingest"),
         ("GET", "/v1/no-such-route"),
     ] {
-        let b = (method == "POST").then(|| ("application/json", body.as_bytes()));
+        let b = (method == "POST").then_some(("application/json", body.as_bytes()));
         let none = request(s.addr, method, path, None, b);
         assert_eq!(none.status, 401, "{method} {path} without a token");
         assert_eq!(none.error_code(), "unauthorized");
