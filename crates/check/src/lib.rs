@@ -12,11 +12,12 @@
 //! The same inputs give the same report, byte for byte.
 
 pub mod batch;
+pub mod evidence;
 pub mod gate;
 pub mod policy_input;
 pub mod render;
-pub mod retrieval;
 pub mod sources;
+pub mod store;
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -45,6 +46,9 @@ pub enum CheckError {
     /// Policy evaluation refused the packs (dependency cycle, tool schemas).
     #[error("{0}")]
     Eval(#[from] EvalError),
+    /// The knowledge store could not be read.
+    #[error("store: {0}")]
+    Store(#[from] warrant_store::StoreError),
 }
 
 /// Check settings shared by many answers.
@@ -82,6 +86,9 @@ pub struct Report {
     pub policies: RunResult,
     /// The extracted graph, with `context.claim_verification`.
     pub graph: PredicateGraph,
+    /// The packs that were run (for the evidence pack's coverage; not in the JSON report).
+    #[serde(skip)]
+    pub packs_run: Vec<Pack>,
 }
 
 impl Checker {
@@ -105,21 +112,63 @@ impl Checker {
 
     /// Checks one answer against `corpus`.
     pub fn check(&self, req: &Request<'_>, corpus: &Corpus) -> Result<Report, CheckError> {
-        if req.answer.text.trim().is_empty() && req.answer.tool_calls.is_empty() {
-            return Err(CheckError::EmptyAnswer);
+        let (graph, question) = prepare(req)?;
+        self.finish(graph, question, corpus, None)
+    }
+
+    /// Checks one answer against a knowledge store: against `corpus` when given (the whole
+    /// documents of a small store), else against the chunks BM25 retrieves for each claim;
+    /// then the claims' own facts are matched against the store's facts.
+    pub fn check_with_store(
+        &self,
+        req: &Request<'_>,
+        store: &dyn warrant_store::Store,
+        vocab: &warrant_facts::Vocabulary,
+        corpus: Option<&Corpus>,
+    ) -> Result<Report, CheckError> {
+        let (graph, question) = prepare(req)?;
+        let retrieved;
+        let corpus = match corpus {
+            Some(c) => c,
+            None => {
+                let texts: Vec<&str> = graph.claims.iter().map(|c| c.text.as_str()).collect();
+                retrieved = store::corpus_for_claims(store, &texts, store::CHUNKS_PER_CLAIM)?;
+                &retrieved
+            }
+        };
+        self.finish(graph, question, corpus, Some((store, vocab)))
+    }
+
+    fn finish(
+        &self,
+        mut graph: PredicateGraph,
+        question: Option<String>,
+        corpus: &Corpus,
+        facts: Option<(&dyn warrant_store::Store, &warrant_facts::Vocabulary)>,
+    ) -> Result<Report, CheckError> {
+        let mut claims = verify(&graph, corpus, &warrant_verify::Options { question: question.clone() });
+        if let Some((store, vocab)) = facts {
+            store::apply_fact_signals(store, vocab, &mut claims)?;
         }
-        let mut graph = extract(req.answer, &warrant_extract::Options { output_id: req.output_id.clone() }).graph;
-        let question = req.question.map(str::to_string).or_else(|| graph.user_query().map(str::to_string));
-        if question.is_some() {
-            add_answer_claim(&mut graph);
-        }
-        let claims = verify(&graph, corpus, &warrant_verify::Options { question: question.clone() });
         attach(&mut graph, &claims, question.as_deref(), corpus);
         let packs = self.packs_for(&graph)?;
         let policies = self.engine.evaluate(&packs, &graph)?;
         let (gate, gate_reasons) = gate::decide(&claims, &policies);
-        Ok(Report { output_id: graph.output_id.clone(), gate, gate_reasons, claims, policies, graph })
+        Ok(Report { output_id: graph.output_id.clone(), gate, gate_reasons, claims, policies, graph, packs_run: packs })
     }
+}
+
+/// The answer's graph (with the answer claim when there is a question) and the question.
+fn prepare(req: &Request<'_>) -> Result<(PredicateGraph, Option<String>), CheckError> {
+    if req.answer.text.trim().is_empty() && req.answer.tool_calls.is_empty() {
+        return Err(CheckError::EmptyAnswer);
+    }
+    let mut graph = extract(req.answer, &warrant_extract::Options { output_id: req.output_id.clone() }).graph;
+    let question = req.question.map(str::to_string).or_else(|| graph.user_query().map(str::to_string));
+    if question.is_some() {
+        add_answer_claim(&mut graph);
+    }
+    Ok((graph, question))
 }
 
 /// Records the verification in the graph's context (`claim_verification`, and the question as

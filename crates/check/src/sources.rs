@@ -3,14 +3,14 @@
 
 use std::path::{Path, PathBuf};
 
-use warrant_verify::Source;
+use warrant_store::{IngestOptions, SqliteStore};
 
 /// Default ceiling on the total bytes of sources read for one check.
 pub const DEFAULT_MAX_SOURCE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// A source that could not be read, with the reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{path}: {reason}")]
+#[error("{}{reason}", if path.is_empty() { String::new() } else { format!("{path}: ") })]
 pub struct SourceError {
     /// The file or folder.
     pub path: String,
@@ -22,10 +22,11 @@ fn err(path: &Path, reason: impl Into<String>) -> SourceError {
     SourceError { path: path.display().to_string(), reason: reason.into() }
 }
 
-/// Reads `paths` (files or folders) into sources, refusing unreadable, binary and non-UTF-8
-/// files and stopping before the total size passes `max_bytes`. Hidden files and folders
+/// Ingests `paths` (files and folders: text, Markdown, HTML, JSON Lines and JSON records) into
+/// an in-memory store, refusing unreadable, binary and non-UTF-8 files, and refusing before
+/// reading anything when their total size passes `max_bytes`. Hidden files and folders
 /// (`.git`) are skipped inside folders.
-pub fn read_sources(paths: &[String], max_bytes: u64) -> Result<Vec<Source>, SourceError> {
+pub fn ingest_sources(paths: &[String], max_bytes: u64) -> Result<SqliteStore, SourceError> {
     let mut files: Vec<PathBuf> = Vec::new();
     for p in paths {
         let path = Path::new(p);
@@ -37,30 +38,22 @@ pub fn read_sources(paths: &[String], max_bytes: u64) -> Result<Vec<Source>, Sou
         }
     }
     let mut total = 0u64;
-    let mut out = Vec::with_capacity(files.len());
-    for f in files {
-        let len = std::fs::metadata(&f).map_err(|e| err(&f, io_reason(&e)))?.len();
-        total = total.saturating_add(len);
+    for f in &files {
+        total = total.saturating_add(std::fs::metadata(f).map_err(|e| err(f, io_reason(&e)))?.len());
         if total > max_bytes {
-            return Err(err(&f, format!("sources exceed the limit of {max_bytes} bytes (raise it with --max-source-bytes)")));
+            return Err(err(f, format!("sources exceed the limit of {max_bytes} bytes (raise it with --max-source-bytes)")));
         }
-        let bytes = std::fs::read(&f).map_err(|e| err(&f, io_reason(&e)))?;
-        out.push(Source::new(id_of(&f), decode(&f, bytes)?));
     }
-    Ok(out)
-}
-
-/// A source's text: UTF-8 (a BOM is dropped), never binary.
-fn decode(path: &Path, bytes: Vec<u8>) -> Result<String, SourceError> {
-    if bytes.iter().take(8192).any(|b| *b == 0) {
-        return Err(err(path, "a binary file, not text"));
-    }
-    let mut text = String::from_utf8(bytes)
-        .map_err(|e| err(path, format!("not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to())))?;
-    if text.starts_with('\u{feff}') {
-        text.drain(..3);
-    }
-    Ok(text)
+    let given: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
+    let set = warrant_store::sources::read_sources(&given, None, &mut |_| {}).map_err(|errors| {
+        let first = errors.first().map(ToString::to_string).unwrap_or_default();
+        let more = if errors.len() > 1 { format!(" (and {} more problem(s))", errors.len() - 1) } else { String::new() };
+        SourceError { path: String::new(), reason: format!("{first}{more}") }
+    })?;
+    let store = SqliteStore::open_in_memory().map_err(|e| SourceError { path: String::new(), reason: e.to_string() })?;
+    warrant_store::ingest(&store, set.documents, Vec::new(), &IngestOptions::default(), &mut |_| {})
+        .map_err(|e| SourceError { path: String::new(), reason: e.to_string() })?;
+    Ok(store)
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), SourceError> {
@@ -80,14 +73,19 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), SourceError> {
     Ok(())
 }
 
-fn id_of(path: &Path) -> String {
-    path.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).filter(|c| c != ".").collect::<Vec<_>>().join("/")
-}
-
 fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file or folder".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),
         _ => e.to_string(),
     }
+}
+
+/// An in-memory store of documents given as records (`POST /v1/check`'s `sources`), ingested
+/// as `--sources` files are.
+pub fn ingest_documents(documents: Vec<warrant_store::DocumentInput>) -> Result<SqliteStore, SourceError> {
+    let store = SqliteStore::open_in_memory().map_err(|e| SourceError { path: String::new(), reason: e.to_string() })?;
+    warrant_store::ingest(&store, documents, Vec::new(), &IngestOptions::default(), &mut |_| {})
+        .map_err(|e| SourceError { path: String::new(), reason: e.to_string() })?;
+    Ok(store)
 }

@@ -132,9 +132,6 @@ pub struct ServeArgs {
     /// Requests handled at once (more: 429).
     #[arg(long = "max-concurrency", value_name = "N", default_value_t = warrant_server::DEFAULT_MAX_CONCURRENCY)]
     pub max_concurrency: usize,
-    /// Chunks retrieved from the store for each answer checked without its own sources.
-    #[arg(long = "check-chunks", value_name = "N", default_value_t = warrant_check::retrieval::DEFAULT_CHUNKS)]
-    pub check_chunks: usize,
     /// Request log format (on stderr; filter with $WARRANT_LOG, e.g. `warn`).
     #[arg(long = "log-format", value_enum, default_value_t)]
     pub log_format: LogFormat,
@@ -155,8 +152,9 @@ pub enum CheckFormat {
 /// `warrant check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// A store to check against (made by `warrant ingest`).
-    #[arg(long, value_name = "DIR")]
+    /// A store to check against (made by `warrant ingest`): each claim is held against the
+    /// chunks BM25 retrieves for it, and its facts against the store's facts.
+    #[arg(long, value_name = "DIR", conflicts_with = "sources")]
     pub store: Option<String>,
     /// Source files or folders, read into an in-memory store for this check. Takes several
     /// paths; when ANSWER is not given separately, the last path is the answer
@@ -176,9 +174,17 @@ pub struct CheckArgs {
     /// Report format.
     #[arg(long, value_enum, default_value_t)]
     pub format: CheckFormat,
-    /// Also write an Agent Evidence pack to FILE.
+    /// Also write an Agent Evidence pack to FILE (atomically).
     #[arg(long = "evidence-pack", value_name = "FILE", conflicts_with = "batch")]
     pub evidence_pack: Option<String>,
+    /// The evidence pack's `created_at`: an ISO-8601 date-time, or `now`. Default:
+    /// $SOURCE_DATE_EPOCH when set, else now (pass a time for byte-identical packs).
+    #[arg(long = "created-at", value_name = "TIME", requires = "evidence_pack")]
+    pub created_at: Option<String>,
+    /// A predicate vocabulary (TOML or JSON) for reading the claims' facts, matching the one
+    /// the store was ingested with (default: the built-in vocabulary).
+    #[arg(long, value_name = "FILE")]
+    pub vocab: Option<String>,
     /// A JSONL file of `{"id", "answer", "question"?, "sources"?, "tools"?}` lines; writes one
     /// JSON report per line, in input order.
     #[arg(long, value_name = "FILE", conflicts_with = "answer")]

@@ -8,6 +8,7 @@ mod cli;
 mod commands;
 mod error;
 mod io;
+mod timestamp;
 
 use std::process::ExitCode;
 

@@ -335,7 +335,7 @@ static COND_START: LazyLock<Regex> = LazyLock::new(|| {
 });
 static INSTRUCTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:(?:please|first|then|next|finally|now|also|step\s+\d+:?)\s*,?\s+)?(?:add|apply|avoid|be|buy|call|change|check|choose|click|close|configure|consider|contact|copy|create|delete|do|don't|download|enable|disable|enter|ensure|follow|get|go|install|keep|let|make|note|open|pay|press|put|read|remember|remove|replace|restart|run|save|select|send|set|sign|start|stop|take|try|turn|type|update|upload|use|verify|visit|wait|write|never|always|log|book|drink|eat|see|refer|fill|submit|review|reach|store|rotate|limit|include|define|import|test|deploy|back)(?-u:\b)",
+        r"(?i)^\s*(?:(?:please|first|then|next|finally|now|also|step\s+\d+:?)\s*,?\s+)?(?:add|apply|avoid|be|buy|call|change|check|choose|click|close|configure|consider|contact|copy|create|delete|do|don't|download|enable|disable|enter|ensure|follow|get|go|install|keep|let|make|note|open|pay|press|put|read|remember|remove|replace|restart|run|save|select|send|set|sign|start|stop|take|try|turn|type|update|upload|use|verify|visit|wait|write|never|always|log|book|drink|eat|see|refer|fill|submit|review|reach|store|rotate|limit|include|define|import|test|deploy|back|consult|enjoy|ask|seek|speak|bring|carry|finish|double-check)(?:[^\w-]|$)",
     )
 });
 
@@ -392,7 +392,11 @@ static CUE_WORDS: LazyLock<(AhoCorasick, Vec<u8>)> = LazyLock::new(|| {
                 "i'd say",
                 "i prefer",
                 "i recommend",
+                "i'd recommend",
+                "i would recommend",
                 "i suggest",
+                "i'd suggest",
+                "i would suggest",
                 "arguably",
                 "seems to me",
                 "best",
@@ -489,13 +493,18 @@ pub fn modality(clause: &str, sentence: &str) -> Modality {
 /// [`modality`] with the sentence's cues already computed.
 pub fn modality_with(clause: &str, sentence: &str, s: &Cues) -> Modality {
     let c = if clause.len() == sentence.len() { s.words } else { cue_words(clause) };
+    // An imperative stays an instruction under a condition ("Please consult a pharmacist if
+    // you are unsure").
+    if INSTRUCTION.is_match(clause) {
+        return Modality::Instruction;
+    }
     if s.cond_start || c & CONDITIONAL != 0 {
         return Modality::Conditional;
     }
     if s.words & HYPOTHETICAL != 0 {
         return Modality::Hypothetical;
     }
-    if INSTRUCTION.is_match(clause) || c & YOU_SHOULD != 0 {
+    if c & YOU_SHOULD != 0 {
         return Modality::Instruction;
     }
     if c & OPINION != 0 || (s.words & OPINION != 0 && s.starts_with_i) {

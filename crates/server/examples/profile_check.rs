@@ -7,9 +7,9 @@
 
 use std::time::Instant;
 
-use warrant_check::retrieval::{corpus_from_store, query_words};
+use warrant_check::store::{CHUNKS_PER_CLAIM, corpus_for_claims};
 use warrant_check::{Checker, Request};
-use warrant_store::{SqliteStore, Store};
+use warrant_store::SqliteStore;
 
 fn main() {
     let Some(dir) = std::env::args().nth(1) else {
@@ -24,29 +24,33 @@ fn main() {
         .nth(2)
         .unwrap_or_else(|| "Product 417 ships within 3 business days of the order, and its warranty lasts 2 years.".into());
     let answer = warrant_extract::Answer { text: text.clone(), ..Default::default() };
+    let vocab = warrant_facts::Vocabulary::builtin();
     let checker = Checker::default();
     let req = Request { answer: &answer, question: None, output_id: None };
-    let n = 300u32;
-    let query = query_words(&text, None);
-    for k in [2usize, 4, 8] {
+    let graph = warrant_extract::extract(&answer, &Default::default()).graph;
+    let claims: Vec<&str> = graph.claims.iter().map(|c| c.text.as_str()).collect();
+    let n = 200u32;
+    let time = |f: &mut dyn FnMut()| {
         let t = Instant::now();
         for _ in 0..n {
-            let _ = store.search(&query, k);
+            f();
         }
-        let search = t.elapsed() / n;
-        let t = Instant::now();
-        let mut corpus = None;
-        for _ in 0..n {
-            corpus = corpus_from_store(&store, &text, None, k).ok();
+        t.elapsed() / n
+    };
+    let search = time(&mut || {
+        for c in &claims {
+            let _ = warrant_store::Store::search(&store, c, CHUNKS_PER_CLAIM);
         }
-        let build = t.elapsed() / n;
-        let Some(corpus) = corpus else { return };
-        let t = Instant::now();
-        for _ in 0..n {
-            let report = checker.check(&req, &corpus).ok();
-            let _ = serde_json::to_vec(&report);
-        }
-        let check = t.elapsed() / n;
-        println!("{k} chunks: search {search:?}; search and corpus {build:?}; check and serialise {check:?}");
-    }
+    });
+    let corpus = time(&mut || {
+        let _ = corpus_for_claims(&store, &claims, CHUNKS_PER_CLAIM);
+    });
+    let whole = time(&mut || {
+        let report = checker.check_with_store(&req, &store, &vocab, None).ok();
+        let _ = serde_json::to_vec(&report);
+    });
+    println!(
+        "{} claims: BM25 searches {search:?}; searches and corpus {corpus:?}; whole check and report {whole:?}",
+        claims.len()
+    );
 }

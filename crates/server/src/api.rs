@@ -20,8 +20,8 @@ use warrant_check::{CheckError, Checker, Request as CheckRequestLib};
 use warrant_cpl::verifier::RubricsWithoutJudge;
 use warrant_cpl::{Engine, Pack, ToolOrigin, ToolRegistry, load_pack_or_policy};
 use warrant_extract::{Answer, add_tools, answer_from_value, merge_context, parse_input};
-use warrant_store::{IngestOptions, Store};
-use warrant_verify::{Corpus, Source};
+use warrant_store::{DocumentInput, IngestOptions, Store};
+use warrant_verify::Corpus;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -440,8 +440,9 @@ pub struct CheckRequest {
     /// The question the answer responds to (default: the answer's `user_query`).
     #[serde(default)]
     pub question: Option<String>,
-    /// Sources to check against; when omitted, the chunks of the server's store that BM25
-    /// ranks highest for the answer.
+    /// Sources to check against (their whole documents and their facts, as `--sources`);
+    /// when omitted, the server's store (the chunks BM25 retrieves for each claim and the
+    /// store's facts, as `--store`).
     #[serde(default)]
     pub sources: Option<Vec<SourceInput>>,
     /// Packs (default: `warrant.grounding.v1`, `warrant.arithmetic.v1`, and
@@ -479,11 +480,24 @@ fn check_error(e: CheckError) -> ApiError {
         CheckError::BuiltinPack(..) => ApiError::internal(e.to_string()),
         CheckError::EmptyAnswer => ApiError::unprocessable_at("/answer", e.to_string()),
         CheckError::Eval(_) => ApiError::unprocessable(e.to_string()),
+        CheckError::Store(s) => ApiError::store(s),
     }
 }
 
-fn sources(list: &[SourceInput]) -> Vec<Source> {
-    list.iter().map(|s| Source::new(s.id.clone(), s.text.clone())).collect()
+/// What answers are checked against, as `warrant check` decides: the request's `sources`
+/// (ingested into an in-memory store, checked against their whole documents and their facts,
+/// as `--sources`), else the server's store (chunks retrieved per claim and the store's facts,
+/// as `--store`).
+struct Against<'a> {
+    store: &'a dyn Store,
+    corpus: Option<Corpus>,
+    vocab: &'a warrant_facts::Vocabulary,
+}
+
+impl Against<'_> {
+    fn check(&self, checker: &Checker, req: &CheckRequestLib<'_>) -> Result<warrant_check::Report, CheckError> {
+        checker.check_with_store(req, self.store, self.vocab, self.corpus.as_ref())
+    }
 }
 
 /// Check answers against sources: every claim verified with quoted evidence, the policy
@@ -496,8 +510,8 @@ fn sources(list: &[SourceInput]) -> Vec<Source> {
     ))]
 async fn check(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<CheckRequest>) -> ApiResult<Response> {
     let max = state.config().max_body;
-    let chunks = state.config().check_chunks;
     let store = state.store();
+    let vocab = state.vocabulary();
     work.run(move || {
         let checker = Checker {
             engine: Engine { strict: req.strict, tools: tool_registry(req.tools.as_ref())?, ..Engine::default() },
@@ -506,27 +520,32 @@ async fn check(State(state): State<AppState>, work: Work, JsonBody(req): JsonBod
                 _ => None,
             },
         };
-        let shared = req.sources.as_deref().map(|s| Corpus::new(sources(s)));
-        // The corpus of one answer: its own sources, the request's, else the store's best chunks.
-        let corpus_for = |own: Option<&Vec<Source>>, answer: &Answer, question: Option<&str>| -> ApiResult<Option<Corpus>> {
-            if let Some(own) = own {
-                return Ok(Some(Corpus::new(own.clone())));
+        let own_store;
+        let against = match &req.sources {
+            Some(list) => {
+                let docs = list
+                    .iter()
+                    .map(|s| DocumentInput {
+                        id: s.id.clone(),
+                        text: s.text.clone(),
+                        version: s.version.clone(),
+                        title: None,
+                        metadata: None,
+                        origin: format!("sources/{}", s.id),
+                    })
+                    .collect();
+                own_store = warrant_check::sources::ingest_documents(docs)
+                    .map_err(|e| ApiError::unprocessable_at("/sources", format!("/sources: {e}")))?;
+                let corpus = warrant_check::store::corpus_of_documents(&own_store).map_err(ApiError::store)?;
+                Against { store: &own_store as &dyn Store, corpus: Some(corpus), vocab: vocab.as_ref() }
             }
-            if shared.is_some() {
-                return Ok(None);
-            }
-            let q = question.or_else(|| answer.context.as_ref().and_then(|c| c.get("user_query")).and_then(Value::as_str));
-            warrant_check::retrieval::corpus_from_store(store.as_ref(), &answer.text, q, chunks)
-                .map(Some)
-                .map_err(ApiError::store)
+            None => Against { store: store.as_ref() as &dyn Store, corpus: None, vocab: vocab.as_ref() },
         };
         match (&req.answer, &req.items) {
             (Some(a), None) => {
                 let answer = read_answer(a, req.input_format, max, req.context.as_ref(), req.tools.as_ref())?;
-                let own = corpus_for(None, &answer, req.question.as_deref())?;
-                let corpus = own.as_ref().or(shared.as_ref()).ok_or_else(|| ApiError::internal("no corpus"))?;
                 let r = CheckRequestLib { answer: &answer, question: req.question.as_deref(), output_id: req.output_id.clone() };
-                let report = checker.check(&r, corpus).map_err(check_error)?;
+                let report = against.check(&checker, &r).map_err(check_error)?;
                 json_response(&report)
             }
             (None, Some(items)) => {
@@ -539,17 +558,17 @@ async fn check(State(state): State<AppState>, work: Work, JsonBody(req): JsonBod
                         Ok(it) => it,
                         Err(m) => return err(id_guess, m),
                     };
-                    let own = match corpus_for(item.sources.as_ref(), &item.answer, item.question.as_deref()) {
-                        Ok(c) => c,
-                        Err(e) => return err(id_guess, e.message),
-                    };
-                    let Some(corpus) = own.as_ref().or(shared.as_ref()) else { return err(id_guess, "no corpus".into()) };
                     let r = CheckRequestLib {
                         answer: &item.answer,
                         question: item.question.as_deref(),
                         output_id: Some(item.id.clone()),
                     };
-                    match checker.check(&r, corpus) {
+                    // An item's own sources replace the shared ones (as a `--batch` line's do).
+                    let checked = match &item.sources {
+                        Some(s) => checker.check(&r, &Corpus::new(s.clone())),
+                        None => against.check(&checker, &r),
+                    };
+                    match checked {
                         Ok(report) => serde_json::to_value(&report).unwrap_or_else(|e| err(id_guess, e.to_string())),
                         Err(e) => err(Value::String(item.id), e.to_string()),
                     }

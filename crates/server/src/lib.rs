@@ -67,8 +67,6 @@ pub struct Config {
     pub timeout: Duration,
     /// Requests handled at once; more are refused with 429.
     pub max_concurrency: usize,
-    /// Chunks retrieved from the store per checked answer.
-    pub check_chunks: usize,
 }
 
 impl Config {
@@ -81,7 +79,6 @@ impl Config {
             max_body: DEFAULT_MAX_BODY,
             timeout: DEFAULT_TIMEOUT,
             max_concurrency: DEFAULT_MAX_CONCURRENCY,
-            check_chunks: warrant_check::retrieval::DEFAULT_CHUNKS,
         }
     }
 
@@ -98,7 +95,7 @@ impl Config {
                 self.addr
             )));
         }
-        if self.max_body == 0 || self.max_concurrency == 0 || self.timeout.is_zero() || self.check_chunks == 0 {
+        if self.max_body == 0 || self.max_concurrency == 0 || self.timeout.is_zero() {
             return Err(ServeError::Config("--max-body, --max-concurrency and --timeout must be greater than 0".into()));
         }
         Ok(())
@@ -126,6 +123,7 @@ struct Inner {
     draining: AtomicBool,
     slots: Arc<Semaphore>,
     openapi: OnceLock<String>,
+    vocabulary: Arc<warrant_facts::Vocabulary>,
 }
 
 /// What every handler shares: settings, the store, metrics, readiness.
@@ -143,6 +141,7 @@ impl AppState {
             draining: AtomicBool::new(false),
             slots,
             openapi: OnceLock::new(),
+            vocabulary: Arc::new(warrant_facts::Vocabulary::builtin()),
         }))
     }
 
@@ -154,6 +153,11 @@ impl AppState {
     /// The store.
     pub fn store(&self) -> Arc<SqliteStore> {
         Arc::clone(&self.0.store)
+    }
+
+    /// The predicate vocabulary facts are read with (the built-in one).
+    pub fn vocabulary(&self) -> Arc<warrant_facts::Vocabulary> {
+        Arc::clone(&self.0.vocabulary)
     }
 
     /// The metrics.

@@ -295,17 +295,30 @@ fn check_one_answer_against_given_sources() {
             assert_eq!(quoted, e["selector"]["exact"].as_str().expect("exact"));
         }
     }
-    // The same report as the library gives.
+    // The same report as the library gives for `--sources` (an in-memory store of the sources).
     let answer = warrant_extract::Answer { text: body["answer"].as_str().expect("answer").into(), ..Default::default() };
-    let corpus = warrant_verify::Corpus::new(
-        src.as_array()
-            .expect("sources")
-            .iter()
-            .map(|s| warrant_verify::Source::new(s["id"].as_str().expect("id"), s["text"].as_str().expect("text")))
-            .collect(),
-    );
+    let docs = src
+        .as_array()
+        .expect("sources")
+        .iter()
+        .map(|s| warrant_store::DocumentInput {
+            id: s["id"].as_str().expect("id").into(),
+            text: s["text"].as_str().expect("text").into(),
+            version: None,
+            title: None,
+            metadata: None,
+            origin: String::new(),
+        })
+        .collect();
+    let mem = warrant_check::sources::ingest_documents(docs).expect("store");
+    let corpus = warrant_check::store::corpus_of_documents(&mem).expect("corpus");
     let lib = warrant_check::Checker::default()
-        .check(&warrant_check::Request { answer: &answer, question: None, output_id: Some("a1".into()) }, &corpus)
+        .check_with_store(
+            &warrant_check::Request { answer: &answer, question: None, output_id: Some("a1".into()) },
+            &mem,
+            &warrant_facts::Vocabulary::builtin(),
+            Some(&corpus),
+        )
         .expect("check");
     assert_eq!(v, serde_json::to_value(&lib).expect("json"));
     // An empty answer is 422; an unknown pack is 422.

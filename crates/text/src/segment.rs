@@ -181,7 +181,10 @@ fn period_ends_sentence(text: &str, dot: usize, end: usize, limit: usize) -> boo
     // A single letter (an initial, "J. Smith") or dotted initials ("U.S.A.").
     let letters: Vec<char> = original.chars().filter(|c| *c != '.').collect();
     if letters.len() == 1 && letters[0].is_alphabetic() && letters[0].is_uppercase() {
-        return false;
+        // A unit after a number ("8 °C.", "12 V.") is not an initial.
+        let before = text[..word_start].trim_end();
+        let unit = before.ends_with('°') || before.ends_with(|c: char| c.is_ascii_digit());
+        return unit && next_word_is_capitalised(text, end, limit);
     }
     if bare.contains('.') && bare.split('.').all(|p| p.chars().count() <= 1) {
         return next_word_is_capitalised(text, end, limit);
@@ -224,6 +227,15 @@ mod tests {
         assert_eq!(sents("He said \"stop.\" Then left."), vec!["He said \"stop.\"", "Then left."]);
         assert_eq!(sents("Wait... really?! Yes."), vec!["Wait... really?!", "Yes."]);
         assert_eq!(sents("Wait... Really? Yes."), vec!["Wait...", "Really?", "Yes."]);
+    }
+
+    #[test]
+    fn units_after_numbers_end_sentences() {
+        let t = "Store at 2 °C to 8 °C. Once opened, keep it for 28 days.";
+        let got: Vec<&str> = sentences(t).into_iter().map(|r| &t[r]).collect();
+        assert_eq!(got, ["Store at 2 °C to 8 °C.", "Once opened, keep it for 28 days."]);
+        let t = "Ask J. Smith about it.";
+        assert_eq!(sentences(t).len(), 1);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! or `-- --claim "text" --source FILE... [--question Q]`.
 
 use warrant_extract::{Answer, Options as ExtractOptions, extract};
-use warrant_verify::{Corpus, Options, Source, add_answer_claim, debug_windows, verify};
+use warrant_verify::{Corpus, Options, Source, add_answer_claim, debug_focus, debug_windows, verify};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -54,6 +54,7 @@ fn main() {
     }
     for r in verify(&graph, &corpus, &Options { question: question.clone() }) {
         println!("[{}] {:?} {:?} — {}", r.claim_id, r.status, r.text, r.reason);
+        println!("    {}", debug_focus(&r.text, &corpus, question.as_deref()));
         for w in debug_windows(&r.text, &corpus, question.as_deref()) {
             let s = corpus.sentences()[w.first].range.start;
             let e = corpus.sentences()[w.last].range.end;

@@ -37,6 +37,8 @@ pub struct Focus {
     pub bare: bool,
     /// The question's keys (empty without a question).
     pub question_keys: Vec<String>,
+    /// The claim's key per token (`None` for function words), for word-order checks.
+    pub token_keys: Vec<Option<String>>,
 }
 
 impl Focus {
@@ -51,6 +53,7 @@ impl Focus {
             nums: claim.nums.clone(),
             dates: claim.dates.clone(),
             date_near: claim.date_near.clone(),
+            token_keys: claim.token_keys.clone(),
             ..Focus::default()
         };
         match question {
@@ -355,7 +358,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
                 let substitute = !focus.names.iter().any(|f| f.stems == m.stems)
                     && question.is_none_or(|q| !q.has_name(m))
                     && !variant(n, m)
-                    && shares(near, &m.near);
+                    && shares_enough(near, &m.near);
                 if substitute {
                     conflict = Some(Conflict::Substitution { claim: titled(n), source: titled(m) });
                     break 'names;
@@ -371,7 +374,16 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         // denies a word the claim affirms (and nowhere affirms it), or affirms one the claim
         // denies.
         let flipped = if focus.negated.is_empty() {
-            focus.keys.iter().filter(|k| w.negated.contains(k) && !w.affirmed.contains(k)).count()
+            // A name counts as one of the claim's words ("is not Confidential Information").
+            let denied_names = focus
+                .names
+                .iter()
+                .filter(|n| {
+                    let keys: Vec<String> = n.words.iter().map(|x| lexicon::key(x)).collect();
+                    keys.iter().any(|k| w.negated.contains(k) && !w.affirmed.contains(k))
+                })
+                .count();
+            denied_names + focus.keys.iter().filter(|k| w.negated.contains(k) && !w.affirmed.contains(k)).count()
         } else {
             focus.negated.iter().filter(|k| w.has_key(k) && !w.negated.contains(k)).count()
         };
@@ -404,10 +416,19 @@ fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>
             continue;
         }
         let own = w.names.iter().filter(|m| variant(n, m)).map(|m| overlap(&n.near, &m.near)).max().unwrap_or(0);
+        // A name right beside the claim's own name in the window is a co-argument ("Pride and
+        // Prejudice was written by Jane Austen"), not a substitute for it.
+        let beside = |m: &Name| {
+            w.names.iter().filter(|v| variant(n, v) || focus.names.iter().any(|x| joined(focus, n, x) && variant(x, v))).any(
+                |v| {
+                    m.tokens.start.saturating_sub(v.tokens.end) <= BESIDE && v.tokens.start.saturating_sub(m.tokens.end) <= BESIDE
+                },
+            )
+        };
         let other = w
             .names
             .iter()
-            .filter(|m| !focus.names.iter().any(|x| variant(x, m)) && question.is_none_or(|q| !q.has_name(m)))
+            .filter(|m| !focus.names.iter().any(|x| variant(x, m)) && question.is_none_or(|q| !q.has_name(m)) && !beside(m))
             .map(|m| (overlap(&n.near, &m.near), m))
             .filter(|(k, _)| *k > own)
             .max_by_key(|(k, _)| *k);
@@ -418,10 +439,33 @@ fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>
     None
 }
 
+/// True when the claim writes two names as one title ("Pride and Prejudice"): one function
+/// word between them.
+fn joined(focus: &Focus, a: &Name, b: &Name) -> bool {
+    let between = if a.tokens.end + 1 == b.tokens.start {
+        a.tokens.end
+    } else if b.tokens.end + 1 == a.tokens.start {
+        b.tokens.end
+    } else {
+        return false;
+    };
+    focus.token_keys.get(between).is_some_and(Option::is_none)
+}
+
+/// Words between two names that still read as one clause about both.
+const BESIDE: usize = 4;
+
 /// True when one name is a shorter form of the other ("Nadal", "Rafael Nadal"): all the
 /// words of one are words of the other. "Apache License" and "MIT License" are not variants.
 fn variant(a: &Name, b: &Name) -> bool {
     a.stems.iter().all(|w| b.stems.contains(w)) || b.stems.iter().all(|w| a.stems.contains(w))
+}
+
+/// True when another name's neighbourhood matches the claim name's closely enough to stand in
+/// its place: two shared keys, or the one key the claim has ("born in Paris" / "born in
+/// Warsaw"; one shared "ship" does not put "Orders" where "the UK" stood).
+fn shares_enough(claim: &[String], other: &[String]) -> bool {
+    claim.iter().filter(|k| other.contains(k)).count() >= claim.len().min(2)
 }
 
 /// True when two neighbourhoods share a key.
@@ -429,30 +473,54 @@ fn shares(a: &[String], b: &[String]) -> bool {
     a.iter().any(|k| b.contains(k))
 }
 
-/// An antonym of a claim word that the window uses instead of it, or closer to the claim's
-/// other words than the claim's own word ("closed on Mondays" in "open Tuesday to Sunday and
-/// closed on Mondays" against "open on Mondays").
+/// An antonym of a claim word that the window uses instead of it, or that sits where the
+/// claim's word sits: next to a word the claim puts beside its own ("closed on Mondays" in
+/// "open Tuesday to Sunday. It is closed on Mondays" against "open on Mondays"; "the boiling
+/// point is lower" against "the boiling point of water is higher").
 fn antonym(focus: &Focus, w: &Analysis) -> Option<Conflict> {
     let positions = |k: &str| -> Vec<usize> {
         w.token_keys.iter().enumerate().filter(|(_, t)| t.as_deref() == Some(k)).map(|(i, _)| i).collect()
     };
     for k in &focus.keys {
         let Some(opposite) = w.keys.iter().find(|j| lexicon::antonyms(k, j)) else { continue };
+        let conflict = || Some(Conflict::Antonym { claim: k.clone(), source: opposite.clone() });
         if !w.has_key(k) {
-            return Some(Conflict::Antonym { claim: k.clone(), source: opposite.clone() });
+            return conflict();
         }
-        // Both present: the one nearer the claim's other words is what the source says.
-        let anchors: Vec<usize> = focus.keys.iter().filter(|x| *x != k).flat_map(|x| positions(x)).collect();
-        if anchors.is_empty() {
-            continue;
-        }
-        let dist = |ps: &[usize]| ps.iter().flat_map(|p| anchors.iter().map(move |a| p.abs_diff(*a))).min().unwrap_or(usize::MAX);
-        if dist(&positions(opposite)) < dist(&positions(k)) {
-            return Some(Conflict::Antonym { claim: k.clone(), source: opposite.clone() });
+        let (mine, theirs) = (positions(k), positions(opposite));
+        let nearest = |q: usize, ps: &[usize]| ps.iter().map(|p| p.abs_diff(q)).min().unwrap_or(usize::MAX);
+        // Each occurrence of the word in the claim, read through the nearest of the claim's
+        // words beside it (the one after first on a tie: "open on Mondays") that the window
+        // places near either word.
+        for (p, _) in focus.token_keys.iter().enumerate().filter(|(_, t)| t.as_deref() == Some(k.as_str())) {
+            let lo = p.saturating_sub(ANTONYM_REACH);
+            let hi = (p + ANTONYM_REACH + 1).min(focus.token_keys.len());
+            let mut beside: Vec<(usize, bool, &String)> = (lo..hi)
+                .filter_map(|i| focus.token_keys[i].as_ref().map(|a| (i.abs_diff(p), i < p, a)))
+                .filter(|(_, _, a)| *a != k && !lexicon::antonyms(k, a))
+                .collect();
+            beside.sort();
+            for (_, _, a) in beside {
+                let placed: Vec<(usize, usize)> = positions(a)
+                    .into_iter()
+                    .map(|q| (nearest(q, &mine), nearest(q, &theirs)))
+                    .filter(|(d_mine, d_theirs)| (*d_mine).min(*d_theirs) <= ANTONYM_REACH + 2)
+                    .collect();
+                if placed.is_empty() {
+                    continue;
+                }
+                if placed.iter().all(|(d_mine, d_theirs)| d_theirs < d_mine) {
+                    return conflict();
+                }
+                break;
+            }
         }
     }
     None
 }
+
+/// How many words apart a word and the word it is said of may stand.
+const ANTONYM_REACH: usize = 4;
 
 fn titled(n: &Name) -> String {
     titled_words(&n.words)

@@ -722,6 +722,11 @@ fn quantities_with_articles(text: &str, tokens: &[(Range<usize>, &str)]) -> Vec<
         let start = if half { tokens[i - 1].0.start } else { r.start };
         let phrase = format!("{} {unit}", if half { "0.5" } else { "1" });
         let Some(mut q) = warrant_text::quantity::find_quantities(&phrase).into_iter().next() else { continue };
+        if half {
+            // "half" alone was read as the number 0.5; the phrase is the amount.
+            let word = tokens[i - 1].0.clone();
+            out.retain(|x| !(x.range.start >= word.start && x.range.end <= word.end));
+        }
         if out.iter().any(|x| x.range.start < ur.end && start < x.range.end) {
             continue;
         }

@@ -208,7 +208,11 @@ fn join_initials(text: &str, ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
         if let Some(prev) = out.last_mut() {
             let b = text[prev.clone()].trim_end().as_bytes();
             let last_word = text[prev.clone()].trim_end().rsplit(char::is_whitespace).next().unwrap_or("");
-            let initial = b.len() >= 2
+            // "8 °C." ends a sentence: a unit after a number is not an initial.
+            let unit = last_word.starts_with('°')
+                || text[prev.clone()].trim_end().rsplit(char::is_whitespace).nth(1).is_some_and(|w| w.parse::<f64>().is_ok());
+            let initial = !unit
+                && b.len() >= 2
                 && b[b.len() - 1] == b'.'
                 && b[b.len() - 2].is_ascii_uppercase()
                 && (b.len() == 2 || !b[b.len() - 3].is_ascii_alphabetic());

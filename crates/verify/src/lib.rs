@@ -164,6 +164,8 @@ const PARTIAL: f64 = 0.5;
 /// How much a window must be about the claim before its conflict counts.
 const CONFLICT_CONTEXT: f64 = 0.5;
 /// Weight of question keys in retrieval.
+/// [`CONFLICT_CONTEXT`] for conflicts aligned on the claim's neighbourhood (amounts, dates).
+const ALIGNED_CONFLICT_CONTEXT: f64 = 0.34;
 const QUESTION_WEIGHT: f64 = 0.3;
 
 /// The question, analysed once per answer.
@@ -229,11 +231,7 @@ fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimR
         result.reason = "no sources to check against".into();
         return result;
     }
-    let mut analysis = Analysis::of(&claim.text);
-    if analysis.opener.as_ref().is_some_and(|n| !corpus.written_lower(&n.stems[0]) && !analysis.stems[1..].contains(&n.stems[0]))
-    {
-        analysis.promote_opener();
-    }
+    let mut analysis = claim_analysis(&claim.text, corpus);
     if let Some(verdict) = asked.and_then(|a| by_form(corpus, a, claim, &analysis)) {
         result.status = verdict.status;
         result.confidence = verdict.confidence;
@@ -261,6 +259,17 @@ fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimR
     result
 }
 
+/// The claim's analysis against this corpus: its opening word is a name when the sources never
+/// write it in lower case.
+fn claim_analysis(text: &str, corpus: &Corpus) -> Analysis {
+    let mut analysis = Analysis::of(text);
+    if analysis.opener.as_ref().is_some_and(|n| !corpus.written_lower(&n.stems[0]) && !analysis.stems[1..].contains(&n.stems[0]))
+    {
+        analysis.promote_opener();
+    }
+    analysis
+}
+
 /// A bare answer to "Who <did> …?" names the one who did it: "Lucy Gordon" to "Who directed
 /// Serendipity?" is the role (directed, Lucy Gordon).
 fn asked_role(q: &Analysis, claim: &Analysis, text: &str) -> Option<analysis::Role> {
@@ -281,9 +290,19 @@ fn asked_role(q: &Analysis, claim: &Analysis, text: &str) -> Option<analysis::Ro
 #[doc(hidden)]
 pub fn debug_windows(claim: &str, corpus: &Corpus, question: Option<&str>) -> Vec<WindowEval> {
     let q = question.map(Analysis::of);
-    let analysis = Analysis::of(claim);
+    let analysis = claim_analysis(claim, corpus);
     let focus = Focus::of(&analysis, q.as_ref());
     candidate_windows(corpus, &analysis, &focus, q.as_ref())
+}
+
+/// The claim's focus (keys, names, amounts, dates) as the verifier sees it, for diagnostics.
+#[doc(hidden)]
+pub fn debug_focus(claim: &str, corpus: &Corpus, question: Option<&str>) -> String {
+    let q = question.map(Analysis::of);
+    let f = Focus::of(&claim_analysis(claim, corpus), q.as_ref());
+    let names: Vec<String> = f.names.iter().map(|n| n.words.join(" ")).collect();
+    let nums: Vec<&str> = f.nums.iter().map(|n| n.surface.as_str()).collect();
+    format!("keys {:?} names {:?} nums {:?} dates {} negated {:?}", f.keys, names, nums, f.dates.len(), f.negated)
 }
 
 /// Polar and choice questions decide short answers on their own terms; a contradiction they
@@ -349,6 +368,15 @@ fn support_order(a: &WindowEval, b: &WindowEval) -> std::cmp::Ordering {
         .then(a.first.cmp(&b.first))
 }
 
+/// How much a window must be about the claim for its conflict to count: less for an amount
+/// or date that differs in the claim's own neighbourhood (that alignment is evidence itself).
+fn conflict_context(c: &Conflict) -> f64 {
+    match c {
+        Conflict::Number { .. } | Conflict::Date => ALIGNED_CONFLICT_CONTEXT,
+        _ => CONFLICT_CONTEXT,
+    }
+}
+
 fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bare: bool) {
     // How much a window is about the claim: its share of the claim's words, or for a bare
     // answer, of the question's.
@@ -359,7 +387,7 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bar
     let best = clean.iter().copied().min_by(|a, b| stated(b).cmp(&stated(a)).then(support_order(a, b)));
     let conflicting = windows
         .iter()
-        .filter(|w| w.conflict.is_some() && about(w) >= CONFLICT_CONTEXT)
+        .filter(|w| w.conflict.as_ref().is_some_and(|c| about(w) >= conflict_context(c)))
         .min_by(|a, b| about(b).total_cmp(&about(a)).then(a.size().cmp(&b.size())).then(a.first.cmp(&b.first)));
     let id = result.claim_id.clone();
     let edge = |n: usize, w: &WindowEval, rel: Relationship, confidence: f64| {
@@ -368,9 +396,14 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bar
     };
 
     // Support stands unless a strong conflict is more about the claim than the support is
-    // (an unresolved contradiction).
-    let overruled =
-        |b: &WindowEval| conflicting.is_some_and(|c| c.conflict.as_ref().is_some_and(Conflict::is_strong) && about(c) > about(b));
+    // (an unresolved contradiction), or as much and inside the supporting window: a window
+    // that holds the very sentence denying the claim does not support it.
+    let overruled = |b: &WindowEval| {
+        conflicting.is_some_and(|c| {
+            let inside = c.first >= b.first && c.last <= b.last;
+            c.conflict.as_ref().is_some_and(Conflict::is_strong) && (about(c) > about(b) || (inside && about(c) >= about(b)))
+        })
+    };
     if let Some(b) = best.filter(|b| stated(b) && !overruled(b)) {
         result.status = Status::Supported;
         result.confidence = round3(b.support.min(1.0) * 0.6 + b.context * 0.4);

@@ -23,13 +23,23 @@ const STATUSES: [&str; 6] = ["supported", "partially_supported", "unsupported", 
 const MIN_ITEMS: usize = 64;
 const MIN_PER_STATUS: usize = 4;
 const MIN_MULTI_SENTENCE: f64 = 0.6;
+/// Known gaps (a claim whose expected status the verifier does not reach yet, each with the
+/// status it gets and why) may not exceed this share of the suite's claims.
+const MAX_GAP_SHARE: f64 = 0.05;
+
+/// What a claim should get, and, for a known gap, what it gets today and why.
+struct Expect {
+    claim: String,
+    status: String,
+    gap: Option<(String, String)>,
+}
 
 struct Item {
     id: String,
     question: Option<String>,
     sources: Vec<(String, String)>,
     answer: String,
-    expect: Vec<(String, String)>,
+    expect: Vec<Expect>,
 }
 
 fn str_field<'a>(v: &'a Value, key: &str, id: &str) -> &'a str {
@@ -67,7 +77,16 @@ fn load() -> Vec<Item> {
             .map(|e| {
                 let status = str_field(e, "status", id).to_string();
                 assert!(STATUSES.contains(&status.as_str()), "item {id}: unknown status {status}");
-                (str_field(e, "claim", id).to_string(), status)
+                let gap = match &e["gap"] {
+                    Value::Null => None,
+                    g => {
+                        let (got, why) = (str_field(g, "status", id).to_string(), str_field(g, "why", id).to_string());
+                        assert!(STATUSES.contains(&got.as_str()) && got != status, "item {id}: bad gap status {got}");
+                        assert!(!why.trim().is_empty(), "item {id}: a gap needs its reason");
+                        Some((got, why))
+                    }
+                };
+                Expect { claim: str_field(e, "claim", id).to_string(), status, gap }
             })
             .collect::<Vec<_>>();
         assert!(!expect.is_empty(), "item {id}: no expectations");
@@ -118,6 +137,8 @@ fn claim_suite() {
     let mut confusion: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     let mut expected_counts: BTreeMap<&str, usize> = BTreeMap::new();
     let mut multi = 0;
+    let mut gaps = Vec::new();
+    let mut claims = 0usize;
 
     for item in &items {
         let results = run(item);
@@ -146,17 +167,23 @@ fn claim_suite() {
         let mut used = vec![0usize; item.expect.len()];
         for r in &results {
             let matching: Vec<usize> =
-                item.expect.iter().enumerate().filter(|(_, (sub, _))| r.text.contains(sub.as_str())).map(|(i, _)| i).collect();
+                item.expect.iter().enumerate().filter(|(_, e)| r.text.contains(e.claim.as_str())).map(|(i, _)| i).collect();
             let got = r.status.as_str();
+            claims += 1;
             match matching.as_slice() {
                 [] => problems.push(format!("{}: claim {:?} ({got}) has no expectation", item.id, r.text)),
                 [i] => {
                     used[*i] += 1;
-                    let want = item.expect[*i].1.as_str();
+                    let want = item.expect[*i].status.as_str();
                     let want = STATUSES.iter().copied().find(|s| *s == want).unwrap();
                     *confusion.entry((want, got)).or_default() += 1;
                     *expected_counts.entry(want).or_default() += 1;
-                    if want != got {
+                    let gap = item.expect[*i].gap.as_ref();
+                    if let Some((known, why)) = gap.filter(|(known, _)| known == got) {
+                        gaps.push(format!("{}: {:?} expected {want}, gets {known}: {why}", item.id, r.text));
+                    } else if want == got && gap.is_some() {
+                        problems.push(format!("{}: {:?} now gets {want}; remove its gap entry", item.id, r.text));
+                    } else if want != got {
                         mismatches.push(format!(
                             "{}: {:?}\n    expected {want}, got {got} — {}\n    {}",
                             item.id,
@@ -171,7 +198,7 @@ fn claim_suite() {
                     item.id,
                     r.text,
                     many.len(),
-                    many.iter().map(|i| &item.expect[*i].0).collect::<Vec<_>>()
+                    many.iter().map(|i| &item.expect[*i].claim).collect::<Vec<_>>()
                 )),
             }
 
@@ -223,13 +250,13 @@ fn claim_suite() {
                 problems.push(format!(
                     "{}: expectation {:?} matches no claim (claims: {:?})",
                     item.id,
-                    item.expect[i].0,
+                    item.expect[i].claim,
                     results.iter().map(|r| &r.text).collect::<Vec<_>>()
                 ));
             }
         }
         // An expectation of `unverified` only makes sense without sources, and vice versa.
-        for (sub, status) in &item.expect {
+        for Expect { claim: sub, status, .. } in &item.expect {
             if (status == "unverified") != item.sources.is_empty() && status != "not_applicable" {
                 problems.push(format!(
                     "{}: expectation {sub:?} is {status} but the item has {} source(s)",
@@ -283,6 +310,15 @@ fn claim_suite() {
         if (multi as f64) < MIN_MULTI_SENTENCE * items.len() as f64 {
             problems.push(format!("only {multi} of {} items have multi-sentence answers", items.len()));
         }
+    }
+
+    // Known gaps are listed on every run (not only on failure) and bounded.
+    eprintln!("{} known gap(s) of {claims} claims:", gaps.len());
+    for g in &gaps {
+        eprintln!("  {g}");
+    }
+    if (gaps.len() as f64) > MAX_GAP_SHARE * claims as f64 {
+        problems.push(format!("{} known gaps exceed {:.0}% of {claims} claims", gaps.len(), MAX_GAP_SHARE * 100.0));
     }
 
     let mut report = String::new();

@@ -56,6 +56,7 @@ const SCRIPT: &str = "
 document.querySelectorAll('.claim').forEach(function(el){el.addEventListener('click',function(){
 var id=el.getAttribute('data-claim');document.querySelectorAll('.evidence').forEach(function(p){p.classList.toggle('shown',p.id==='ev-'+id&&!p.classList.contains('shown'));});
 document.querySelectorAll('.claim').forEach(function(c){c.classList.toggle('active',c===el&&document.getElementById('ev-'+id).classList.contains('shown'));});});});
+var open=location.hash&&document.querySelector('.claim[data-claim=\"'+location.hash.slice(1).replace(/[^A-Za-z0-9_.:-]/g,'')+'\"]');if(open){open.click();}
 ";
 
 /// Renders the report as one HTML page.

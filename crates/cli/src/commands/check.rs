@@ -4,16 +4,20 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
-use warrant_check::batch::{par_map, parse_item};
-use warrant_check::{Checker, Gate, Request, render};
+use warrant_check::batch::parse_item;
+use warrant_check::{CheckError, Checker, Gate, Report, Request, render};
 use warrant_cpl::Engine;
+use warrant_facts::Vocabulary;
+use warrant_store::{SqliteStore, Store};
 use warrant_verify::Corpus;
 
 use crate::cli::{CheckArgs, CheckFormat};
 use crate::commands::extract::answer_from_text;
+use crate::commands::ingest::load_vocabulary;
 use crate::commands::policy::{load_packs, load_tools};
 use crate::error::{CliError, CliResult};
-use crate::io::{display_name, read_json, read_text};
+use crate::io::{display_name, read_json, read_text, write_atomic};
+use crate::timestamp;
 
 /// Runs `warrant check`. Exit codes: 0 allow or review, 1 block, 2 bad input; a batch exits
 /// with the worst line (2 if any line was an error).
@@ -26,9 +30,6 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
             return Err(CliError::input("expected ANSWER (a file, or - for stdin) or --batch FILE"));
         }
     }
-    if args.store.is_some() {
-        return Err(CliError::input("--store: not available in this build yet; use --sources"));
-    }
     let tools_doc = match &args.tools {
         Some(t) => Some(read_json(t)?),
         None => None,
@@ -37,20 +38,38 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
         engine: Engine { strict: args.strict, tools: load_tools(args.tools.as_deref())?, ..Engine::default() },
         packs: if args.packs.is_empty() { None } else { Some(load_packs(&args.packs)?) },
     };
-    let sources =
-        warrant_check::sources::read_sources(&args.sources, args.max_source_bytes).map_err(|e| CliError::input(e.to_string()))?;
-    let corpus = Corpus::new(sources);
+    let vocab = load_vocabulary(args.vocab.as_deref())?;
+    // `--store`: claims are held against the chunks retrieved for them; `--sources`: against
+    // the whole documents of an in-memory store built for this check. Both add fact signals.
+    let (store, corpus) = if let Some(dir) = &args.store {
+        let s = SqliteStore::open_existing(dir).map_err(|e| CliError::input(format!("--store {dir}: {e}")))?;
+        (Some(s), None)
+    } else if args.sources.is_empty() {
+        (None, Some(Corpus::new(Vec::new())))
+    } else {
+        let s = warrant_check::sources::ingest_sources(&args.sources, args.max_source_bytes)
+            .map_err(|e| CliError::input(e.to_string()))?;
+        let corpus = warrant_check::store::corpus_of_documents(&s).map_err(|e| CliError::input(format!("sources: {e}")))?;
+        (Some(s), Some(corpus))
+    };
+    let against = Against { corpus: corpus.as_ref(), store: store.as_ref().map(|s| (s as &dyn Store, &vocab)) };
     if let Some(batch) = &args.batch {
-        return run_batch(batch, &checker, &corpus, tools_doc.as_ref());
+        return run_batch(batch, &checker, &against, tools_doc.as_ref());
     }
     let path = args.answer.as_deref().unwrap_or("-");
     let raw = read_text(path)?;
     let answer = answer_from_text(path, &raw, &args.input, tools_doc.as_ref())?;
-    let report = checker
-        .check(&Request { answer: &answer, question: args.question.as_deref(), output_id: None }, &corpus)
-        .map_err(|e| CliError::input(format!("{}: {e}", display_name(path))))?;
+    let req = Request { answer: &answer, question: args.question.as_deref(), output_id: None };
+    let report = against.check(&checker, &req).map_err(|e| CliError::input(format!("{}: {e}", display_name(path))))?;
     if let Some(out) = &args.evidence_pack {
-        return Err(CliError::input(format!("--evidence-pack {out}: not available in this build yet")));
+        let created_at = match timestamp::requested("--created-at", args.created_at.as_deref())? {
+            Some(t) => t,
+            None => timestamp::requested("--created-at", Some("now"))?.unwrap_or_default(),
+        };
+        let pack = warrant_check::evidence::evidence_pack(&report, &created_at)
+            .map_err(|e| CliError::input(format!("--evidence-pack {out}: {e}")))?;
+        let text = serde_json::to_string_pretty(&pack).map_err(|e| CliError::input(format!("cannot serialise: {e}")))? + "\n";
+        write_atomic(out, text.as_bytes())?;
     }
     let mut stdout = std::io::stdout().lock();
     let written = match args.format {
@@ -62,6 +81,22 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
     };
     stdout.write_all(written.as_bytes()).map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
     Ok(if report.gate == Gate::Block { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// What answers are checked against: a corpus, a store, or both (a store's whole documents).
+struct Against<'a> {
+    corpus: Option<&'a Corpus>,
+    store: Option<(&'a dyn Store, &'a Vocabulary)>,
+}
+
+impl Against<'_> {
+    fn check(&self, checker: &Checker, req: &Request<'_>) -> Result<Report, CheckError> {
+        match (self.store, self.corpus) {
+            (Some((store, vocab)), corpus) => checker.check_with_store(req, store, vocab, corpus),
+            (None, Some(corpus)) => checker.check(req, corpus),
+            (None, None) => checker.check(req, &Corpus::new(Vec::new())),
+        }
+    }
 }
 
 /// What one batch line came to.
@@ -77,7 +112,7 @@ fn error_line(id: Value, line_no: usize, message: String) -> Outcome {
 }
 
 /// Checks one batch line into its output line (a report, or `{"id", "line", "error"}`).
-fn check_line(checker: &Checker, corpus: &Corpus, line_no: usize, line: &str, tools: Option<&Value>) -> Outcome {
+fn check_line(checker: &Checker, against: &Against<'_>, line_no: usize, line: &str, tools: Option<&Value>) -> Outcome {
     let v: Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(e) => return error_line(Value::Null, line_no, format!("invalid JSON: {e}")),
@@ -87,7 +122,13 @@ fn check_line(checker: &Checker, corpus: &Corpus, line_no: usize, line: &str, to
         Ok(i) => i,
         Err(e) => return error_line(id_guess, line_no, e),
     };
-    match checker.check_item(&item, corpus) {
+    let req = Request { answer: &item.answer, question: item.question.as_deref(), output_id: Some(item.id.clone()) };
+    // A line's own sources replace the shared ones.
+    let checked = match item.sources {
+        Some(s) => checker.check(&req, &Corpus::new(s)),
+        None => against.check(checker, &req),
+    };
+    match checked {
         Ok(report) => match serde_json::to_string(&report) {
             Ok(s) => Outcome::Report(s, report.gate),
             Err(e) => error_line(Value::String(item.id), line_no, format!("cannot serialise: {e}")),
@@ -99,7 +140,7 @@ fn check_line(checker: &Checker, corpus: &Corpus, line_no: usize, line: &str, to
 /// Lines per parallel block: output stays in input order and memory stays bounded.
 const BLOCK: usize = 512;
 
-fn run_batch(path: &str, checker: &Checker, corpus: &Corpus, tools: Option<&Value>) -> CliResult<ExitCode> {
+fn run_batch(path: &str, checker: &Checker, against: &Against<'_>, tools: Option<&Value>) -> CliResult<ExitCode> {
     let text = read_text(path)?;
     let lines: Vec<(usize, &str)> =
         text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, l)| (i + 1, l)).collect();
@@ -107,7 +148,17 @@ fn run_batch(path: &str, checker: &Checker, corpus: &Corpus, tools: Option<&Valu
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let (mut blocked, mut errors) = (false, false);
     for block in lines.chunks(BLOCK) {
-        let results = par_map(block, workers, |(line_no, line)| check_line(checker, corpus, *line_no, line, tools));
+        let mut results: Vec<Outcome> = (0..block.len()).map(|_| Outcome::Error(String::new())).collect();
+        std::thread::scope(|s| {
+            let per = block.len().div_ceil(workers);
+            for (part, slots) in block.chunks(per.max(1)).zip(results.chunks_mut(per.max(1))) {
+                s.spawn(move || {
+                    for ((line_no, line), slot) in part.iter().zip(slots.iter_mut()) {
+                        *slot = check_line(checker, against, *line_no, line, tools);
+                    }
+                });
+            }
+        });
         for r in results {
             let line = match r {
                 Outcome::Report(s, gate) => {

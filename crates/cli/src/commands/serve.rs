@@ -47,7 +47,6 @@ pub fn run(args: ServeArgs) -> CliResult<ExitCode> {
     config.max_body = args.max_body;
     config.timeout = args.timeout;
     config.max_concurrency = args.max_concurrency;
-    config.check_chunks = args.check_chunks;
     config.check().map_err(|e| CliError::input(e.to_string()))?;
     init_logs(args.log_format);
     warrant_server::run(config, |addr| {

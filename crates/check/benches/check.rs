@@ -1,0 +1,135 @@
+//! `warrant check` benchmarks:
+//!
+//! - `check/store_10k_chunks`: one 1 KB answer (8 claims) checked against a store of 10,000
+//!   chunks (1,000 generated documents of 10 paragraphs) — BM25 retrieval per claim,
+//!   alignment, fact signals, policies and gate;
+//! - `check/halueval_1000` (when `../shared/data` is present): the 1,000 HaluEval QA
+//!   judgments, one thread (the CLI's `--batch` spreads them over the cores).
+//!
+//! `cargo bench -p warrant-check --bench check`
+
+#![allow(clippy::unwrap_used)] // benchmark setup
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use warrant_check::{Checker, Request};
+use warrant_extract::Answer;
+use warrant_facts::Vocabulary;
+use warrant_store::{DocumentInput, IngestOptions, SqliteStore, ingest};
+use warrant_verify::{Corpus, Source};
+
+const PRODUCTS: [&str; 8] = ["Atlas", "Borealis", "Cinder", "Dunmore", "Elara", "Fenwick", "Galloway", "Harrow"];
+const THINGS: [&str; 10] =
+    ["session tokens", "backups", "audit logs", "invoices", "API keys", "exports", "webhooks", "reports", "uploads", "alerts"];
+
+/// Deterministic pseudo-words for filler text.
+fn word(i: usize) -> String {
+    const SYL: [&str; 12] = ["ka", "lo", "mi", "ra", "tu", "ne", "so", "vi", "de", "po", "zu", "fa"];
+    let (a, b, c) = (i % 12, (i / 12) % 12, (i / 144) % 12);
+    format!("{}{}{}", SYL[a], SYL[b], SYL[c])
+}
+
+fn paragraph(doc: usize, p: usize) -> String {
+    let product = PRODUCTS[(doc + p) % PRODUCTS.len()];
+    let thing = THINGS[(doc * 7 + p) % THINGS.len()];
+    let n = 5 + (doc * 13 + p * 7) % 90;
+    let filler: Vec<String> = (0..14).map(|k| word(doc * 31 + p * 17 + k * 5)).collect();
+    format!(
+        "In {product} {doc}, {thing} expire after {n} minutes of inactivity. The {product} {doc} plan costs ${}.{:02} per user per month. \
+         Support for {thing} in region {} is available on weekdays. The {} {} {} {} {} {} {} team reviews {} {} {} {} {} {} {} weekly.",
+        10 + n % 40,
+        n % 100,
+        word(doc + p),
+        filler[0],
+        filler[1],
+        filler[2],
+        filler[3],
+        filler[4],
+        filler[5],
+        filler[6],
+        filler[7],
+        filler[8],
+        filler[9],
+        filler[10],
+        filler[11],
+        filler[12],
+        filler[13],
+    )
+}
+
+fn store_with_10k_chunks() -> SqliteStore {
+    let docs: Vec<DocumentInput> = (0..1000)
+        .map(|d| DocumentInput {
+            id: format!("doc-{d}"),
+            text: (0..10).map(|p| paragraph(d, p)).collect::<Vec<_>>().join("\n\n"),
+            version: None,
+            title: None,
+            metadata: None,
+            origin: String::new(),
+        })
+        .collect();
+    let store = SqliteStore::open_in_memory().unwrap();
+    // One chunk per paragraph.
+    let opts = IngestOptions { max_chunk_chars: 420, ..IngestOptions::default() };
+    ingest(&store, docs, Vec::new(), &opts, &mut |_| {}).unwrap();
+    store
+}
+
+/// About 1 KB: eight claims, some stated in the store, one contradicted, some unsupported.
+fn answer() -> Answer {
+    let text = "In Cinder 42, audit logs expire after 51 minutes of inactivity. The Cinder 42 plan costs $31.51 per user per month. \
+        Support for audit logs is available on weekdays in every region. In Atlas 300, webhooks expire after 20 minutes of inactivity. \
+        The Elara 77 plan costs $12.00 per user per month and includes phone support around the clock. \
+        Backups in Fenwick 5 are encrypted with AES-256 and kept for ninety days. \
+        The Harrow 900 team reviews exports weekly and publishes a summary to every customer. \
+        Invoices are generated on the first day of each month and can be downloaded as PDF files from the billing page.";
+    Answer { text: text.into(), tool_calls: vec![], context: None, id: Some("bench".into()) }
+}
+
+fn bench(c: &mut Criterion) {
+    let store = store_with_10k_chunks();
+    let vocab = Vocabulary::builtin();
+    let checker = Checker::default();
+    let a = answer();
+    assert!(a.text.len() >= 900 && a.text.len() <= 1100, "answer is {} bytes", a.text.len());
+    let req = Request { answer: &a, question: None, output_id: None };
+    let report = checker.check_with_store(&req, &store, &vocab, None).unwrap();
+    eprintln!(
+        "setup: {} claims, statuses {:?}",
+        report.claims.len(),
+        report.claims.iter().map(|c| c.status.as_str()).collect::<Vec<_>>()
+    );
+    c.bench_function("check/store_10k_chunks", |b| {
+        b.iter(|| black_box(checker.check_with_store(&req, &store, &vocab, None).unwrap()));
+    });
+
+    if let Some(dir) = warrant_testkit::data_dir("halueval") {
+        let items = warrant_testkit::read_jsonl(&dir.join("qa_one-turn_data.json"));
+        let cases: Vec<(Corpus, String, Answer)> = items
+            .iter()
+            .flat_map(|item| {
+                ["right_answer", "hallucinated_answer"].map(|f| {
+                    (
+                        Corpus::new(vec![Source::new("knowledge", item["knowledge"].as_str().unwrap())]),
+                        item["question"].as_str().unwrap().to_string(),
+                        Answer { text: item[f].as_str().unwrap().into(), tool_calls: vec![], context: None, id: None },
+                    )
+                })
+            })
+            .collect();
+        let mut g = c.benchmark_group("check");
+        g.sample_size(10);
+        g.bench_function("halueval_1000", |b| {
+            b.iter(|| {
+                for (corpus, q, a) in &cases {
+                    black_box(checker.check(&Request { answer: a, question: Some(q), output_id: None }, corpus).unwrap());
+                }
+            });
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,161 @@
+//! Checking against a knowledge store: the candidate chunks a claim is held against, and
+//! fact-level signals (a claim's own facts matched against the store's validated facts).
+
+use std::collections::BTreeMap;
+
+use warrant_facts::{ChunkContext, Fact, Object, Polarity, Vocabulary, extract_facts};
+use warrant_store::{FactQuery, Store, StoreError};
+use warrant_verify::{ClaimResult, Corpus, Edge, Relationship, Selector, Source, Status};
+
+/// Chunks retrieved per claim from a store.
+pub const CHUNKS_PER_CLAIM: usize = 8;
+
+/// The corpus a set of claims is checked against in a store: the BM25 top chunks for each
+/// claim text, each chunk a source placed at its offset in its document (so quotes point into
+/// the document), in document then chunk order.
+pub fn corpus_for_claims(store: &dyn Store, claims: &[&str], per_claim: usize) -> Result<Corpus, StoreError> {
+    let mut chunks: BTreeMap<(String, usize), Source> = BTreeMap::new();
+    for text in claims {
+        for hit in store.search(text, per_claim)? {
+            chunks.entry((hit.doc_id.clone(), hit.index)).or_insert_with(|| {
+                let mut s = Source::new(hit.doc_id, hit.text);
+                s.offset = hit.start;
+                s
+            });
+        }
+    }
+    Ok(Corpus::new(chunks.into_values().collect()))
+}
+
+/// Every document of a store, whole (for a small store built from `--sources`).
+pub fn corpus_of_documents(store: &dyn Store) -> Result<Corpus, StoreError> {
+    let mut sources = Vec::new();
+    for d in store.documents()? {
+        if let Some(text) = store.document_text(&d.id)? {
+            sources.push(Source::new(d.id, text));
+        }
+    }
+    Ok(Corpus::new(sources))
+}
+
+/// How a stored fact bears on a fact the claim states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bearing {
+    Agrees,
+    Conflicts,
+}
+
+/// Adds fact-level evidence to checked claims: each claim is read by the store's pattern
+/// extractor, and its facts are looked up by subject and predicate. A stored fact with the
+/// same object and polarity supports the claim (an unsupported or partly supported claim
+/// becomes supported); one with the opposite polarity, or another object for a functional
+/// predicate, contradicts it. Facts under another stated condition or version are not compared.
+pub fn apply_fact_signals(store: &dyn Store, vocab: &Vocabulary, claims: &mut [ClaimResult]) -> Result<(), StoreError> {
+    for claim in claims.iter_mut() {
+        if matches!(claim.status, Status::NotApplicable | Status::Unverified) {
+            continue;
+        }
+        let stated = extract_facts(vocab, &ChunkContext::new(&claim.text, "claim", "claim#1", None));
+        let mut found: Vec<(Bearing, Fact)> = Vec::new();
+        for mine in stated.facts.into_iter().map(|v| v.fact) {
+            let functional = matches!(vocab.cardinality(&mine.predicate), warrant_facts::Cardinality::Functional);
+            for theirs in store.facts(&FactQuery::subject_predicate(&mine.subject, &mine.predicate))? {
+                // A claim without a condition is compared with a fact under one ("after 30
+                // minutes" / "after 30 minutes of inactivity"); two different conditions are not.
+                let conditions_differ = mine.condition().is_some() && theirs.condition() != mine.condition();
+                if conditions_differ
+                    || mine.normalized_version().is_some_and(|v| theirs.normalized_version().is_some_and(|t| t != v))
+                {
+                    continue;
+                }
+                let same_object = objects_agree(&mine.object, &theirs.object);
+                let bearing = match (same_object, theirs.polarity == mine.polarity) {
+                    (true, true) => Some(Bearing::Agrees),
+                    (true, false) => Some(Bearing::Conflicts),
+                    (false, _) if functional && theirs.polarity == Polarity::Affirm && mine.polarity == Polarity::Affirm => {
+                        Some(Bearing::Conflicts)
+                    }
+                    _ => None,
+                };
+                if let Some(b) = bearing {
+                    found.push((b, theirs));
+                }
+            }
+        }
+        for (bearing, fact) in found {
+            let Some(selector) = fact_selector(store, &fact)? else { continue };
+            let already = claim.support_edges.iter().any(|e| e.source_id == fact.source.doc_id && e.selector == selector);
+            let described = format!("{} {} {}", fact.subject, fact.predicate, fact.object);
+            match bearing {
+                Bearing::Agrees => {
+                    if matches!(claim.status, Status::Unsupported | Status::PartiallySupported) {
+                        claim.status = Status::Supported;
+                        claim.confidence = fact.confidence.min(1.0);
+                        claim.reason = format!("the fact {described} is stated in {}", fact.source.doc_id);
+                        claim.support_edges.retain(|e| e.relationship != Relationship::Background);
+                    }
+                    if !already {
+                        push_edge(claim, Relationship::Supports, fact.source.doc_id.clone(), selector, fact.confidence);
+                    }
+                }
+                Bearing::Conflicts => {
+                    if claim.status != Status::Contradicted {
+                        claim.status = Status::Contradicted;
+                        claim.confidence = fact.confidence.min(1.0);
+                        claim.reason = format!("the source states the fact {described}, which the claim contradicts");
+                    }
+                    if !already {
+                        push_edge(claim, Relationship::Contradicts, fact.source.doc_id.clone(), selector, fact.confidence);
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn push_edge(claim: &mut ClaimResult, relationship: Relationship, source_id: String, selector: Selector, confidence: f64) {
+    let n = claim.support_edges.len() + 1;
+    claim.support_edges.push(Edge {
+        edge_id: format!("{}-e{n}", claim.claim_id),
+        relationship,
+        source_id,
+        selector,
+        confidence: (confidence * 1000.0).round() / 1000.0,
+    });
+}
+
+/// The fact's quote, in chars of its document (fact spans are chunk-relative).
+fn fact_selector(store: &dyn Store, fact: &Fact) -> Result<Option<Selector>, StoreError> {
+    let Some(chunk) = store.chunk(&fact.source.chunk_id)? else { return Ok(None) };
+    let exact: String = chunk.text.chars().skip(fact.span.start).take(fact.span.end.saturating_sub(fact.span.start)).collect();
+    if exact.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(Selector { exact, start: chunk.start + fact.span.start, end: chunk.start + fact.span.end }))
+}
+
+/// Same object: equal after case and space folding, or the same amount ("30 minutes",
+/// "half an hour").
+fn objects_agree(a: &Object, b: &Object) -> bool {
+    match (a, b) {
+        (Object::String(x), Object::String(y)) => {
+            let fold = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+            fold(x) == fold(y) || same_amount(x, y)
+        }
+        (Object::Number(x), Object::Number(y)) => warrant_facts::fact::numbers_equal(x, y),
+        (Object::Bool(x), Object::Bool(y)) => x == y,
+        _ => a.to_string() == b.to_string(),
+    }
+}
+
+fn same_amount(a: &str, b: &str) -> bool {
+    let one = |s: &str| {
+        let q = warrant_text::quantity::find_quantities(s);
+        match q.as_slice() {
+            [q] => Some((q.dimension.clone(), q.canonical().unwrap_or_else(|| q.value.clone()))),
+            _ => None,
+        }
+    };
+    matches!((one(a), one(b)), (Some(x), Some(y)) if x == y)
+}
