@@ -10,7 +10,7 @@ SECS="${1:-60}"; shift || true
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/.." && pwd)"
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(graph_loader policy_parser policy_eval tools_loader extract_input evidence_validator vocab_parser record_reader server_request)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(graph_loader policy_parser policy_eval tools_loader extract_input evidence_validator vocab_parser record_reader ckf_source ckf_compile ckf_package server_request)
 export RUSTC_BOOTSTRAP=1
 
 seed() {
@@ -28,6 +28,20 @@ seed evidence_validator "$REPO"/crates/evidence/tests/fixtures/*.json "$DATA"/ag
 seed extract_input "$REPO"/README.md "$REPO"/examples/*/*.json "$REPO"/crates/extract/tests/fixtures/* "$DATA"/cape/examples/*/*.json
 seed vocab_parser "$REPO"/crates/facts/vocabulary/*.toml "$DATA"/vsabrains-exp3/exp3-rag/predicate_vocabulary.json "$DATA"/vsabrains-exp3/spec-examples/ds005_predicate_vocabulary.json
 seed server_request "$REPO"/bench/fixtures/*.json "$REPO"/examples/*/*.json
+CKF="$REPO"/crates/ckf/tests
+# ckf_source and ckf_compile read the first byte as the file-name pick (see the targets).
+seed_ckf() {
+  local dir="$HERE/corpus/$1"; mkdir -p "$dir"
+  { printf '\001'; cat "$CKF"/fixtures/runbook.md; } > "$dir/runbook"
+  { printf '\002'; cat "$CKF"/fixtures/faq.md; } > "$dir/faq"
+  { printf '\003'; cat "$CKF"/fixtures/statute.txt; } > "$dir/statute"
+  { printf '\005'; cat "$CKF"/fixtures/policies.jsonl; } > "$dir/policies"
+  { printf '\007'; printf 'WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nAlice: Refunds must be approved within 5 days.\n'; } > "$dir/vtt"
+  { printf '\010'; printf '1\n00:00:01,000 --> 00:00:04,000\nDo not share passwords, because they leak.\n'; } > "$dir/srt"
+}
+seed_ckf ckf_source
+seed_ckf ckf_compile
+seed ckf_package "$CKF"/golden/* "$CKF"/fixtures/*.ckf.json "$DATA"/ckf/benchmarks/*/ckf/cases/*.ckf.json
 seed record_reader "$DATA"/vsabrains-exp3/exp3-rag/*.json "$DATA"/vsabrains-exp3/exp3-rag/*.jsonl "$DATA"/vsabrains-exp3/spec-examples/*.json
 
 cd "$HERE"

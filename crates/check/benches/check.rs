@@ -1,6 +1,6 @@
 //! `warrant check` benchmarks:
 //!
-//! - `check/store_10k_chunks`: one 1 KB answer (8 claims) checked against a store of 10,000
+//! - `check/store_10k_chunks`: one 1 KB answer (about a dozen claims) checked against a store of 10,000
 //!   chunks (1,000 generated documents of 10 paragraphs) — BM25 retrieval per claim,
 //!   alignment, fact signals, policies and gate;
 //! - `check/halueval_1000` (when `../shared/data` is present): the 1,000 HaluEval QA
@@ -76,14 +76,17 @@ fn store_with_10k_chunks() -> SqliteStore {
     store
 }
 
-/// About 1 KB: eight claims, some stated in the store, one contradicted, some unsupported.
+/// About 1 KB: a dozen claims, some stated in the store, one contradicted, some unsupported.
 fn answer() -> Answer {
     let text = "In Cinder 42, audit logs expire after 51 minutes of inactivity. The Cinder 42 plan costs $31.51 per user per month. \
         Support for audit logs is available on weekdays in every region. In Atlas 300, webhooks expire after 20 minutes of inactivity. \
         The Elara 77 plan costs $12.00 per user per month and includes phone support around the clock. \
         Backups in Fenwick 5 are encrypted with AES-256 and kept for ninety days. \
         The Harrow 900 team reviews exports weekly and publishes a summary to every customer. \
-        Invoices are generated on the first day of each month and can be downloaded as PDF files from the billing page.";
+        Invoices are generated on the first day of each month and can be downloaded as PDF files from the billing page. \
+        In Dunmore 610, API keys expire after 47 minutes of inactivity, and support for API keys is available on weekdays. \
+        The Galloway 12 plan costs $45.20 per user per month. Alerts in Borealis 8 are sent by email within five minutes. \
+        Uploads are scanned for malware before they are stored, and the Atlas 300 plan costs $19.99 per user per month.";
     Answer { text: text.into(), tool_calls: vec![], context: None, id: Some("bench".into()) }
 }
 

@@ -128,6 +128,7 @@ impl Checker {
     ) -> Result<Report, CheckError> {
         let (graph, question) = prepare(req)?;
         let retrieved;
+        let scope = corpus.is_none().then_some(store::CHUNKS_PER_CLAIM);
         let corpus = match corpus {
             Some(c) => c,
             None => {
@@ -136,7 +137,7 @@ impl Checker {
                 &retrieved
             }
         };
-        self.finish(graph, question, corpus, Some((store, vocab)))
+        self.finish(graph, question, corpus, Some((store, vocab, scope)))
     }
 
     fn finish(
@@ -144,11 +145,11 @@ impl Checker {
         mut graph: PredicateGraph,
         question: Option<String>,
         corpus: &Corpus,
-        facts: Option<(&dyn warrant_store::Store, &warrant_facts::Vocabulary)>,
+        facts: Option<(&dyn warrant_store::Store, &warrant_facts::Vocabulary, Option<usize>)>,
     ) -> Result<Report, CheckError> {
         let mut claims = verify(&graph, corpus, &warrant_verify::Options { question: question.clone() });
-        if let Some((store, vocab)) = facts {
-            store::apply_fact_signals(store, vocab, &mut claims)?;
+        if let Some((store, vocab, scope)) = facts {
+            store::apply_fact_signals(store, vocab, &mut claims, scope)?;
         }
         attach(&mut graph, &claims, question.as_deref(), corpus);
         let packs = self.packs_for(&graph)?;

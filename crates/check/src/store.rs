@@ -10,6 +10,9 @@ use warrant_verify::{ClaimResult, Corpus, Edge, Relationship, Selector, Source, 
 /// Chunks retrieved per claim from a store.
 pub const CHUNKS_PER_CLAIM: usize = 8;
 
+/// Fact edges of each kind (supporting, contradicting) added per claim at most.
+pub const MAX_FACT_EDGES: usize = 3;
+
 /// The corpus a set of claims is checked against in a store: the BM25 top chunks for each
 /// claim text, each chunk a source placed at its offset in its document (so quotes point into
 /// the document), in document then chunk order.
@@ -50,16 +53,36 @@ enum Bearing {
 /// same object and polarity supports the claim (an unsupported or partly supported claim
 /// becomes supported); one with the opposite polarity, or another object for a functional
 /// predicate, contradicts it. Facts under another stated condition or version are not compared.
-pub fn apply_fact_signals(store: &dyn Store, vocab: &Vocabulary, claims: &mut [ClaimResult]) -> Result<(), StoreError> {
+///
+/// With `scope: Some(k)` (a large store), only facts read from the claim's BM25 top-`k` chunks
+/// count: the same subject and predicate in an unrelated document ("audit logs expire after
+/// 30 minutes" in another product's policy) is another fact, not a conflict. At most
+/// [`MAX_FACT_EDGES`] edges of each kind are added per claim.
+pub fn apply_fact_signals(
+    store: &dyn Store,
+    vocab: &Vocabulary,
+    claims: &mut [ClaimResult],
+    scope: Option<usize>,
+) -> Result<(), StoreError> {
     for claim in claims.iter_mut() {
         if matches!(claim.status, Status::NotApplicable | Status::Unverified) {
             continue;
         }
         let stated = extract_facts(vocab, &ChunkContext::new(&claim.text, "claim", "claim#1", None));
+        if stated.facts.is_empty() {
+            continue;
+        }
+        let allowed: Option<std::collections::BTreeSet<String>> = match scope {
+            Some(k) => Some(store.search(&claim.text, k)?.into_iter().map(|h| h.chunk_id).collect()),
+            None => None,
+        };
         let mut found: Vec<(Bearing, Fact)> = Vec::new();
         for mine in stated.facts.into_iter().map(|v| v.fact) {
             let functional = matches!(vocab.cardinality(&mine.predicate), warrant_facts::Cardinality::Functional);
             for theirs in store.facts(&FactQuery::subject_predicate(&mine.subject, &mine.predicate))? {
+                if allowed.as_ref().is_some_and(|a| !a.contains(&theirs.source.chunk_id)) {
+                    continue;
+                }
                 // A claim without a condition is compared with a fact under one ("after 30
                 // minutes" / "after 30 minutes of inactivity"); two different conditions are not.
                 let conditions_differ = mine.condition().is_some() && theirs.condition() != mine.condition();
@@ -82,7 +105,13 @@ pub fn apply_fact_signals(store: &dyn Store, vocab: &Vocabulary, claims: &mut [C
                 }
             }
         }
+        let mut added = [0usize; 2];
         for (bearing, fact) in found {
+            let kind = usize::from(bearing == Bearing::Conflicts);
+            if added[kind] == MAX_FACT_EDGES {
+                continue;
+            }
+            added[kind] += 1;
             let Some(selector) = fact_selector(store, &fact)? else { continue };
             let already = claim.support_edges.iter().any(|e| e.source_id == fact.source.doc_id && e.selector == selector);
             let described = format!("{} {} {}", fact.subject, fact.predicate, fact.object);

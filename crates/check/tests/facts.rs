@@ -101,7 +101,7 @@ fn fact_signals_on_their_own() {
         claim("Guest accounts require approval."),
         claim("Audit logs are retained for 90 days."),
     ];
-    apply_fact_signals(&s, &Vocabulary::builtin(), &mut claims).unwrap();
+    apply_fact_signals(&s, &Vocabulary::builtin(), &mut claims, None).unwrap();
     let got: Vec<(&str, Vec<&str>)> =
         claims.iter().map(|c| (c.status.as_str(), c.support_edges.iter().map(|e| e.relationship.as_str()).collect())).collect();
     assert_eq!(

@@ -36,6 +36,9 @@ pub enum Kind {
     PolicyPack,
     /// A verifier rubric.
     VerifierRubric,
+    /// A CKF knowledge package (`.ckf.json`, `.ckf.yaml`, `.ckf.md`); CKF benchmark
+    /// projections are recognised and their projection shape checked.
+    CkfPackage,
     /// An Agent Evidence pack.
     EvidencePack,
     /// An Agent Evidence claim map.
@@ -71,6 +74,7 @@ impl Kind {
             Self::Replay => K::Replay,
             Self::ExportManifest => K::ExportManifest,
             Self::Event => K::Event,
+            Self::CkfPackage => K::CkfPackage,
         }
     }
 }
@@ -78,14 +82,17 @@ impl Kind {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Validate artefacts: PredicateGraphs, CPL policies, policy packs, verifier rubrics, and
-    /// Agent Evidence documents.
+    /// Validate artefacts: PredicateGraphs, CPL policies, policy packs, verifier rubrics, CKF
+    /// knowledge packages, and Agent Evidence documents.
     Validate(ValidateArgs),
     /// Evaluate and list CPL policy packs.
     #[command(subcommand)]
     Policy(PolicyCommand),
     /// Turn a model output (text, chat message, completion, envelope) into a PredicateGraph.
     Extract(ExtractArgs),
+    /// Compile sources (policies, runbooks, FAQs, records, transcripts) into a CKF knowledge
+    /// package: typed sections, every item traceable to a verbatim excerpt.
+    Compile(CompileArgs),
     /// Check an answer against its sources: every claim verified with quoted evidence, the
     /// policy verdicts, and one gate (allow, review, block).
     Check(CheckArgs),
@@ -135,6 +142,84 @@ pub struct ServeArgs {
     /// Request log format (on stderr; filter with $WARRANT_LOG, e.g. `warn`).
     #[arg(long = "log-format", value_enum, default_value_t)]
     pub log_format: LogFormat,
+}
+
+/// Encoding of a compiled package.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum PackageFormat {
+    /// `.ckf.json` (canonical).
+    #[default]
+    Json,
+    /// `.ckf.yaml` (block style).
+    Yaml,
+    /// `.ckf.md` (readable; YAML blocks per section).
+    Md,
+}
+
+/// Coverage mode of `compile` (§7.7 of the spec).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CoverageArg {
+    /// Report coverage only.
+    Summary,
+    /// Insert items for large uncovered spans.
+    Balanced,
+    /// Insert items for every uncovered span.
+    Complete,
+}
+
+/// `compression_level` written in the package metadata.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum CompressionArg {
+    /// `light`.
+    Light,
+    /// `standard`.
+    #[default]
+    Standard,
+    /// `dense`.
+    Dense,
+    /// `agentic`.
+    Agentic,
+}
+
+/// `warrant compile`.
+#[derive(Debug, Args)]
+pub struct CompileArgs {
+    /// Package encoding.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: PackageFormat,
+    /// The source's version or edition (the package id ends in `-v<V>`; default: front matter
+    /// or a `Version N` line, else `v1`).
+    #[arg(long = "version", value_name = "V")]
+    pub version: Option<String>,
+    /// The package title (default: front matter, `<title>`, first `#` heading, file name).
+    #[arg(long, value_name = "T")]
+    pub title: Option<String>,
+    /// Write the package to FILE (atomically) instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<String>,
+    /// `metadata.created_at` (ISO-8601), or `now`. Default: $SOURCE_DATE_EPOCH when set, else
+    /// 1970-01-01T00:00:00Z, so the same sources always give the same bytes.
+    #[arg(long = "created-at", value_name = "ISO-8601")]
+    pub created_at: Option<String>,
+    /// Coverage mode (default: `complete` for records, FAQs and normative texts, else `balanced`).
+    #[arg(long, value_enum)]
+    pub coverage: Option<CoverageArg>,
+    /// `metadata.compression_level`.
+    #[arg(long = "compression-level", value_enum, default_value_t)]
+    pub compression_level: CompressionArg,
+    /// Turn promotion into if-then rules, playbooks and anti-patterns off.
+    #[arg(long = "no-promotion")]
+    pub no_promotion: bool,
+    /// Also write the compile result (quality, promotion, sanitizer, coverage, numeric integrity,
+    /// warnings) as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<String>,
+    /// Largest source accepted, in bytes.
+    #[arg(long = "max-bytes", value_name = "BYTES", default_value_t = warrant_ckf::source::DEFAULT_MAX_BYTES)]
+    pub max_bytes: usize,
+    /// Sources: .txt, .md, .html, .jsonl, .json (an array of records), .vtt, .srt; `-` reads stdin.
+    #[arg(value_name = "SOURCE", required = true)]
+    pub sources: Vec<String>,
 }
 
 /// Report format of `check`.

@@ -18,6 +18,11 @@ impl CliError {
         Self { message: message.into(), code: 2 }
     }
 
+    /// The check failed (exit code 1), e.g. a source that yields no knowledge.
+    pub fn failure(message: impl Into<String>) -> Self {
+        Self { message: message.into(), code: 1 }
+    }
+
     /// Several bad inputs at once: one line each (`error: ` is prefixed to every line), at
     /// most [`MAX_LINES`] of them.
     pub fn inputs(lines: &[String]) -> Self {

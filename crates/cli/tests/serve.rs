@@ -155,6 +155,17 @@ fn the_api_answers_with_the_json_the_cli_prints() {
     let (status, body) = call(addr, "GET", "/v1/packs", None);
     assert_eq!((status, json_of(&body)), (200, cli));
 
+    // compile: the same source through the CLI and the API
+    let src = dir.path().join("refunds.md");
+    std::fs::write(&src, "# Refunds\n\nRefunds must be approved within 5 days. Never refund cash.\n").unwrap();
+    let cli = cli_json(&["compile", "--format", "json", src.to_str().unwrap()], &root);
+    let api = post(
+        addr,
+        "/v1/compile",
+        &json!({"sources": [{"name": src.to_str().unwrap(), "text": std::fs::read_to_string(&src).unwrap()}]}),
+    );
+    assert_eq!(api, cli);
+
     // ingest and search: the same records through the CLI (another store) and the API
     let records = json!([
         {"id": "auth", "text": "Session tokens expire after 15 minutes of inactivity.", "version": "2.0"},

@@ -36,6 +36,7 @@ pub fn register(router: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
         .routes(routes!(check))
         .routes(routes!(ingest))
         .routes(routes!(search))
+        .routes(routes!(compile))
         .routes(routes!(packs))
         .routes(routes!(openapi_json))
         .routes(routes!(metrics))
@@ -688,6 +689,125 @@ async fn search(State(state): State<AppState>, work: Work, JsonBody(req): JsonBo
     work.run(move || {
         let hits = store.search(&req.query, req.limit).map_err(ApiError::store)?;
         json_response(&hits)
+    })
+    .await?
+}
+
+// ---------------------------------------------------------------------------------------
+// POST /v1/compile
+
+/// A source to compile.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompileSource {
+    /// Its name (as a file name: the extension picks the reader — `.md`, `.txt`, `.html`,
+    /// `.jsonl`, `.json`, `.vtt`, `.srt`).
+    pub name: String,
+    /// Its text.
+    pub text: String,
+}
+
+/// Coverage mode (§7.7 of the CKF spec).
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Coverage {
+    /// Report coverage only.
+    Summary,
+    /// Insert items for large uncovered spans.
+    Balanced,
+    /// Insert items for every uncovered span.
+    Complete,
+}
+
+/// `metadata.compression_level`.
+#[derive(Debug, Clone, Copy, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Compression {
+    /// `light`.
+    Light,
+    /// `standard`.
+    #[default]
+    Standard,
+    /// `dense`.
+    Dense,
+    /// `agentic`.
+    Agentic,
+}
+
+/// `POST /v1/compile`: as `warrant compile --format json` (without `--created-at`: the
+/// package's `created_at` is the deterministic default).
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompileRequest {
+    /// The sources (at least one).
+    pub sources: Vec<CompileSource>,
+    /// The package title.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// The source's version or edition.
+    #[serde(default)]
+    pub version: Option<String>,
+    /// Coverage mode (default by source kind).
+    #[serde(default)]
+    pub coverage: Option<Coverage>,
+    /// `metadata.compression_level`.
+    #[serde(default)]
+    pub compression_level: Compression,
+    /// Turn promotion into if-then rules, playbooks and anti-patterns off.
+    #[serde(default)]
+    pub no_promotion: bool,
+}
+
+/// Compile sources into a CKF knowledge package.
+#[utoipa::path(post, path = "/v1/compile", tag = "artefacts", request_body = CompileRequest,
+    responses(
+        (status = 200, description = "The package, as `warrant compile --format json`", body = Object),
+        (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+        (status = 422, description = "Unreadable sources, or nothing to compile", body = ErrorBody),
+    ))]
+async fn compile(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<CompileRequest>) -> ApiResult<Response> {
+    use warrant_ckf::compile::{CompressionLevel, Options, SourceInput};
+    use warrant_ckf::coverage::CoverageMode;
+    let max = state.config().max_body;
+    work.run(move || {
+        if req.sources.is_empty() {
+            return Err(
+                ApiError::bad_request("/sources: expected at least one source").with_details(json!({"pointer": "/sources"}))
+            );
+        }
+        let inputs: Vec<SourceInput<'_>> =
+            req.sources.iter().map(|s| SourceInput { name: &s.name, bytes: s.text.as_bytes() }).collect();
+        let opts = Options {
+            title: req.title.clone(),
+            version: req.version.clone(),
+            compression_level: match req.compression_level {
+                Compression::Light => CompressionLevel::Light,
+                Compression::Standard => CompressionLevel::Standard,
+                Compression::Dense => CompressionLevel::Dense,
+                Compression::Agentic => CompressionLevel::Agentic,
+            },
+            coverage: req.coverage.map(|c| match c {
+                Coverage::Summary => CoverageMode::Summary,
+                Coverage::Balanced => CoverageMode::Balanced,
+                Coverage::Complete => CoverageMode::Complete,
+            }),
+            promotion: !req.no_promotion,
+            read: warrant_ckf::source::ReadOptions { max_bytes: max },
+            ..Options::default()
+        };
+        let result = warrant_ckf::compile::compile(&inputs, &opts).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        // Fail closed, as the CLI does: what is returned must pass write-mode validation.
+        let text = warrant_ckf::encode::to_json(&result.package).map_err(|e| ApiError::internal(e.to_string()))?;
+        let value: Value = serde_json::from_str(&text).map_err(|e| ApiError::internal(e.to_string()))?;
+        let report = warrant_ckf::validate::check(&value, warrant_ckf::validate::Mode::Write);
+        if let Some(e) = report.errors.first() {
+            return Err(ApiError::internal(format!(
+                "the compiled package fails write-mode validation at {}: {} (please report this)",
+                if e.path.is_empty() { "/" } else { &e.path },
+                e.message
+            )));
+        }
+        Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
     })
     .await?
 }

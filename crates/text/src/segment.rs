@@ -172,6 +172,10 @@ fn period_ends_sentence(text: &str, dot: usize, end: usize, limit: usize) -> boo
         return false;
     }
     if ABBREVIATIONS.contains(&bare) {
+        // "No." abbreviates "number" only before one ("No. 5"); "No. Gift cards …" is an answer.
+        if matches!(bare, "no" | "nos") {
+            return !next_word(text, end, limit).is_some_and(|c| c.is_ascii_digit());
+        }
         // "etc." and "Inc." often do end sentences; only when the next word starts upper-case.
         if matches!(bare, "etc" | "inc" | "ltd" | "co" | "corp" | "al") {
             return next_word_is_capitalised(text, end, limit);
@@ -247,6 +251,7 @@ mod tests {
         assert_eq!(sents("Use a tool, e.g. a hammer. Then stop."), vec!["Use a tool, e.g. a hammer.", "Then stop."]);
         assert_eq!(sents("Apples, pears, etc. They are fruit."), vec!["Apples, pears, etc.", "They are fruit."]);
         assert_eq!(sents("It weighs approx. three kilos."), vec!["It weighs approx. three kilos."]);
+        assert_eq!(sents("See No. 5 below. No. Gift cards are final."), vec!["See No. 5 below.", "No.", "Gift cards are final."]);
     }
 
     #[test]

@@ -43,6 +43,9 @@ pub enum Kind {
     PolicyPack,
     /// A verifier rubric.
     VerifierRubric,
+    /// A CKF knowledge package (`.ckf.json`, `.ckf.yaml`, `.ckf.md`); CKF benchmark
+    /// projections are recognised and their projection shape checked.
+    CkfPackage,
     /// An Agent Evidence pack.
     EvidencePack,
     /// An Agent Evidence claim map.
@@ -63,11 +66,12 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in the order above.
-    pub const ALL: [Kind; 12] = [
+    pub const ALL: [Kind; 13] = [
         Self::Predicategraph,
         Self::CplPolicy,
         Self::PolicyPack,
         Self::VerifierRubric,
+        Self::CkfPackage,
         Self::EvidencePack,
         Self::ClaimMap,
         Self::SourceMap,
@@ -85,6 +89,7 @@ impl Kind {
             Self::CplPolicy => "cpl_policy",
             Self::PolicyPack => "policy_pack",
             Self::VerifierRubric => "verifier_rubric",
+            Self::CkfPackage => "ckf_package",
             other => other.evidence().map_or("", DocKind::name),
         }
     }
@@ -100,7 +105,7 @@ impl Kind {
             Self::Replay => DocKind::Replay,
             Self::ExportManifest => DocKind::ExportManifest,
             Self::Event => DocKind::Event,
-            Self::Predicategraph | Self::CplPolicy | Self::PolicyPack | Self::VerifierRubric => return None,
+            Self::Predicategraph | Self::CplPolicy | Self::PolicyPack | Self::VerifierRubric | Self::CkfPackage => return None,
         })
     }
 
@@ -166,6 +171,10 @@ pub struct FileReport {
     pub errors: Vec<Finding>,
     /// Warnings.
     pub warnings: Vec<Finding>,
+    /// What the document turned out to be, when that is not the kind itself (a CKF benchmark
+    /// projection checked as one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// How the first error reads in the upstream validator's style (text output only).
     #[serde(skip)]
     pub headline: Option<String>,
@@ -242,6 +251,8 @@ pub fn detect(v: &Value) -> Option<Kind> {
         Some(Kind::CplPolicy)
     } else if o.contains_key("verifier_id") {
         Some(Kind::VerifierRubric)
+    } else if warrant_ckf::validate::looks_like_package(v) {
+        Some(Kind::CkfPackage)
     } else {
         None
     }
@@ -342,15 +353,38 @@ pub fn validate_text(
 ) -> Result<FileReport, ValidateError> {
     match serde_json::from_str::<Value>(text) {
         Ok(value) => validate_value(file, &value, kind, strict, ev),
+        Err(e) if ckf_text(file, text, kind) => match warrant_ckf::encode::parse_any(text) {
+            Ok(value) => validate_value(file, &value, kind, strict, ev),
+            Err(e2) => Ok(FileReport {
+                file: file.to_string(),
+                kind: Some(Kind::CkfPackage.name()),
+                valid: false,
+                errors: vec![finding("", format!("not readable as a JSON, YAML or Markdown package: {e2} (as JSON: {e})"))],
+                warnings: vec![],
+                note: None,
+                headline: Some(format!("Invalid package document: {e2}")),
+            }),
+        },
         Err(e) => Ok(FileReport {
             file: file.to_string(),
             kind: kind.map(Kind::name),
             valid: false,
             errors: vec![finding("", format!("invalid JSON: {e}"))],
             warnings: vec![],
+            note: None,
             headline: Some(format!("Invalid JSON: {e}")),
         }),
     }
+}
+
+/// True when a non-JSON text should be read as a YAML or Markdown package.
+fn ckf_text(file: &str, text: &str, kind: Option<Kind>) -> bool {
+    let lower = file.to_ascii_lowercase();
+    kind == Some(Kind::CkfPackage)
+        || lower.ends_with(".ckf.yaml")
+        || lower.ends_with(".ckf.yml")
+        || lower.ends_with(".ckf.md")
+        || text.trim_start().starts_with(warrant_ckf::encode::MD_HEADER)
 }
 
 /// Validates one parsed document of a known or detected kind.
@@ -367,13 +401,14 @@ pub fn validate_value(
         valid: false,
         errors: vec![],
         warnings: vec![],
+        note: None,
         headline: None,
     };
     let Some(kind) = kind.or_else(|| detect(value)) else {
         report.headline = Some("Error: cannot tell the artefact kind from its content; pass --kind".into());
         report.errors.push(finding(
             "",
-            "cannot tell the artefact kind from its content (no schema_version, pack_id, policy_id or verifier_id); pass --kind",
+            "cannot tell the artefact kind from its content (no schema_version, pack_id, policy_id, verifier_id or CKF package sections); pass --kind",
         ));
         return Ok(report);
     };
@@ -427,6 +462,20 @@ pub fn validate_value(
         Kind::VerifierRubric => {
             if let Err(e) = warrant_cpl::rubric::load_rubric(value) {
                 report.errors.push(finding(&e.pointer, e.message));
+            }
+        }
+        Kind::CkfPackage => {
+            // Read mode: write-mode rules are warnings, so `strict` is write mode (§9).
+            let r = warrant_ckf::validate::check(value, warrant_ckf::validate::Mode::Read);
+            report.errors = r.errors.into_iter().map(|f| finding(&f.path, f.message)).collect();
+            report.warnings = r.warnings.into_iter().map(|f| finding(&f.path, f.message)).collect();
+            if r.shape == warrant_ckf::validate::Shape::BenchmarkProjection {
+                report.note = Some(
+                    "a CKF-compatible benchmark projection, not a package: package readers decline it (§9.2); its projection shape was checked".into(),
+                );
+                if report.errors.is_empty() {
+                    report.headline = Some("Valid benchmark projection (not a package; package readers decline it)".into());
+                }
             }
         }
         other => {

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 mod check;
+mod compile;
 pub(crate) mod extract;
 mod facts;
 mod ingest;
@@ -21,6 +22,7 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Policy(PolicyCommand::Eval(a)) => policy::eval(a),
         Command::Policy(PolicyCommand::Packs(a)) => policy::packs(a),
         Command::Extract(a) => extract::run(a),
+        Command::Compile(a) => compile::run(a),
         Command::Check(a) => check::run(a),
         Command::Ingest(a) => ingest::run(a),
         Command::Facts(a) => facts::run(a),

@@ -1,0 +1,251 @@
+//! Encodings (§10): JSON (canonical), YAML and Markdown, and reading them back.
+//!
+//! - JSON: 2-space indent, keys in §2.1 order (the model serialises in that order).
+//! - YAML: block style, 2-space indent, no anchors, no line wrapping. Written by loading the
+//!   canonical JSON (YAML 1.2 is a superset of JSON, and the loader keeps key order) and
+//!   emitting it with `yaml-rust2`; empty lists and maps can only be written `[]` / `{}`.
+//! - Markdown: the `# CKF — KNOWLEDGE CONTEXT PACKAGE` header, the metadata as `key: value`
+//!   lines, `---`, then one `## N. TITLE` per section with a fenced `yaml` block. Readers key on
+//!   the YAML blocks, never on the heading numbers.
+
+use serde_json::{Map, Value};
+use yaml_rust2::{Yaml, YamlEmitter, YamlLoader};
+
+use crate::model::Package;
+
+/// Markdown section titles, numbered 1–22 in this order (§10).
+pub const MD_TITLES: [(&str, &str); 22] = [
+    ("core_intent", "CORE INTENT"),
+    ("domain_map", "DOMAIN MAP"),
+    ("entities", "ENTITY GRAPH"),
+    ("concepts", "CONCEPT GRAPH"),
+    ("principles", "PRINCIPLES"),
+    ("heuristics", "HEURISTICS"),
+    ("decision_rules", "DECISION RULES"),
+    ("procedures", "PROCEDURES"),
+    ("patterns", "PATTERNS"),
+    ("anti_patterns", "ANTI-PATTERNS"),
+    ("causal_chains", "CAUSAL CHAINS"),
+    ("contextual_triggers", "CONTEXTUAL TRIGGERS"),
+    ("if_then_rules", "IF-THEN RULES"),
+    ("exceptions", "EXCEPTIONS AND EDGE CASES"),
+    ("mental_models", "MENTAL MODELS"),
+    ("playbooks", "OPERATIONAL PLAYBOOKS"),
+    ("qa_pairs", "QUESTION-ANSWER PAIRS FOR AGENTS"),
+    ("retrieval_chunks", "RETRIEVAL CHUNKS"),
+    ("atomic_units", "EMBEDDING-READY ATOMIC UNITS"),
+    ("agent_instructions", "AGENT INSTRUCTIONS"),
+    ("knowledge_limits", "KNOWLEDGE LIMITS"),
+    ("source_traceability", "SOURCE TRACEABILITY"),
+];
+
+/// The Markdown header line.
+pub const MD_HEADER: &str = "# CKF — KNOWLEDGE CONTEXT PACKAGE";
+
+const AUDITS: [&str; 4] = ["promotion_audit", "sanitizer_audit", "coverage_report", "numeric_integrity"];
+
+/// Why a package could not be written or read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct EncodeError(pub String);
+
+/// The canonical JSON (2-space indent, newline-terminated).
+pub fn to_json(package: &Package) -> Result<String, EncodeError> {
+    let mut s = serde_json::to_string_pretty(package).map_err(|e| EncodeError(format!("cannot serialise the package: {e}")))?;
+    s.push('\n');
+    Ok(s)
+}
+
+fn yaml_from_json(json: &str) -> Result<Yaml, EncodeError> {
+    let mut docs = YamlLoader::load_from_str(json).map_err(|e| EncodeError(format!("cannot convert to YAML: {e}")))?;
+    docs.pop().ok_or_else(|| EncodeError("cannot convert to YAML: empty document".into()))
+}
+
+fn emit(y: &Yaml) -> Result<String, EncodeError> {
+    let mut out = String::new();
+    YamlEmitter::new(&mut out).dump(y).map_err(|e| EncodeError(format!("cannot write YAML: {e}")))?;
+    let body = out.strip_prefix("---\n").or_else(|| out.strip_prefix("---")).unwrap_or(&out).to_string();
+    Ok(body)
+}
+
+/// The package as block-style YAML.
+pub fn to_yaml(package: &Package) -> Result<String, EncodeError> {
+    let json = serde_json::to_string(package).map_err(|e| EncodeError(format!("cannot serialise the package: {e}")))?;
+    let mut s = emit(&yaml_from_json(&json)?)?;
+    s.push('\n');
+    Ok(s)
+}
+
+/// One `key: value` YAML mapping as text (no document marker).
+fn yaml_entry(key: &str, value: &Yaml) -> Result<String, EncodeError> {
+    let mut h = yaml_rust2::yaml::Hash::new();
+    h.insert(Yaml::String(key.to_string()), value.clone());
+    emit(&Yaml::Hash(h))
+}
+
+/// The package as Markdown (§10).
+pub fn to_markdown(package: &Package) -> Result<String, EncodeError> {
+    let json = serde_json::to_string(package).map_err(|e| EncodeError(format!("cannot serialise the package: {e}")))?;
+    let doc = yaml_from_json(&json)?;
+    let Yaml::Hash(top) = &doc else { return Err(EncodeError("the package is not an object".into())) };
+    let get = |k: &str| top.get(&Yaml::String(k.to_string()));
+    let mut out = String::new();
+    out.push_str(MD_HEADER);
+    out.push_str("\n\n");
+    if let Some(Yaml::Hash(meta)) = get("metadata") {
+        for (k, v) in meta {
+            let Yaml::String(k) = k else { continue };
+            out.push_str(&yaml_entry(k, v)?);
+            out.push('\n');
+        }
+    }
+    out.push_str("\n---\n");
+    for (n, (key, title)) in MD_TITLES.iter().enumerate() {
+        out.push_str(&format!("\n## {}. {title}\n\n```yaml\n", n + 1));
+        match get(key) {
+            Some(Yaml::Array(a)) if a.is_empty() => out.push_str(&format!("{key}: []  # none extracted\n")),
+            Some(v) => {
+                out.push_str(&yaml_entry(key, v)?);
+                out.push('\n');
+            }
+            None => out.push_str(&format!("{key}: []  # none extracted\n")),
+        }
+        out.push_str("```\n");
+    }
+    let audits: Vec<&str> = AUDITS.iter().copied().filter(|k| get(k).is_some()).collect();
+    if !audits.is_empty() {
+        out.push_str("\n## AUDIT\n");
+        for key in audits {
+            if let Some(v) = get(key) {
+                out.push_str("\n```yaml\n");
+                out.push_str(&yaml_entry(key, v)?);
+                out.push_str("\n```\n");
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn to_value(y: &Yaml) -> Result<Value, EncodeError> {
+    Ok(match y {
+        Yaml::Null => Value::Null,
+        Yaml::Boolean(b) => Value::Bool(*b),
+        Yaml::Integer(i) => Value::Number((*i).into()),
+        Yaml::Real(s) => {
+            let n: serde_json::Number = s.parse().map_err(|_| EncodeError(format!("not a number: {s}")))?;
+            Value::Number(n)
+        }
+        Yaml::String(s) => Value::String(s.clone()),
+        Yaml::Array(a) => Value::Array(a.iter().map(to_value).collect::<Result<_, _>>()?),
+        Yaml::Hash(h) => {
+            let mut m = Map::new();
+            for (k, v) in h {
+                let key = match k {
+                    Yaml::String(s) => s.clone(),
+                    Yaml::Integer(i) => i.to_string(),
+                    Yaml::Real(s) => s.clone(),
+                    Yaml::Boolean(b) => b.to_string(),
+                    _ => return Err(EncodeError("a mapping key is not a scalar".into())),
+                };
+                m.insert(key, to_value(v)?);
+            }
+            Value::Object(m)
+        }
+        Yaml::Alias(_) => return Err(EncodeError("YAML aliases are not allowed in packages".into())),
+        Yaml::BadValue => return Err(EncodeError("unreadable YAML value".into())),
+    })
+}
+
+/// Parses YAML text into JSON.
+pub fn parse_yaml(text: &str) -> Result<Value, EncodeError> {
+    let docs = YamlLoader::load_from_str(text).map_err(|e| EncodeError(format!("invalid YAML: {e}")))?;
+    match docs.as_slice() {
+        [one] => to_value(one),
+        [] => Err(EncodeError("invalid YAML: empty document".into())),
+        _ => Err(EncodeError("invalid YAML: more than one document".into())),
+    }
+}
+
+/// Parses a Markdown package (§10): the metadata lines before `---` and every fenced `yaml`
+/// block, merged into one object.
+pub fn parse_markdown(text: &str) -> Result<Value, EncodeError> {
+    let body =
+        text.trim_start().strip_prefix(MD_HEADER).ok_or_else(|| EncodeError(format!("expected the header `{MD_HEADER}`")))?;
+    let (meta, rest) = match body.split_once("\n---\n") {
+        Some(x) => x,
+        None => return Err(EncodeError("expected a `---` line after the metadata".into())),
+    };
+    let mut out = Map::new();
+    if !meta.trim().is_empty() {
+        out.insert("metadata".into(), parse_yaml(meta)?);
+    }
+    let mut in_block = false;
+    let mut block = String::new();
+    for line in rest.lines() {
+        if !in_block && line.trim_start().starts_with("```yaml") {
+            in_block = true;
+            block.clear();
+        } else if in_block && line.trim_start().starts_with("```") {
+            in_block = false;
+            if let Value::Object(m) = parse_yaml(&block)? {
+                out.extend(m);
+            }
+        } else if in_block {
+            block.push_str(line);
+            block.push('\n');
+        }
+    }
+    Ok(Value::Object(out))
+}
+
+/// Reads a package document in any encoding: JSON when it starts with `{`, Markdown when it
+/// starts with the CKF header, YAML otherwise.
+pub fn parse_any(text: &str) -> Result<Value, EncodeError> {
+    let t = text.trim_start_matches('\u{feff}').trim_start();
+    if t.starts_with('{') {
+        serde_json::from_str(t).map_err(|e| EncodeError(format!("invalid JSON: {e}")))
+    } else if t.starts_with(MD_HEADER) {
+        parse_markdown(t)
+    } else {
+        parse_yaml(t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::{Options, SourceInput, compile};
+
+    fn package() -> Package {
+        let src = "# Refunds\n\nRefunds take 5 days. If the order is over $500, a manager must approve it: no exceptions.\n\n1. Open the portal.\n2. Click refund.\n";
+        compile(&[SourceInput { name: "refunds.md", bytes: src.as_bytes() }], &Options::default()).unwrap().package
+    }
+
+    #[test]
+    fn yaml_and_markdown_round_trip_to_the_same_json() {
+        let p = package();
+        let json: Value = serde_json::from_str(&to_json(&p).unwrap()).unwrap();
+        let yaml = to_yaml(&p).unwrap();
+        assert!(!yaml.contains('{') || yaml.contains("{}"), "block style only");
+        assert!(!yaml.contains('&') || !yaml.lines().any(|l| l.contains(": &")), "no anchors");
+        assert_eq!(parse_yaml(&yaml).unwrap(), json);
+        let md = to_markdown(&p).unwrap();
+        assert!(md.starts_with(MD_HEADER));
+        assert!(md.contains("## 3. ENTITY GRAPH"));
+        assert!(md.contains("mental_models: []  # none extracted"));
+        assert_eq!(parse_markdown(&md).unwrap(), json);
+        assert_eq!(parse_any(&md).unwrap(), json);
+        assert_eq!(parse_any(&yaml).unwrap(), json);
+    }
+
+    #[test]
+    fn json_keys_follow_the_canonical_order() {
+        let json = to_json(&package()).unwrap();
+        let mut last = 0;
+        for key in std::iter::once("metadata").chain(crate::model::TOP_LEVEL_SECTIONS) {
+            let at = json.find(&format!("\n  \"{key}\":")).unwrap_or_else(|| panic!("{key}"));
+            assert!(at > last || key == "metadata", "{key} out of order");
+            last = at;
+        }
+    }
+}

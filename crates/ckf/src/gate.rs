@@ -1,0 +1,398 @@
+//! Text gates shared by the mapper, promotion (§7.6) and the sanitizer (§7.8): truncation,
+//! completeness, dangling function words, and token sets for Jaccard similarity.
+
+use std::sync::LazyLock;
+
+use warrant_text::fasthash::FastSet;
+
+/// Articles, prepositions and conjunctions (EN, PT, ES) a complete text does not end with.
+const DANGLING: &[&str] = &[
+    "a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into", "and", "or", "but", "nor", "as", "than",
+    "that", "which", "if", "when", "o", "os", "as", "um", "uma", "de", "do", "da", "dos", "das", "em", "no", "na", "nos", "nas",
+    "por", "para", "com", "e", "ou", "mas", "que", "el", "la", "los", "las", "un", "una", "del", "al", "en", "con", "y", "pero",
+    "sin",
+];
+
+/// EN and PT stopwords removed before Jaccard similarity (§6.1 step 4), plus ES.
+const STOPWORDS: &[&str] = &[
+    "the", "and", "for", "with", "that", "this", "are", "was", "were", "from", "into", "not", "but", "have", "has", "its",
+    "their", "they", "you", "your", "our", "all", "any", "can", "will", "shall", "should", "must", "may", "been", "than", "then",
+    "when", "which", "what", "who", "how", "does", "also", "such", "these", "those", "there", "each", "only", "per", "um", "uma",
+    "dos", "das", "que", "não", "para", "com", "por", "mais", "como", "mas", "foi", "pelo", "pela", "quando", "deve", "devem",
+    "pode", "podem", "isso", "este", "esta", "essa", "esse", "também", "são", "ser", "seu", "sua", "entre", "sem", "até", "los",
+    "las", "del", "una", "con", "pero", "sus", "debe", "deben", "puede", "pueden", "sin", "hasta",
+];
+
+static DANGLING_SET: LazyLock<FastSet<&'static str>> = LazyLock::new(|| DANGLING.iter().copied().collect());
+static STOP_SET: LazyLock<FastSet<&'static str>> = LazyLock::new(|| STOPWORDS.iter().copied().collect());
+
+fn last_word(text: &str) -> Option<String> {
+    warrant_text::words::words(text).last().map(|(_, w)| w.to_lowercase())
+}
+
+/// True when the word is an article, preposition or conjunction.
+pub fn is_dangling(word: &str) -> bool {
+    DANGLING_SET.contains(word.to_lowercase().as_str())
+}
+
+/// True when a text ends inside an enumerated or bulleted list item (`… 2. Click save`): list
+/// items are complete instructions without final punctuation (project rule).
+pub fn ends_with_list_item(text: &str) -> bool {
+    let tail: Vec<&str> = text.rsplit(' ').take(14).collect();
+    tail.iter().enumerate().any(|(i, w)| {
+        i > 0
+            && (w.len() <= 4 && w.ends_with(['.', ')']) && w[..w.len() - 1].bytes().all(|b| b.is_ascii_digit()) && w.len() > 1
+                || *w == "-"
+                || *w == "•")
+    })
+}
+
+/// The obvious truncation check for labels (§7.8): a final `:`, `-`, `/`, or `vs.`/`etc.`.
+pub fn is_obviously_truncated(text: &str) -> bool {
+    let t = text.trim_end();
+    t.ends_with([':', '-', '/', '–', '—']) || t.ends_with(" vs.") || t.ends_with(" etc.") || t == "etc." || t == "vs."
+}
+
+/// The §7.6 truncation check: ends in `vs.`, `etc.` or `e.g.`; in `:`, `-`, `/`, `,` or `;`;
+/// has no final punctuation and more than 3 words; or ends in a dangling function word.
+pub fn is_truncated(text: &str) -> bool {
+    let t = text.trim_end();
+    if t.is_empty() {
+        return true;
+    }
+    if t.ends_with(" vs.") || t.ends_with(" etc.") || t.ends_with(" e.g.") {
+        return true;
+    }
+    if t.ends_with([':', '-', '/', ',', ';', '–', '—']) {
+        return true;
+    }
+    let final_punct = t.ends_with(['.', '!', '?', '…', '"', '”', '»', ')']);
+    let words = warrant_text::words::words(t).count();
+    if !final_punct && words > 3 && !ends_with_list_item(t) {
+        return true;
+    }
+    last_word(t).is_some_and(|w| is_dangling(&w))
+}
+
+/// The §7.6 completeness check: at least 20 characters, a first character that is a letter,
+/// digit or quote, a final `.`, `!`, `?` or `…`, at least 4 words, a last word that is not
+/// dangling, and at least 60% letters.
+pub fn is_complete(text: &str) -> bool {
+    let t = text.trim();
+    if t.chars().count() < 20 {
+        return false;
+    }
+    let first_ok = t.chars().next().is_some_and(|c| c.is_alphanumeric() || matches!(c, '"' | '\'' | '“' | '‘' | '«' | '¿' | '¡'));
+    let stripped = t.trim_end_matches(['"', '”', '’', '\'', ')', '»', '*']);
+    let final_ok = stripped.ends_with(['.', '!', '?', '…']) || ends_with_list_item(t);
+    let words = warrant_text::words::words(t).count();
+    let non_space = t.chars().filter(|c| !c.is_whitespace()).count().max(1);
+    let letters = t.chars().filter(|c| c.is_alphabetic()).count();
+    first_ok && final_ok && words >= 4 && letters * 10 >= non_space * 6 && !last_word(t).is_some_and(|w| is_dangling(&w))
+}
+
+/// Lower-case tokens of at least 3 characters, stopwords removed (§6.1 step 4). Numbers are
+/// tokens whatever their length (project rule), so "Section 4.2" and "Section 4.3", or "5 days"
+/// and "7 days", never look alike.
+pub fn tokens(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = crate::map::evidence::numbers(text).map(|n| format!("#{n}")).collect();
+    for (_, w) in warrant_text::words::words(text) {
+        if w.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        if w.chars().count() < 3 {
+            continue;
+        }
+        let l = w.to_lowercase();
+        if STOP_SET.contains(l.as_str()) {
+            continue;
+        }
+        out.push(l);
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Jaccard similarity of two sorted, deduplicated token lists (1.0 when both are empty).
+pub fn jaccard(a: &[String], b: &[String]) -> f64 {
+    if a.is_empty() && b.is_empty() {
+        return 1.0;
+    }
+    let (mut i, mut j, mut inter) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                inter += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    inter as f64 / (a.len() + b.len() - inter) as f64
+}
+
+/// Common imperative verbs (EN), for instructions and procedure names.
+pub const VERBS: &[&str] = &[
+    "add",
+    "adjust",
+    "analyze",
+    "analyse",
+    "announce",
+    "apply",
+    "approve",
+    "archive",
+    "ask",
+    "assess",
+    "assign",
+    "audit",
+    "avoid",
+    "back",
+    "build",
+    "calculate",
+    "call",
+    "cancel",
+    "change",
+    "check",
+    "choose",
+    "clean",
+    "close",
+    "collect",
+    "communicate",
+    "compare",
+    "complete",
+    "configure",
+    "confirm",
+    "connect",
+    "consider",
+    "contact",
+    "copy",
+    "create",
+    "decide",
+    "define",
+    "delete",
+    "deploy",
+    "design",
+    "determine",
+    "disable",
+    "document",
+    "download",
+    "draft",
+    "enable",
+    "ensure",
+    "escalate",
+    "estimate",
+    "evaluate",
+    "file",
+    "fill",
+    "find",
+    "fix",
+    "follow",
+    "gather",
+    "generate",
+    "get",
+    "give",
+    "handle",
+    "identify",
+    "implement",
+    "include",
+    "inform",
+    "install",
+    "investigate",
+    "issue",
+    "keep",
+    "launch",
+    "log",
+    "make",
+    "manage",
+    "measure",
+    "migrate",
+    "monitor",
+    "move",
+    "notify",
+    "obtain",
+    "open",
+    "page",
+    "pay",
+    "perform",
+    "plan",
+    "prepare",
+    "prioritize",
+    "process",
+    "provide",
+    "publish",
+    "read",
+    "record",
+    "reduce",
+    "refund",
+    "register",
+    "release",
+    "remove",
+    "renew",
+    "replace",
+    "report",
+    "request",
+    "reset",
+    "resolve",
+    "respond",
+    "restart",
+    "restore",
+    "review",
+    "revoke",
+    "roll",
+    "rotate",
+    "run",
+    "schedule",
+    "select",
+    "send",
+    "set",
+    "share",
+    "ship",
+    "sign",
+    "start",
+    "stop",
+    "submit",
+    "switch",
+    "take",
+    "test",
+    "track",
+    "train",
+    "transfer",
+    "triage",
+    "turn",
+    "update",
+    "upgrade",
+    "upload",
+    "use",
+    "validate",
+    "verify",
+    "wait",
+    "write",
+    "click",
+    "press",
+    "tap",
+    "enter",
+    "type",
+    "go",
+    "navigate",
+    "print",
+    "visit",
+    "quote",
+    "attach",
+    "store",
+    "watch",
+    "email",
+    "pause",
+    "query",
+    "sign",
+];
+
+/// True when a sentence (or its main clause after a leading `Before/After/To/When …,`) starts
+/// with an imperative verb: `Determine the eGFR category.`, `Before deploying, run the tests.`
+pub fn is_imperative(sentence: &str) -> bool {
+    const LEAD: [&str; 8] = ["before", "after", "to", "when", "once", "for", "during", "if"];
+    // Many verbs are also nouns ("Report generation is slow"): an imperative's next word opens
+    // its object or complement.
+    const OPENERS: &[&str] = &[
+        "the", "a", "an", "all", "any", "each", "every", "your", "their", "its", "this", "that", "these", "those", "it", "them",
+        "to", "with", "for", "on", "in", "at", "from", "up", "down", "out", "off", "back", "no", "only", "both", "one", "two",
+        "three", "whether", "if", "how", "what", "when", "new", "existing", "old",
+    ];
+    let original = sentence.trim_start();
+    let first_word = original.split_whitespace().next().unwrap_or("").to_lowercase();
+    let main = if LEAD.contains(&first_word.as_str()) {
+        match original.split_once(", ") {
+            Some((_, rest)) => rest,
+            None => return false,
+        }
+    } else {
+        original
+    };
+    let mut w = main.split_whitespace();
+    let (Some(first), Some(second)) = (w.next(), w.next()) else { return false };
+    let first = first.trim_matches(|c: char| !c.is_alphabetic()).to_lowercase();
+    let second_clean = second.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+    let object_like = OPENERS.contains(&second_clean.as_str())
+        || second_clean.starts_with(|c: char| c.is_ascii_digit())
+        || second.starts_with(|c: char| c.is_uppercase() || c == '`' || c == '"');
+    VERBS.contains(&first.as_str()) && object_like
+}
+
+/// Capitalises the first letter.
+pub fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// Cuts a phrase into a label: at most `max_words` words, trailing function words and
+/// punctuation dropped, first letter capitalised.
+pub fn label(phrase: &str, max_words: usize) -> String {
+    let words: Vec<&str> = phrase.split_whitespace().take(max_words).collect();
+    let mut end = words.len();
+    while end > 1 {
+        let w = words[end - 1].trim_matches(|c: char| !c.is_alphanumeric());
+        if w.is_empty() || is_dangling(w) {
+            end -= 1;
+        } else {
+            break;
+        }
+    }
+    let joined = words[..end].join(" ");
+    let trimmed =
+        joined.trim_end_matches(|c: char| !(c.is_alphanumeric() || matches!(c, ')' | '"' | '”' | '\'' | '’' | '%' | '$')));
+    capitalise(trimmed.trim_start_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '"' | '“' | '(' | '$' | '€' | '£'))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncation_and_completeness() {
+        assert!(is_truncated("See the list below:"));
+        assert!(is_truncated("Cats, dogs, etc."));
+        assert!(is_truncated("This sentence just stops without"));
+        assert!(is_truncated("Four words and then"));
+        assert!(!is_truncated("Refunds take five days."));
+        assert!(!is_truncated("Short label"));
+        assert!(is_complete("Refunds take five business days."));
+        assert!(!is_complete("Too short."));
+        assert!(!is_complete("- starts with a dash and ends well."));
+        assert!(!is_complete("Numbers 1 2 3 4 5 6 7 8 9 10 11 12."));
+        assert!(!is_complete("It ends in a dangling word for."));
+        assert!(is_complete("To deploy: 1. Open the console 2. Click deploy"));
+        assert!(is_obviously_truncated("Pricing vs."));
+        assert!(!is_obviously_truncated("Pricing"));
+    }
+
+    #[test]
+    fn tokens_and_jaccard() {
+        assert_eq!(tokens("Section 4.2 in 5 days"), vec!["#4.2", "#5", "days", "section"]);
+        assert!(jaccard(&tokens("Refunds take 5 days"), &tokens("Refunds take 7 days")) < 0.8);
+        let a = tokens("The refund takes five days for all orders");
+        assert_eq!(a, vec!["days", "five", "orders", "refund", "takes"]);
+        let b = tokens("Refund takes five days for orders");
+        assert!((jaccard(&a, &b) - 1.0).abs() < 1e-9);
+        assert!(jaccard(&a, &tokens("Something else entirely")) < 0.1);
+    }
+
+    #[test]
+    fn imperatives() {
+        assert!(is_imperative("Determine the patient's eGFR category."));
+        assert!(is_imperative("Before selecting the regimen, determine the patient's eGFR category."));
+        assert!(!is_imperative("Report generation is slow."));
+        assert!(!is_imperative("The report is due."));
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(label("share passwords with anyone, even your manager", 4), "Share passwords with anyone");
+        assert_eq!(label("share passwords with the", 10), "Share passwords");
+        assert_eq!(label("  \"quoted\" thing:", 5), "\"quoted\" thing");
+    }
+}

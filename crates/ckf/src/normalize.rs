@@ -1,0 +1,211 @@
+//! String normalisation (spec §4) and slugs (§3).
+//!
+//! Every string a package holds is NFC-normalised, has each run of Unicode whitespace collapsed
+//! to one space, and is trimmed. Slugs fold to ASCII (NFKD, combining marks dropped), lower-case
+//! and join `[a-z0-9]` runs with a separator.
+
+use unicode_normalization::char::is_combining_mark;
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
+
+/// NFC, whitespace runs collapsed to one space, trimmed (§4).
+pub fn normalize(s: &str) -> String {
+    // Already normal ASCII (the common case for labels and short fields): one copy.
+    if s.is_ascii() && !s.starts_with(' ') && !s.ends_with(' ') && !has_ascii_space_run(s) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut pending_space = false;
+    for c in s.chars() {
+        if c.is_whitespace() {
+            pending_space = !out.is_empty();
+        } else {
+            if pending_space {
+                out.push(' ');
+                pending_space = false;
+            }
+            out.push(c);
+        }
+    }
+    nfc(out)
+}
+
+/// True when an ASCII string has whitespace other than single spaces.
+fn has_ascii_space_run(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| (c.is_ascii_whitespace() || c == 0x0b) && (c != b' ' || b.get(i + 1) == Some(&b' ')))
+}
+
+/// NFC form of an owned string, without copying when it already is NFC.
+fn nfc(s: String) -> String {
+    if s.is_ascii() || is_nfc_quick(s.chars()) == IsNormalized::Yes { s } else { s.nfc().collect() }
+}
+
+/// True when `s` is already in the §4 normal form.
+pub fn is_normalized(s: &str) -> bool {
+    let collapsed = !s.starts_with(char::is_whitespace)
+        && !s.ends_with(char::is_whitespace)
+        && !s.chars().zip(s.chars().skip(1)).any(|(a, b)| a.is_whitespace() && (b.is_whitespace() || a != ' '));
+    if !collapsed {
+        return false;
+    }
+    s.is_ascii()
+        || match is_nfc_quick(s.chars()) {
+            IsNormalized::Yes => true,
+            IsNormalized::No => false,
+            IsNormalized::Maybe => s.nfc().eq(s.chars()),
+        }
+}
+
+/// Lower-case ASCII fold of a label: NFKD, combining marks dropped, lower-cased.
+fn fold(label: &str) -> String {
+    normalize(label).nfkd().filter(|c| !is_combining_mark(*c)).flat_map(char::to_lowercase).collect()
+}
+
+/// The untruncated slug of a label: runs of characters other than `[a-z0-9]` become `sep`,
+/// trimmed at both ends. Empty when the label has no ASCII letters or digits.
+pub fn slug_full(label: &str, sep: char) -> String {
+    let mut out = String::with_capacity(label.len());
+    let mut gap = false;
+    // ASCII needs no normalisation or folding: lower-case byte by byte.
+    if label.is_ascii() {
+        for b in label.bytes() {
+            let c = b.to_ascii_lowercase();
+            if c.is_ascii_lowercase() || c.is_ascii_digit() {
+                if gap && !out.is_empty() {
+                    out.push(sep);
+                }
+                gap = false;
+                out.push(c as char);
+            } else {
+                gap = true;
+            }
+        }
+        return out;
+    }
+    for c in fold(label).chars() {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            if gap && !out.is_empty() {
+                out.push(sep);
+            }
+            gap = false;
+            out.push(c);
+        } else {
+            gap = true;
+        }
+    }
+    out
+}
+
+/// Cuts a slug to at most `max` bytes at the last separator that fits; hard-cuts when none does.
+pub fn cut_slug(slug: &str, sep: char, max: usize) -> &str {
+    if slug.len() <= max {
+        return slug;
+    }
+    // Slugs are ASCII, so any byte index is a char boundary.
+    let head = &slug[..max];
+    if slug.as_bytes()[max] == sep as u8 {
+        return head;
+    }
+    match head.rfind(sep) {
+        Some(p) if p > 0 => &slug[..p],
+        _ => head,
+    }
+}
+
+/// The §3.2 slug: at most `max` characters, `item` when empty.
+pub fn slug(label: &str, sep: char, max: usize) -> String {
+    let full = slug_full(label, sep);
+    let cut = cut_slug(&full, sep, max);
+    if cut.is_empty() { "item".to_string() } else { cut.to_string() }
+}
+
+/// At most `max` characters of a normalised string, without a trailing space.
+pub fn preview(s: &str, max: usize) -> String {
+    let cut: String = normalize(s).chars().take(max).collect();
+    cut.trim_end().to_string()
+}
+
+/// Characters in a string (Unicode scalar values).
+pub fn chars(s: &str) -> usize {
+    warrant_text::char_len(s)
+}
+
+/// The longest prefix of `s` with at most `max` chars that ends at a word boundary (a space),
+/// or the hard cut when the first word alone is longer.
+pub fn cut_at_word(s: &str, max: usize) -> &str {
+    if chars(s) <= max {
+        return s;
+    }
+    let end = warrant_text::char_to_byte(s, max).unwrap_or(s.len());
+    let head = &s[..end];
+    if s[end..].starts_with(' ') {
+        return head.trim_end();
+    }
+    match head.rfind(' ') {
+        Some(p) if p > 0 => head[..p].trim_end(),
+        _ => head,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn collapses_whitespace_and_composes() {
+        assert_eq!(normalize("  a\t\n b\u{00a0}\u{2003}c  "), "a b c");
+        assert_eq!(normalize("e\u{0301}"), "é");
+        assert_eq!(normalize(""), "");
+        assert!(is_normalized("a b"));
+        assert!(!is_normalized("a  b"));
+        assert!(!is_normalized(" a"));
+        assert!(!is_normalized("a\nb"));
+        assert!(!is_normalized("e\u{0301}"));
+        assert!(is_normalized("é"));
+    }
+
+    #[test]
+    fn slugs_follow_the_spec_examples() {
+        assert_eq!(slug("Session token", '_', 48), "session_token");
+        assert_eq!(slug("Avaliação formativa", '_', 48), "avaliacao_formativa");
+        assert_eq!(slug("Session Auth Spec", '-', 48), "session-auth-spec");
+        assert_eq!(slug("2.0", '-', 48), "2-0");
+        assert_eq!(slug("日本語", '_', 48), "item");
+        assert_eq!(slug("--Hello,   World!--", '_', 48), "hello_world");
+    }
+
+    #[test]
+    fn slugs_cut_at_the_last_separator() {
+        let s = slug("alpha beta gamma delta epsilon zeta eta theta iota kappa", '_', 48);
+        assert!(s.len() <= 48);
+        assert_eq!(s, "alpha_beta_gamma_delta_epsilon_zeta_eta_theta");
+        assert_eq!(slug(&"x".repeat(60), '_', 48), "x".repeat(48));
+        assert_eq!(cut_slug("abc_def", '_', 3), "abc");
+    }
+
+    #[test]
+    fn word_cuts() {
+        assert_eq!(cut_at_word("one two three", 7), "one two");
+        assert_eq!(cut_at_word("one two three", 8), "one two");
+        assert_eq!(cut_at_word("onetwothree", 5), "onetw");
+        assert_eq!(cut_at_word("short", 50), "short");
+    }
+
+    proptest! {
+        #[test]
+        fn normalize_is_idempotent_and_detected(s in "\\PC{0,40}|[ \\t\\na-zé\u{0301}]{0,30}") {
+            let n = normalize(&s);
+            prop_assert_eq!(normalize(&n), n.clone());
+            prop_assert!(is_normalized(&n));
+        }
+
+        #[test]
+        fn slugs_are_ascii_and_bounded(s in "\\PC{0,80}") {
+            let sl = slug(&s, '_', 48);
+            prop_assert!(sl.len() <= 48 && !sl.is_empty());
+            prop_assert!(sl.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'));
+            prop_assert!(!sl.starts_with('_') && !sl.ends_with('_'));
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! Exact near-duplicate search by token Jaccard, without comparing every pair.
+//!
+//! Prefix filtering with positional pruning (PPJoin): order tokens by a global order (rarest
+//! first); two sets with Jaccard ≥ t must share a token among the first `|x| − ⌈t·|x|⌉ + 1`
+//! tokens of each. Only those prefix tokens are indexed, with their positions; a candidate is
+//! dropped as soon as the overlap it could still reach, given where the shared token sits in
+//! both sets, falls below the overlap `⌈t/(1+t)·(|x|+|y|)⌉` that Jaccard ≥ t needs. Survivors
+//! get the full Jaccard, so results are exactly those a quadratic scan would find. Tokens are
+//! interned as their rank (`u32`): sets are sorted integer lists.
+
+use std::cell::RefCell;
+
+use warrant_text::fasthash::FastMap;
+
+/// An index of token sets, queried for the earliest set at or above a threshold.
+#[derive(Debug, Clone)]
+pub struct JaccardIndex {
+    threshold: f64,
+    /// Global token rank: lower is rarer.
+    rank: FastMap<String, u32>,
+    sets: Vec<(usize, Vec<u32>)>,
+    /// Prefix token → (set slot, the token's position in that set).
+    postings: FastMap<u32, Vec<(usize, usize)>>,
+    /// Per-slot overlap counts for one query (reset after each), and the slots it touched.
+    scratch: RefCell<(Vec<u32>, Vec<usize>)>,
+}
+
+/// Jaccard of two sorted, deduplicated integer sets.
+fn jaccard_ranks(a: &[u32], b: &[u32]) -> f64 {
+    let (mut i, mut j, mut inter) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                inter += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let union = a.len() + b.len() - inter;
+    if union == 0 { 1.0 } else { inter as f64 / union as f64 }
+}
+
+impl JaccardIndex {
+    /// An index for `threshold`, with token ranks from the sets that will be indexed or queried.
+    pub fn new<'a>(threshold: f64, corpus: impl IntoIterator<Item = &'a [String]>) -> Self {
+        let mut df: FastMap<&str, u32> = FastMap::default();
+        for set in corpus {
+            for t in set {
+                *df.entry(t.as_str()).or_insert(0) += 1;
+            }
+        }
+        let mut order: Vec<(&str, u32)> = df.into_iter().collect();
+        order.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(b.0)));
+        let rank = order.into_iter().enumerate().map(|(i, (t, _))| (t.to_string(), i as u32)).collect();
+        Self { threshold, rank, sets: Vec::new(), postings: FastMap::default(), scratch: RefCell::new((Vec::new(), Vec::new())) }
+    }
+
+    /// Ranks of a token set, sorted (rarest first). A token the index has never seen cannot be
+    /// in any indexed set, so it gets a distinct value past every assigned rank.
+    fn ranked(&self, tokens: &[String]) -> Vec<u32> {
+        let mut unknown = 0u32;
+        let mut r: Vec<u32> = tokens
+            .iter()
+            .map(|t| {
+                self.rank.get(t).copied().unwrap_or_else(|| {
+                    unknown += 1;
+                    u32::MAX - unknown
+                })
+            })
+            .collect();
+        r.sort_unstable();
+        r.dedup();
+        r
+    }
+
+    /// Assigns ranks (after every existing one; ranks never change) to tokens first seen now.
+    fn register(&mut self, tokens: &[String]) {
+        for t in tokens {
+            if !self.rank.contains_key(t) {
+                let next = self.rank.len() as u32;
+                self.rank.insert(t.clone(), next);
+            }
+        }
+    }
+
+    fn prefix_len(&self, n: usize) -> usize {
+        if n == 0 {
+            return 0;
+        }
+        let keep = (self.threshold * n as f64 - 1e-9).ceil() as usize;
+        (n + 1).saturating_sub(keep).min(n)
+    }
+
+    /// Adds a set under a caller's id. Empty sets are not indexed (they match nothing).
+    pub fn insert(&mut self, id: usize, tokens: Vec<String>) {
+        if tokens.is_empty() {
+            return;
+        }
+        self.register(&tokens);
+        let ranks = self.ranked(&tokens);
+        let slot = self.sets.len();
+        for (pos, r) in ranks.iter().take(self.prefix_len(ranks.len())).enumerate() {
+            self.postings.entry(*r).or_default().push((slot, pos));
+        }
+        self.sets.push((id, ranks));
+    }
+
+    /// Ids of indexed sets with Jaccard ≥ threshold against `tokens`, in insertion order.
+    pub fn matches(&self, tokens: &[String]) -> Vec<usize> {
+        self.matches_iter(tokens).collect()
+    }
+
+    /// [`Self::matches`], verified lazily: the candidates are found up front, and each one's full
+    /// Jaccard is computed only when the iterator reaches it (callers that want the first
+    /// acceptable match stop early).
+    pub fn matches_iter<'a>(&'a self, tokens: &[String]) -> impl Iterator<Item = usize> + 'a {
+        let (x, slots) = if tokens.is_empty() { (Vec::new(), Vec::new()) } else { self.candidates(tokens) };
+        let t = self.threshold - 1e-12;
+        slots.into_iter().filter(move |&s| jaccard_ranks(&x, &self.sets[s].1) >= t).map(|s| self.sets[s].0)
+    }
+
+    /// The query's ranks and the slots that pass the prefix, length and position filters, in
+    /// slot order.
+    fn candidates(&self, tokens: &[String]) -> (Vec<u32>, Vec<usize>) {
+        let t = self.threshold - 1e-12;
+        let x = self.ranked(tokens);
+        let n = x.len();
+        // Overlap seen so far per candidate slot, plus one (0: unseen); `u32::MAX`: pruned.
+        let mut scratch = self.scratch.borrow_mut();
+        let (seen, touched) = &mut *scratch;
+        seen.resize(self.sets.len(), 0);
+        for (i, r) in x.iter().take(self.prefix_len(n)).enumerate() {
+            let Some(list) = self.postings.get(r) else { continue };
+            for &(slot, j) in list {
+                let state = seen[slot];
+                if state == u32::MAX {
+                    continue;
+                }
+                if state == 0 {
+                    touched.push(slot);
+                }
+                let overlap = state.saturating_sub(1) as usize;
+                let m = self.sets[slot].1.len();
+                // Length filter: J ≤ min/max.
+                if (n.min(m) as f64) < t * n.max(m) as f64 {
+                    seen[slot] = u32::MAX;
+                    continue;
+                }
+                let needed = (t / (1.0 + t) * (n + m) as f64).ceil() as usize;
+                let reachable = overlap + 1 + (n - i - 1).min(m - j - 1);
+                seen[slot] = if reachable < needed { u32::MAX } else { state.max(1) + 1 };
+            }
+        }
+        let mut slots: Vec<usize> = Vec::new();
+        for &slot in touched.iter() {
+            if seen[slot] != u32::MAX && seen[slot] > 1 {
+                slots.push(slot);
+            }
+            seen[slot] = 0;
+        }
+        touched.clear();
+        drop(scratch);
+        slots.sort_unstable();
+        (x, slots)
+    }
+
+    /// The first indexed id matching `tokens`, if any.
+    pub fn first_match(&self, tokens: &[String]) -> Option<usize> {
+        self.matches_iter(tokens).next()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gate::{jaccard, tokens};
+    use proptest::prelude::*;
+
+    #[test]
+    fn finds_near_duplicates() {
+        let sets: Vec<Vec<String>> = ["refunds take five business days", "refunds take five days", "cancel within thirty days"]
+            .iter()
+            .map(|s| tokens(s))
+            .collect();
+        let mut ix = JaccardIndex::new(0.7, sets.iter().map(Vec::as_slice));
+        ix.insert(0, sets[0].clone());
+        assert_eq!(ix.first_match(&sets[1]), Some(0));
+        assert_eq!(ix.first_match(&sets[2]), None);
+        assert!(ix.matches(&[]).is_empty());
+        assert_eq!(ix.first_match(&tokens("entirely unseen words here")), None);
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_a_quadratic_scan(docs in proptest::collection::vec(proptest::collection::vec(0u8..12, 0..7), 1..25), t in 0.3f64..1.0) {
+            let sets: Vec<Vec<String>> = docs.iter().map(|d| {
+                let mut v: Vec<String> = d.iter().map(|x| format!("tok{x}")).collect();
+                v.sort();
+                v.dedup();
+                v
+            }).collect();
+            let mut ix = JaccardIndex::new(t, sets.iter().map(Vec::as_slice));
+            for (i, s) in sets.iter().enumerate() {
+                let want: Vec<usize> = (0..i).filter(|&j| !sets[j].is_empty() && !s.is_empty() && jaccard(s, &sets[j]) >= t - 1e-12).collect();
+                prop_assert_eq!(ix.matches(s), want);
+                ix.insert(i, s.clone());
+            }
+        }
+    }
+}

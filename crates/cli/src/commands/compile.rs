@@ -1,0 +1,94 @@
+//! `warrant compile`: sources → a CKF knowledge package.
+
+use std::process::ExitCode;
+
+use warrant_ckf::compile::{CompileError, CompressionLevel, Options, SourceInput, compile};
+use warrant_ckf::coverage::CoverageMode;
+use warrant_ckf::encode;
+use warrant_ckf::source::ReadOptions;
+use warrant_ckf::validate::{Mode, check};
+
+use crate::cli::{CompileArgs, CompressionArg, CoverageArg, PackageFormat};
+use crate::error::{CliError, CliResult};
+use crate::io::{display_name, read_bytes, write_atomic};
+
+/// Runs `warrant compile`.
+pub fn run(args: CompileArgs) -> CliResult<ExitCode> {
+    let mut contents = Vec::with_capacity(args.sources.len());
+    for s in &args.sources {
+        contents.push(read_bytes(s)?);
+    }
+    let names: Vec<&str> = args.sources.iter().map(|s| display_name(s)).collect();
+    let inputs: Vec<SourceInput<'_>> = names.iter().zip(&contents).map(|(n, b)| SourceInput { name: n, bytes: b }).collect();
+    let opts = Options {
+        title: args.title.clone(),
+        version: args.version.clone(),
+        created_at: crate::timestamp::requested("--created-at", args.created_at.as_deref())?,
+        compression_level: match args.compression_level {
+            CompressionArg::Light => CompressionLevel::Light,
+            CompressionArg::Standard => CompressionLevel::Standard,
+            CompressionArg::Dense => CompressionLevel::Dense,
+            CompressionArg::Agentic => CompressionLevel::Agentic,
+        },
+        coverage: args.coverage.map(|c| match c {
+            CoverageArg::Summary => CoverageMode::Summary,
+            CoverageArg::Balanced => CoverageMode::Balanced,
+            CoverageArg::Complete => CoverageMode::Complete,
+        }),
+        promotion: !args.no_promotion,
+        read: ReadOptions { max_bytes: args.max_bytes },
+        ..Options::default()
+    };
+    let result = compile(&inputs, &opts).map_err(|e| match e {
+        CompileError::EmptyPackage { .. } => CliError::failure(format!("{}: {e}", names.join(", "))),
+        other => CliError::input(other.to_string()),
+    })?;
+    // Fail closed: what we write must pass write-mode validation.
+    let json = encode::to_json(&result.package).map_err(|e| CliError::failure(e.to_string()))?;
+    let value: serde_json::Value = serde_json::from_str(&json).map_err(|e| CliError::failure(format!("internal error: {e}")))?;
+    let report = check(&value, Mode::Write);
+    if let Some(e) = report.errors.first() {
+        return Err(CliError::failure(format!(
+            "internal error: the compiled package fails write-mode validation at {}: {} (please report this)",
+            if e.path.is_empty() { "/" } else { &e.path },
+            e.message
+        )));
+    }
+    let out = match args.format {
+        PackageFormat::Json => json,
+        PackageFormat::Yaml => encode::to_yaml(&result.package).map_err(|e| CliError::failure(e.to_string()))?,
+        PackageFormat::Md => encode::to_markdown(&result.package).map_err(|e| CliError::failure(e.to_string()))?,
+    };
+    if let Some(path) = &args.report {
+        let r =
+            serde_json::to_string_pretty(&result).map_err(|e| CliError::failure(format!("cannot serialise the report: {e}")))?;
+        write_atomic(path, format!("{r}\n").as_bytes())?;
+    }
+    match &args.output {
+        Some(path) => write_atomic(path, out.as_bytes())?,
+        None => {
+            use std::io::Write;
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(out.as_bytes())
+                .and_then(|()| stdout.flush())
+                .map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
+        }
+    }
+    for w in &result.warnings {
+        eprintln!("warning: {w}");
+    }
+    let items: usize = result.package.sections.iter().map(Vec::len).sum();
+    let populated = result.package.sections.iter().filter(|s| !s.is_empty()).count();
+    eprintln!(
+        "compiled {}: {items} items in {populated} of 17 item sections; promotion {} promoted, {} rejected; coverage {} ({}/{} spans){}",
+        result.package.metadata.package_id,
+        result.promotion.promoted,
+        result.promotion.rejected,
+        result.coverage.mode,
+        result.coverage.spans_covered,
+        result.coverage.spans_total,
+        args.output.as_deref().map(|p| format!("; written to {p}")).unwrap_or_default()
+    );
+    Ok(ExitCode::SUCCESS)
+}
