@@ -14,6 +14,31 @@ use crate::Report;
 /// Builds the evidence pack of `report`. `created_at` is an RFC 3339 timestamp the caller
 /// supplies (never the clock), so the same check gives the same bytes.
 pub fn evidence_pack(report: &Report, created_at: &str) -> Result<EvidencePack, BuildError> {
+    evidence_pack_with_model_calls(report, created_at, &[], None)
+}
+
+/// [`evidence_pack`] of a check that asked a model (`--llm-verify`): the pack also carries
+/// the run's replay case ([`warrant_evidence::replay::model_replay_case`]: determinism
+/// `approximate`, each call's output marked `model` or `replayed`), and every support edge a
+/// model's verdict produced says so in its notes. `cache` is the record/replay folder.
+pub fn evidence_pack_with_model_calls(
+    report: &Report,
+    created_at: &str,
+    calls: &[warrant_evidence::replay::ModelCall],
+    cache: Option<&str>,
+) -> Result<EvidencePack, BuildError> {
+    let mut b = builder(report, created_at);
+    if calls.is_empty() {
+        return b.build();
+    }
+    // The pack id does not depend on replay cases: build once for it, then add the case.
+    let id = b.build()?.evidence_pack_id;
+    let case = warrant_evidence::replay::model_replay_case(Scope::answer(report.output_id.clone()), Some(&id), calls, cache)?;
+    b.replay_case(&case);
+    b.build()
+}
+
+fn builder(report: &Report, created_at: &str) -> PackBuilder {
     let producer = Producer {
         kind: Some(ProducerType::Tool),
         name: Some("Warrant".into()),
@@ -44,11 +69,16 @@ pub fn evidence_pack(report: &Report, created_at: &str) -> Result<EvidencePack, 
                     e.selector.end,
                 ));
             }
-            b.edge(
-                EdgeInput::new(c.claim_id.clone(), source_id, edge_relationship(e.relationship))
-                    .id(e.edge_id.clone())
-                    .confidence(e.confidence),
-            );
+            let mut edge = EdgeInput::new(c.claim_id.clone(), source_id, edge_relationship(e.relationship))
+                .id(e.edge_id.clone())
+                .confidence(e.confidence);
+            if let Some(op) = c.second_opinion.as_ref().filter(|_| e.edge_id == format!("{}-m1", c.claim_id)) {
+                edge = edge.notes(format!(
+                    "a model's verdict (second opinion by {}, prompt {}), not a rule result",
+                    op.model, op.prompt
+                ));
+            }
+            b.edge(edge);
         }
     }
     b.grounding(grounding(report));
@@ -95,7 +125,7 @@ pub fn evidence_pack(report: &Report, created_at: &str) -> Result<EvidencePack, 
             issues,
         });
     }
-    b.build()
+    b
 }
 
 /// The grounding check's outcome: failed on a contradiction, a warning when a factual claim

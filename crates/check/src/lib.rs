@@ -3,7 +3,8 @@
 //! 1. **Extract** the answer into a PredicateGraph (`warrant-extract`); when a question is
 //!    known and the answer states no claim of its own ("Delhi"), the whole answer is the claim.
 //! 2. **Verify** every claim against the sources (`warrant-verify`): a status, a confidence and
-//!    support edges quoting the sources exactly. The results travel with the graph as
+//!    support edges quoting the sources exactly. With a model configured for it, claims the
+//!    rules leave `unsupported` or `partially_supported` get a second opinion, marked as such. The results travel with the graph as
 //!    `context.claim_verification`, where the grounding predicates read them.
 //! 3. **Evaluate** the policy packs (`warrant-cpl`) — by default `warrant.grounding.v1`,
 //!    `warrant.arithmetic.v1`, and `core.tool-use.v1` when the answer calls tools.
@@ -58,6 +59,9 @@ pub struct Checker {
     pub engine: Engine,
     /// The packs to run; `None` runs the defaults.
     pub packs: Option<Vec<Pack>>,
+    /// A model asked for a second opinion on claims the rules leave `unsupported` or
+    /// `partially_supported` (`--llm-verify`); `None`: rules only.
+    pub second_opinion: Option<warrant_llm::Llm>,
 }
 
 /// One answer to check.
@@ -150,6 +154,9 @@ impl Checker {
         let mut claims = verify(&graph, corpus, &warrant_verify::Options { question: question.clone() });
         if let Some((store, vocab, scope)) = facts {
             store::apply_fact_signals(store, vocab, &mut claims, scope)?;
+        }
+        if let Some(llm) = &self.second_opinion {
+            warrant_verify::llm::second_opinion(&mut claims, corpus, question.as_deref(), llm);
         }
         attach(&mut graph, &claims, question.as_deref(), corpus);
         let packs = self.packs_for(&graph)?;

@@ -19,7 +19,7 @@ pub const MAX_FACT_EDGES: usize = 3;
 pub fn corpus_for_claims(store: &dyn Store, claims: &[&str], per_claim: usize) -> Result<Corpus, StoreError> {
     let mut chunks: BTreeMap<(String, usize), Source> = BTreeMap::new();
     for text in claims {
-        for hit in store.search(text, per_claim)? {
+        for hit in store.search(&query_of(text), per_claim)? {
             chunks.entry((hit.doc_id.clone(), hit.index)).or_insert_with(|| {
                 let mut s = Source::new(hit.doc_id, hit.text);
                 s.offset = hit.start;
@@ -28,6 +28,16 @@ pub fn corpus_for_claims(store: &dyn Store, claims: &[&str], per_claim: usize) -
         }
     }
     Ok(Corpus::new(chunks.into_values().collect()))
+}
+
+/// A claim's BM25 query: its content words. Function words match nearly every chunk, so they
+/// add cost (every posting list is read) and no ranking signal.
+fn query_of(text: &str) -> String {
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty() && !warrant_verify::lexicon::is_stopword(&w.to_lowercase()))
+        .collect();
+    if words.is_empty() { text.to_string() } else { words.join(" ") }
 }
 
 /// Every document of a store, whole (for a small store built from `--sources`).
@@ -73,7 +83,7 @@ pub fn apply_fact_signals(
             continue;
         }
         let allowed: Option<std::collections::BTreeSet<String>> = match scope {
-            Some(k) => Some(store.search(&claim.text, k)?.into_iter().map(|h| h.chunk_id).collect()),
+            Some(k) => Some(store.search(&query_of(&claim.text), k)?.into_iter().map(|h| h.chunk_id).collect()),
             None => None,
         };
         let mut found: Vec<(Bearing, Fact)> = Vec::new();

@@ -94,6 +94,7 @@ fn fact_signals_on_their_own() {
         confidence: 0.5,
         support_edges: Vec::new(),
         reason: "no source states the claim".into(),
+        second_opinion: None,
     };
     let mut claims = vec![
         claim("Session tokens expire after 1800 seconds."),
@@ -118,4 +119,46 @@ fn fact_signals_on_their_own() {
     let quoted: String = DOC.chars().skip(e.selector.start).take(e.selector.end - e.selector.start).collect();
     assert_eq!(quoted, e.selector.exact);
     assert!(e.selector.exact.contains("30 minutes"), "{}", e.selector.exact);
+}
+
+/// In a large store the same subject and predicate in an unrelated document is another fact:
+/// with a retrieval scope only the claim's own chunks count.
+#[test]
+fn a_scope_keeps_unrelated_documents_out() {
+    use warrant_check::store::apply_fact_signals;
+    use warrant_graph::{Modality, Span};
+    use warrant_verify::{ClaimResult, Status};
+    let store = SqliteStore::open_in_memory().unwrap();
+    let doc = |id: &str, text: &str| DocumentInput {
+        id: id.into(),
+        text: text.into(),
+        version: None,
+        title: None,
+        metadata: None,
+        origin: String::new(),
+    };
+    let docs = vec![
+        doc("atlas.md", "Atlas security. Session tokens expire after 30 minutes."),
+        doc("borealis.md", "Borealis kiosk mode. Session tokens expire after 2 hours."),
+    ];
+    ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
+    let text = "Session tokens expire after 30 minutes.";
+    let claim = || ClaimResult {
+        claim_id: "c1".into(),
+        text: text.into(),
+        span: Span { start: 0, end: 10 },
+        modality: Modality::Factual,
+        status: Status::Unsupported,
+        confidence: 0.5,
+        support_edges: Vec::new(),
+        reason: String::new(),
+        second_opinion: None,
+    };
+    let mut everywhere = vec![claim()];
+    apply_fact_signals(&store, &Vocabulary::builtin(), &mut everywhere, None).unwrap();
+    assert_eq!(everywhere[0].status, Status::Contradicted, "the Borealis fact conflicts without a scope");
+    let mut scoped = vec![claim()];
+    apply_fact_signals(&store, &Vocabulary::builtin(), &mut scoped, Some(1)).unwrap();
+    assert_eq!(scoped[0].status, Status::Supported, "{:?}", scoped[0]);
+    assert!(scoped[0].support_edges.iter().all(|e| e.source_id == "atlas.md"));
 }

@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::commands::llm::{LlmArgs, LlmCommand};
+
 /// Warrant checks what AI models say: it turns model output into a typed graph, runs
 /// deterministic policies over it, and reports a verdict with the evidence behind it.
 #[derive(Debug, Parser)]
@@ -102,6 +104,12 @@ pub enum Command {
     Facts(FactsArgs),
     /// Search stored chunks (BM25).
     Search(SearchArgs),
+    /// Answer a question from the store: supported, conflicting or unsupported, with the
+    /// chain of facts behind the verdict.
+    Ask(crate::commands::ask::AskArgs),
+    /// The optional model stages: list their versioned prompts.
+    #[command(subcommand)]
+    Llm(LlmCommand),
     /// Serve every capability over HTTP (JSON in, JSON out) until SIGTERM or Ctrl-C.
     Serve(ServeArgs),
 }
@@ -280,6 +288,13 @@ pub struct CheckArgs {
     /// Largest total size of `--sources`, in bytes.
     #[arg(long = "max-source-bytes", value_name = "BYTES", default_value_t = warrant_check::sources::DEFAULT_MAX_SOURCE_BYTES)]
     pub max_source_bytes: u64,
+    /// Ask the configured model for a second opinion on claims the rules leave unsupported or
+    /// partially supported (never on contradicted ones); its verdicts are marked as such.
+    #[arg(long = "llm-verify")]
+    pub llm_verify: bool,
+    /// Model options.
+    #[command(flatten)]
+    pub llm: LlmArgs,
     /// Answer options.
     #[command(flatten)]
     pub input: AnswerArgs,
@@ -327,6 +342,13 @@ pub struct ExtractArgs {
     /// A JSONL file of `{"id", "answer", "context"?}` lines; writes one graph per line.
     #[arg(long, value_name = "FILE", conflicts_with = "input")]
     pub batch: Option<String>,
+    /// Take the claims from the configured model (quoted exactly from the answer); falls back
+    /// to the deterministic claims, with `context.extraction_degraded`, when the model fails.
+    #[arg(long = "llm")]
+    pub llm: bool,
+    /// Model options.
+    #[command(flatten)]
+    pub llm_opts: LlmArgs,
     /// Answer options.
     #[command(flatten)]
     pub answer: AnswerArgs,
@@ -361,6 +383,17 @@ pub struct IngestArgs {
     /// Store chunks only; do not extract facts.
     #[arg(long)]
     pub no_extract: bool,
+    /// Extract facts with the configured model (vocabulary in the prompt, every fact validated;
+    /// a chunk the model fails on falls back to the patterns and is reported as degraded).
+    #[arg(long = "llm", conflicts_with = "no_extract")]
+    pub llm: bool,
+    /// Extract the first document R times more and report the mean Jaccard of normalised
+    /// facts (below 0.8: unreliable).
+    #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(2..=100), conflicts_with = "no_extract")]
+    pub consistency: Option<u32>,
+    /// Model options.
+    #[command(flatten)]
+    pub llm_opts: LlmArgs,
     /// Longest chunk, in characters.
     #[arg(long, value_name = "N", default_value_t = 1200, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_chunk_chars: u32,
@@ -454,6 +487,9 @@ pub struct EvalArgs {
     /// Verifier rubric files to register (their rules are skipped until a judge is configured).
     #[arg(long = "rubric", value_name = "FILE")]
     pub rubrics: Vec<String>,
+    /// Model options: a configured model is the rubrics' judge.
+    #[command(flatten)]
+    pub llm: Box<LlmArgs>,
     /// Warnings fail policies too.
     #[arg(long)]
     pub strict: bool,

@@ -178,6 +178,11 @@ fn the_api_answers_with_the_json_the_cli_prints() {
     assert_eq!(post(addr, "/v1/ingest", &json!({"documents": records})), cli);
     let cli = cli_json(&["search", "--format", "json", "--store", cli_store.to_str().unwrap(), "session", "tokens"], &root);
     assert_eq!(post(addr, "/v1/search", &json!({"query": "session tokens"})), cli);
+    let q = "When do session tokens expire?";
+    let cli = cli_json(&["ask", "--format", "json", "--store", cli_store.to_str().unwrap(), q], &root);
+    let api = post(addr, "/v1/ask", &json!({"question": q}));
+    assert_eq!(api, cli);
+    assert_eq!(api["verdict"], "supported", "{api}");
 }
 
 #[test]

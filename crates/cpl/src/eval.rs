@@ -65,6 +65,7 @@ impl Engine {
             .collect();
         let mut results = Vec::with_capacity(order.len());
         let mut scores: BTreeMap<&str, Result<f64, String>> = BTreeMap::new();
+        let mut verifier_runs = Vec::new();
         for &i in &order {
             let pack = &packs[i];
             for w in &pack.warnings {
@@ -75,12 +76,26 @@ impl Engine {
                 diagnostics.push(RunDiagnostic { severity, source: pack.pack_id.clone(), path: w.pointer.clone(), message });
             }
             for id in pack.verifier_ids() {
-                scores.entry(id).or_insert_with(|| self.verifiers.score(id, graph).map_err(|u| u.reason(id)));
+                scores.entry(id).or_insert_with(|| match self.verifiers.run(id, graph) {
+                    Ok((score, run)) => {
+                        verifier_runs.extend(run);
+                        Ok(score)
+                    }
+                    Err(u) => Err(u.reason(id)),
+                });
             }
             results.push(self.run_pack(pack, &cx, &scores));
         }
         let passed = results.iter().all(|r| r.passed);
-        Ok(RunResult { output_id: graph.output_id.clone(), passed, strict: self.strict, packs: results, diagnostics })
+        verifier_runs.sort_by(|a: &crate::verifier::VerifierRun, b| a.verifier_id.cmp(&b.verifier_id));
+        Ok(RunResult {
+            output_id: graph.output_id.clone(),
+            passed,
+            strict: self.strict,
+            packs: results,
+            diagnostics,
+            verifier_runs,
+        })
     }
 
     fn run_pack(&self, pack: &Pack, cx: &PredicateContext<'_>, scores: &BTreeMap<&str, Result<f64, String>>) -> PackResult {

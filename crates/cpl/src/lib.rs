@@ -4,11 +4,13 @@
 //! - [`builtins`]: the 17 built-in predicates with their detectors.
 //! - [`eval`]: the evaluator and [`result`]: its output.
 //! - [`packs`]: the built-in packs compiled into the binary.
-//! - [`rubric`]: verifier rubrics; [`verifier`]: the verifier registry (D13).
+//! - [`rubric`]: verifier rubrics; [`verifier`]: the verifier registry (D13); [`judge`]: rubrics
+//!   with an LLM judge.
 
 pub mod ast;
 pub mod builtins;
 pub mod eval;
+pub mod judge;
 pub mod node;
 pub mod packs;
 pub mod parse;

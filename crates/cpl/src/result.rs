@@ -67,7 +67,7 @@ pub struct RunDiagnostic {
 }
 
 /// Several packs over one graph.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunResult {
     /// The graph's `output_id`.
     pub output_id: String,
@@ -79,6 +79,9 @@ pub struct RunResult {
     pub packs: Vec<PackResult>,
     /// Notes about the run.
     pub diagnostics: Vec<RunDiagnostic>,
+    /// What each verifier that ran produced (by verifier id); absent when none ran.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub verifier_runs: Vec<crate::verifier::VerifierRun>,
 }
 
 impl RunResult {

@@ -10,6 +10,10 @@ use crate::policy::RUBRIC_SCHEMA;
 pub struct Rubric {
     /// `verifier.<category>.<name>`.
     pub verifier_id: String,
+    /// Display name.
+    pub name: String,
+    /// Which graph parts the verifier reads.
+    pub input_schema: Value,
     /// Semver.
     pub version: String,
     /// The judge's output schema.
@@ -28,6 +32,8 @@ pub fn load_rubric(v: &Value) -> Result<Rubric, LoadError> {
     let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
     Ok(Rubric {
         verifier_id: s("verifier_id"),
+        name: s("name"),
+        input_schema: v.get("input_schema").cloned().unwrap_or(Value::Null),
         version: s("version"),
         output_schema: v.get("output_schema").cloned().unwrap_or(Value::Null),
         training_objective: s("training_objective"),

@@ -256,6 +256,7 @@ pub struct PackBuilder {
     nodes: Vec<ProvenanceNode>,
     prov_edges: Vec<(String, Relationship, String)>,
     extensions: Object,
+    replay_cases: Vec<Object>,
 }
 
 /// The grounding check's verification id.
@@ -310,6 +311,7 @@ impl PackBuilder {
             nodes: Vec::new(),
             prov_edges: Vec::new(),
             extensions: Object::new(),
+            replay_cases: Vec::new(),
         }
     }
 
@@ -688,6 +690,14 @@ impl PackBuilder {
         ProvenanceGraph { nodes, edges, extra: Object::new() }
     }
 
+    /// Adds a replay case (e.g. [`crate::replay::model_replay_case`]) to `replay_cases`.
+    pub fn replay_case(&mut self, r: &ReplayCase) -> &mut Self {
+        if let Ok(Value::Object(m)) = serde_json::to_value(r) {
+            self.replay_cases.push(m);
+        }
+        self
+    }
+
     /// Assembles the pack and validates it (both passes). Errors are refused; warnings are
     /// allowed (a caller that wants none can validate the result itself).
     pub fn build(&self) -> Result<EvidencePack, BuildError> {
@@ -715,7 +725,7 @@ impl PackBuilder {
             provenance_ref: None,
             verification_results: (!results.is_empty()).then_some(results),
             reviews: (!self.reviews.is_empty()).then(|| self.reviews.clone()),
-            replay_cases: None,
+            replay_cases: (!self.replay_cases.is_empty()).then(|| self.replay_cases.clone()),
             redactions: None,
             redaction_summary: None,
             telemetry: (!self.telemetry.is_empty()).then(|| self.telemetry.clone()),
@@ -753,6 +763,11 @@ fn native(extra: &mut Object, raw: &str) {
 fn to_json<T: serde::Serialize>(v: &T) -> String {
     // Serialising these types cannot fail: string keys, no non-finite floats.
     serde_json::to_string(v).unwrap_or_default()
+}
+
+/// Validates a built replay case (both passes).
+pub(crate) fn check_replay(case: &ReplayCase) -> Result<(), BuildError> {
+    check_built(DocKind::Replay, case)
 }
 
 fn check_built<T: serde::Serialize>(kind: DocKind, doc: &T) -> Result<(), BuildError> {

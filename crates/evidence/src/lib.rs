@@ -16,6 +16,7 @@ mod de;
 pub mod builder;
 pub mod ids;
 pub mod model;
+pub mod replay;
 pub mod schema;
 pub mod validate;
 

@@ -9,7 +9,8 @@
 //! - [`entities`]: typed entities with normalised values;
 //! - [`operations`]: arithmetic (annotations, symbolic, prose);
 //! - [`citations`]: URLs, references, author–year, "according to";
-//! - [`discourse`]: the ten discourse-act types and their nesting.
+//! - [`discourse`]: the ten discourse-act types and their nesting;
+//! - [`llm`]: the optional model-backed extractors (claims of a graph, facts on ingest).
 //!
 //! Structured tool calls have no place in the assistant's text, so the graph text is the
 //! assistant text followed by one line per structured call, written `name(<arguments as
@@ -21,6 +22,7 @@ pub mod claims;
 pub mod discourse;
 pub mod entities;
 pub mod input;
+pub mod llm;
 pub mod markdown;
 pub mod operations;
 pub mod tool_calls;

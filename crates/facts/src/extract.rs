@@ -164,6 +164,8 @@ pub struct Extraction {
     pub facts: Vec<ValidatedFact>,
     /// Candidates dropped, by code.
     pub rejected: RejectionCounts,
+    /// Why a model-backed extractor fell back to the pattern extractor for this chunk.
+    pub degraded: Option<String>,
 }
 
 /// Runs the pattern extractor over a chunk and validates every candidate (§5.3).

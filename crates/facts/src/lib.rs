@@ -13,6 +13,7 @@
 //! - [`validate`]: the §5.3 validate-and-filter pipeline with the spec's rejection codes and
 //!   §6 span validation;
 //! - [`extract`]: the deterministic pattern extractor (§5.4);
+//! - [`consistency`]: the [`FactExtractor`] interface and extraction consistency (§14);
 //! - [`value`]: duration, timestamp and number parsers with exact arithmetic (§11.4);
 //! - [`signature`]: WorkSignature unification and the Workpad (§15).
 //!
@@ -29,6 +30,7 @@
 //! ```
 
 pub mod canonical;
+pub mod consistency;
 pub mod diag;
 pub mod extract;
 pub mod fact;
@@ -38,6 +40,7 @@ pub mod value;
 pub mod vocab;
 
 pub use canonical::{canonical_entity, entity_match_key, normalize_version};
+pub use consistency::{Consistency, FactExtractor, PatternExtractor, normalized_key};
 pub use extract::{Extraction, extract_candidates, extract_facts, split_sentences};
 pub use fact::{Fact, FactError, Object, Polarity, Qualifiers, Source, Span};
 pub use signature::{Bindings, Signature, Workpad, match_pattern};

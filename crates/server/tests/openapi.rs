@@ -17,6 +17,7 @@ fn minimal_body(path: &str) -> Value {
         "/v1/check" => json!({"answer": "Paris is the capital of France."}),
         "/v1/ingest" => json!({"documents": [{"id": "a", "text": "Paris is the capital of France."}]}),
         "/v1/search" => json!({"query": "Paris"}),
+        "/v1/ask" => json!({"question": "When do session tokens expire?"}),
         "/v1/compile" => {
             json!({"sources": [{"name": "refunds.md", "text": "# Refunds\n\nRefunds must be approved within 5 days.\n"}]})
         }
@@ -47,6 +48,7 @@ fn the_document_describes_exactly_the_routes_served() {
         ("GET", "/readyz"),
         ("GET", "/v1/openapi.json"),
         ("GET", "/v1/packs"),
+        ("POST", "/v1/ask"),
         ("POST", "/v1/check"),
         ("POST", "/v1/compile"),
         ("POST", "/v1/extract"),

@@ -12,7 +12,13 @@ use std::sync::mpsc;
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use warrant_facts::{ChunkContext, Fact, RejectionCounts, ValidatedFact, Vocabulary, entity_match_key, extract_facts};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use warrant_facts::{
+    ChunkContext, Consistency, Fact, FactExtractor, RejectionCounts, ValidatedFact, Vocabulary, entity_match_key, extract_facts,
+    normalized_key,
+};
 
 use crate::Store;
 use crate::chunk::{ChunkRange, DEFAULT_MAX_CHUNK_CHARS, chunk_id, chunk_text};
@@ -30,11 +36,20 @@ pub struct IngestOptions {
     pub extract: bool,
     /// Worker threads for preparing documents (0: one per available core).
     pub threads: usize,
+    /// The extractor to use instead of the pattern extractor (e.g. a model); its
+    /// fingerprint is part of every document's ingest key.
+    pub extractor: Option<Arc<dyn FactExtractor>>,
 }
 
 impl Default for IngestOptions {
     fn default() -> Self {
-        Self { vocabulary: Vocabulary::builtin(), max_chunk_chars: DEFAULT_MAX_CHUNK_CHARS, extract: true, threads: 0 }
+        Self {
+            vocabulary: Vocabulary::builtin(),
+            max_chunk_chars: DEFAULT_MAX_CHUNK_CHARS,
+            extract: true,
+            threads: 0,
+            extractor: None,
+        }
     }
 }
 
@@ -66,6 +81,9 @@ pub struct PreparedDocument {
     /// The entities the facts mention, with their match keys ([`entity_match_key`]), computed
     /// here so the (single) writer does not have to.
     pub entity_keys: BTreeMap<String, String>,
+    /// Chunks where the configured extractor fell back to the pattern extractor:
+    /// `<chunk id>: <reason>`.
+    pub degraded: Vec<String>,
 }
 
 impl PreparedDocument {
@@ -93,7 +111,7 @@ pub fn sha256_hex(text: &str) -> String {
 /// options that shape its chunks and facts. Equal keys mean re-ingesting changes nothing.
 pub fn ingest_key(doc: &DocumentInput, text_sha256: &str, opts: &IngestOptions) -> String {
     let mut h = Sha256::new();
-    let parts = serde_json::json!([
+    let mut parts = serde_json::json!([
         1, // key format
         text_sha256,
         doc.version,
@@ -103,6 +121,10 @@ pub fn ingest_key(doc: &DocumentInput, text_sha256: &str, opts: &IngestOptions) 
         opts.extract,
         if opts.extract { opts.vocabulary.fingerprint() } else { String::new() },
     ]);
+    // Appended only when set, so stores ingested with the pattern extractor keep their keys.
+    if let (true, Some(x), Some(arr)) = (opts.extract, &opts.extractor, parts.as_array_mut()) {
+        arr.push(serde_json::Value::String(x.fingerprint()));
+    }
     h.update(parts.to_string().as_bytes());
     hex(&h.finalize()[..16])
 }
@@ -114,11 +136,18 @@ pub fn prepare(doc: &DocumentInput, opts: &IngestOptions) -> PreparedDocument {
     let chunks = chunk_text(&doc.text, opts.max_chunk_chars);
     let mut facts = Vec::new();
     let mut rejected = RejectionCounts::default();
+    let mut degraded = Vec::new();
     if opts.extract {
         for c in &chunks {
             let cid = chunk_id(&doc.id, c.index);
             let ctx = ChunkContext::new(&doc.text[c.byte_start..c.byte_end], &doc.id, &cid, doc.version.as_deref());
-            let out = extract_facts(&opts.vocabulary, &ctx);
+            let out = match &opts.extractor {
+                Some(x) => x.extract(&opts.vocabulary, &ctx),
+                None => extract_facts(&opts.vocabulary, &ctx),
+            };
+            if let Some(reason) = out.degraded {
+                degraded.push(format!("{cid}: {reason}"));
+            }
             rejected.merge(&out.rejected);
             facts.extend(out.facts.into_iter().map(|f| (c.index, f)));
         }
@@ -144,7 +173,28 @@ pub fn prepare(doc: &DocumentInput, opts: &IngestOptions) -> PreparedDocument {
         facts,
         rejected,
         entity_keys,
+        degraded,
     }
+}
+
+/// Extraction consistency (spec §14) of a document: its chunks are extracted once per
+/// extractor in `runs`, each run's facts (all chunks together) normalised, and the runs
+/// compared pairwise. Nothing is written.
+pub fn extraction_consistency(doc: &DocumentInput, opts: &IngestOptions, runs: &[Arc<dyn FactExtractor>]) -> Consistency {
+    let chunks = chunk_text(&doc.text, opts.max_chunk_chars);
+    let sets: Vec<BTreeSet<String>> = runs
+        .iter()
+        .map(|x| {
+            let mut keys = BTreeSet::new();
+            for c in &chunks {
+                let cid = chunk_id(&doc.id, c.index);
+                let ctx = ChunkContext::new(&doc.text[c.byte_start..c.byte_end], &doc.id, &cid, doc.version.as_deref());
+                keys.extend(x.extract(&opts.vocabulary, &ctx).facts.iter().map(|f| normalized_key(&f.fact)));
+            }
+            keys
+        })
+        .collect();
+    Consistency::of_runs(&sets)
 }
 
 /// Progress of [`ingest`], for a progress bar.
@@ -186,6 +236,10 @@ pub struct IngestSummary {
     pub unchanged_documents: u64,
     /// Manual facts loaded.
     pub manual_facts: u64,
+    /// Chunks where the configured extractor fell back to the pattern extractor, with the
+    /// reason (`<chunk id>: <stage>: <why>`), in document and chunk order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub degraded: Vec<String>,
 }
 
 /// Ingests documents and manual facts into a store in one transaction (see the module docs).
@@ -220,11 +274,11 @@ pub fn ingest(
     let total = todo.len();
     let progress = RefCell::new(progress);
     // What each document contributes, recorded as it is handed to the store.
-    let mut counts: Vec<(u64, u64, RejectionCounts)> = Vec::with_capacity(total);
+    let mut counts: Vec<(u64, u64, RejectionCounts, Vec<String>)> = Vec::with_capacity(total);
     let report = prepare_streaming(&todo, opts, |documents| {
         let mut bytes = 0u64;
         let mut in_order = documents.inspect(|p| {
-            counts.push((p.chunks.len() as u64, p.facts.len() as u64, p.rejected.clone()));
+            counts.push((p.chunks.len() as u64, p.facts.len() as u64, p.rejected.clone(), p.degraded.clone()));
             bytes += p.text.len() as u64;
             (progress.borrow_mut())(Progress::Prepared { done: counts.len(), total, bytes });
         });
@@ -236,7 +290,8 @@ pub fn ingest(
         ..IngestSummary::default()
     };
     for &i in &report.written {
-        let (chunks, facts, rejected) = &counts[i];
+        let (chunks, facts, rejected, degraded) = &counts[i];
+        summary.degraded.extend(degraded.iter().cloned());
         summary.documents += 1;
         summary.chunks += chunks;
         summary.facts += facts;

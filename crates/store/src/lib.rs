@@ -48,9 +48,10 @@ use warrant_facts::Fact;
 use warrant_facts::signature::Signature;
 
 pub use error::{Result, StoreError};
-pub use ingest::{IngestOptions, IngestSummary, PreparedDocument, Progress, ingest, prepare};
+pub use ingest::{IngestOptions, IngestSummary, PreparedDocument, Progress, extraction_consistency, ingest, prepare};
 pub use model::{
-    Chunk, Document, DocumentInput, Entity, EntityMention, FactQuery, SearchHit, SignatureMatch, StoreStats, pattern_from_json,
+    Chunk, Document, DocumentInput, Entity, EntityMention, FactPosition, FactQuery, SearchHit, SignatureMatch, StoreStats,
+    pattern_from_json,
 };
 pub use sqlite::SqliteStore;
 
@@ -118,6 +119,17 @@ pub trait Store: Send + Sync {
     /// An entity by any surface form: its canonical id ("Session tokens" → `session_token`),
     /// else the looser plural/singular key ("sessions tokens"); `None` if unknown.
     fn entity(&self, name: &str) -> Result<Option<Entity>>;
+
+    /// The canonical id of an entity by any surface form (as [`Store::entity`], without
+    /// reading its mentions); `None` if unknown.
+    fn entity_id(&self, name: &str) -> Result<Option<String>> {
+        Ok(self.entity(name)?.map(|e| e.id))
+    }
+
+    /// The source-order position of each fact id (see [`Store::visit_facts`]): results of
+    /// several queries can be merged into one source order by comparing positions. Ids not
+    /// in the store are left out.
+    fn fact_positions(&self, ids: &[&str]) -> Result<HashMap<String, FactPosition>>;
 
     /// Counts of documents, chunks, facts (by predicate) and entities.
     fn stats(&self) -> Result<StoreStats>;

@@ -127,6 +127,20 @@ impl FactQuery {
     }
 }
 
+/// Where a fact stands in source order (spec §9's last tie-breakers): facts from stored
+/// documents first, by document ingestion order, then chunk index; then manual facts whose
+/// document or chunk is not stored; insertion order last. Compare positions with `Ord`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FactPosition {
+    /// `(missing, seq)`: the document's ingestion order; `missing` (sorting after every
+    /// stored document) for manual facts whose document is not stored.
+    pub document: (bool, i64),
+    /// `(missing, index)`: the chunk's index within its document; `missing` sorts last.
+    pub chunk: (bool, i64),
+    /// Insertion order.
+    pub insertion: i64,
+}
+
 /// One result of [`crate::Store::match_signature`]: the fact and the variable bindings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SignatureMatch {

@@ -74,3 +74,5 @@ pub fn gsm8k_solution_texts() -> Option<Vec<String>> {
     }
     Some(out)
 }
+
+pub mod fake_llm;

@@ -25,6 +25,7 @@ pub mod analysis;
 pub mod corpus;
 pub mod forms;
 pub mod lexicon;
+pub mod llm;
 pub mod question;
 
 use serde::Serialize;
@@ -142,6 +143,9 @@ pub struct ClaimResult {
     pub support_edges: Vec<Edge>,
     /// Why this status, in one sentence.
     pub reason: String,
+    /// A model's second opinion ([`llm::second_opinion`]); absent when none was asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second_opinion: Option<llm::SecondOpinion>,
 }
 
 /// Verification settings.
@@ -220,6 +224,7 @@ fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimR
         confidence: 0.0,
         support_edges: Vec::new(),
         reason: String::new(),
+        second_opinion: None,
     };
     if matches!(claim.modality, Modality::Opinion | Modality::Instruction | Modality::Hypothetical) {
         result.status = Status::NotApplicable;

@@ -34,9 +34,11 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
         Some(t) => Some(read_json(t)?),
         None => None,
     };
+    let second_opinion = if args.llm_verify { Some(args.llm.require("--llm-verify")?) } else { None };
     let checker = Checker {
         engine: Engine { strict: args.strict, tools: load_tools(args.tools.as_deref())?, ..Engine::default() },
         packs: if args.packs.is_empty() { None } else { Some(load_packs(&args.packs)?) },
+        second_opinion,
     };
     let vocab = load_vocabulary(args.vocab.as_deref())?;
     // `--store`: claims are held against the chunks retrieved for them; `--sources`: against
@@ -54,7 +56,9 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
     };
     let against = Against { corpus: corpus.as_ref(), store: store.as_ref().map(|s| (s as &dyn Store, &vocab)) };
     if let Some(batch) = &args.batch {
-        return run_batch(batch, &checker, &against, tools_doc.as_ref());
+        let code = run_batch(batch, &checker, &against, tools_doc.as_ref())?;
+        args.llm.write_replay_case(checker.second_opinion.as_ref(), warrant_evidence::Scope::answer(display_name(batch)))?;
+        return Ok(code);
     }
     let path = args.answer.as_deref().unwrap_or("-");
     let raw = read_text(path)?;
@@ -66,11 +70,14 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
             Some(t) => t,
             None => timestamp::requested("--created-at", Some("now"))?.unwrap_or_default(),
         };
-        let pack = warrant_check::evidence::evidence_pack(&report, &created_at)
+        let calls = crate::commands::llm::model_calls(checker.second_opinion.as_ref());
+        let cache = args.llm.config()?.cache.map(|c| c.display().to_string());
+        let pack = warrant_check::evidence::evidence_pack_with_model_calls(&report, &created_at, &calls, cache.as_deref())
             .map_err(|e| CliError::input(format!("--evidence-pack {out}: {e}")))?;
         let text = serde_json::to_string_pretty(&pack).map_err(|e| CliError::input(format!("cannot serialise: {e}")))? + "\n";
         write_atomic(out, text.as_bytes())?;
     }
+    args.llm.write_replay_case(checker.second_opinion.as_ref(), warrant_evidence::Scope::answer(report.output_id.clone()))?;
     let mut stdout = std::io::stdout().lock();
     let written = match args.format {
         CheckFormat::Json => serde_json::to_string_pretty(&report)

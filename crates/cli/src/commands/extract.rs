@@ -62,18 +62,34 @@ pub fn run(args: ExtractArgs) -> CliResult<ExitCode> {
         }
         None => None,
     };
+    let llm = if args.llm { Some(args.llm_opts.require("--llm")?) } else { None };
     if let Some(batch) = &args.batch {
-        return run_batch(batch, &args, tools.as_ref());
+        let code = run_batch(batch, &args, tools.as_ref(), llm.as_ref())?;
+        args.llm_opts.write_replay_case(llm.as_ref(), warrant_evidence::Scope::answer(display_name(batch)))?;
+        return Ok(code);
     }
     let input = args.input.as_deref().unwrap_or("-");
     let answer = read_answer(input, &args.answer, tools.as_ref())?;
-    let e = extract(&answer, &Options { output_id: args.output_id.clone() });
+    let e = extract_maybe_llm(&answer, &Options { output_id: args.output_id.clone() }, llm.as_ref());
     warn(&e, display_name(input));
     print_json(&e.graph)?;
+    args.llm_opts.write_replay_case(llm.as_ref(), warrant_evidence::Scope::answer(e.graph.output_id.clone()))?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_batch(path: &str, args: &ExtractArgs, tools: Option<&Value>) -> CliResult<ExitCode> {
+/// The deterministic extractor, or the model's claims when a model was asked for.
+fn extract_maybe_llm(
+    answer: &warrant_extract::Answer,
+    opts: &Options,
+    llm: Option<&warrant_llm::Llm>,
+) -> warrant_extract::Extraction {
+    match llm {
+        Some(llm) => warrant_extract::llm::extract_with_llm(answer, opts, llm),
+        None => extract(answer, opts),
+    }
+}
+
+fn run_batch(path: &str, args: &ExtractArgs, tools: Option<&Value>, llm: Option<&warrant_llm::Llm>) -> CliResult<ExitCode> {
     let text = read_text(path)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     // Validate every line first so a bad line fails the run before any output.
@@ -98,7 +114,7 @@ fn run_batch(path: &str, args: &ExtractArgs, tools: Option<&Value>) -> CliResult
         items.push((id, answer));
     }
     for (id, answer) in items {
-        let e = extract(&answer, &Options { output_id: Some(id.clone()) });
+        let e = extract_maybe_llm(&answer, &Options { output_id: Some(id.clone()) }, llm);
         warn(&e, &id);
         let line = serde_json::to_string(&e.graph).map_err(|e| CliError::input(format!("cannot serialise: {e}")))?;
         writeln!(out, "{line}").map_err(|e| CliError::input(format!("cannot write output: {e}")))?;

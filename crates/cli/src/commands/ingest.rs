@@ -9,9 +9,12 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use warrant_facts::{VocabFormat, Vocabulary};
+use std::sync::Arc;
+
+use warrant_extract::llm::LlmFactExtractor;
+use warrant_facts::{FactExtractor, PatternExtractor, VocabFormat, Vocabulary};
 use warrant_store::sources::{SourceSet, parse_manual_facts, read_sources};
-use warrant_store::{IngestOptions, IngestSummary, Progress, SqliteStore, ingest};
+use warrant_store::{IngestOptions, IngestSummary, Progress, SqliteStore, extraction_consistency, ingest};
 
 use crate::cli::{Format, IngestArgs};
 use crate::commands::{print_json, store_dir};
@@ -32,6 +35,8 @@ pub(crate) fn load_vocabulary(path: Option<&str>) -> CliResult<Vocabulary> {
 /// Runs `warrant ingest`.
 pub fn run(args: IngestArgs) -> CliResult<ExitCode> {
     let vocab = load_vocabulary(args.vocab.as_deref())?;
+    // The model settings are checked before anything is read or written.
+    let llm = if args.llm { Some(args.llm_opts.require("--llm")?) } else { None };
     let bar = Bar::new();
     bar.stage("reading");
     let mut errors: Vec<String> = Vec::new();
@@ -66,20 +71,58 @@ pub fn run(args: IngestArgs) -> CliResult<ExitCode> {
     if let Some(mib) = cache_mib()? {
         store.set_writer_cache_mib(mib).map_err(CliError::store)?;
     }
-    let opts = IngestOptions {
+    let mut opts = IngestOptions {
         vocabulary: vocab,
         max_chunk_chars: args.max_chunk_chars as usize,
         extract: !args.no_extract,
         ..IngestOptions::default()
+    };
+    if let Some(llm) = &llm {
+        opts.extractor = Some(Arc::new(LlmFactExtractor::new(llm.clone())));
+    }
+    // Consistency (§14) on the first document: the ingest's own extraction is run 0.
+    let consistency = match (args.consistency, sources.documents.first()) {
+        (Some(r), Some(doc)) => {
+            let runs: Vec<Arc<dyn FactExtractor>> = (0..u64::from(r))
+                .map(|i| -> Arc<dyn FactExtractor> {
+                    match &llm {
+                        Some(llm) => Arc::new(LlmFactExtractor::run(llm.clone(), i)),
+                        None => Arc::new(PatternExtractor),
+                    }
+                })
+                .collect();
+            Some((doc.id.clone(), extraction_consistency(doc, &opts, &runs)))
+        }
+        _ => None,
     };
     let skipped = sources.skipped;
     let summary = ingest(&store, sources.documents, manual, &opts, &mut |p| bar.progress(p)).map_err(CliError::store);
     bar.clear();
     let summary = summary?;
     match args.format {
-        Format::Json => print_json(&summary)?,
-        Format::Text => print_summary(&summary, skipped, &dir.display().to_string()),
+        Format::Json => {
+            let mut v = serde_json::to_value(&summary).map_err(|e| CliError::input(format!("cannot serialise output: {e}")))?;
+            if let (Some((doc, c)), Some(m)) = (&consistency, v.as_object_mut()) {
+                let mut cv = serde_json::to_value(c).map_err(|e| CliError::input(format!("cannot serialise output: {e}")))?;
+                cv["document"] = serde_json::Value::String(doc.clone());
+                m.insert("consistency".into(), cv);
+            }
+            print_json(&v)?;
+        }
+        Format::Text => {
+            print_summary(&summary, skipped, &dir.display().to_string());
+            if let Some((doc, c)) = &consistency {
+                println!(
+                    "  consistency of {doc} over {} runs: jaccardAvg {:.3}, jaccardMin {:.3}{}",
+                    c.runs,
+                    c.jaccard_avg,
+                    c.jaccard_min,
+                    if c.reliable { "" } else { " — UNRELIABLE (below 0.8): prefer manual facts" }
+                );
+            }
+        }
     }
+    args.llm_opts.write_replay_case(llm.as_ref(), warrant_evidence::Scope::default().set("run_id", "ingest"))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -113,6 +156,9 @@ fn print_summary(s: &IngestSummary, skipped: usize, store: &str) {
     }
     if s.manual_facts > 0 {
         println!("  loaded {}", plural(s.manual_facts, "manual fact", "manual facts"));
+    }
+    for d in &s.degraded {
+        println!("  degraded {d} (pattern extractor used)");
     }
     if skipped > 0 {
         println!(

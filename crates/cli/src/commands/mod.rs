@@ -1,10 +1,12 @@
 //! One module per subcommand.
 
+pub(crate) mod ask;
 mod check;
 mod compile;
 pub(crate) mod extract;
 mod facts;
 mod ingest;
+pub(crate) mod llm;
 mod policy;
 mod search;
 pub(crate) mod serve;
@@ -28,6 +30,8 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Facts(a) => facts::run(a),
         Command::Search(a) => search::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Ask(a) => ask::run(a),
+        Command::Llm(c) => llm::run(c),
     }
 }
 

@@ -6,7 +6,6 @@ use std::process::ExitCode;
 use warrant_check::policy_input::{extract_graph, is_broken_graph, is_graph, load_graph};
 use warrant_cpl::packs::{builtin, builtin_ids};
 use warrant_cpl::result::RunDiagnostic;
-use warrant_cpl::verifier::RubricsWithoutJudge;
 use warrant_cpl::{Engine, Pack, RunResult, ToolOrigin, ToolRegistry, load_pack_or_policy};
 use warrant_graph::{PredicateGraph, Severity};
 
@@ -69,20 +68,26 @@ pub(crate) fn load_graph_or_answer(
 pub fn eval(args: EvalArgs) -> CliResult<ExitCode> {
     let packs = load_packs(&args.packs)?;
     let tools = load_tools(args.tools.as_deref())?;
-    let mut rubric_ids = Vec::new();
+    let mut rubrics = Vec::new();
     for r in &args.rubrics {
         let v = read_json(r)?;
         let rubric = warrant_cpl::rubric::load_rubric(&v)
             .map_err(|e| CliError::input(format!("{r}: {}: {}", pointer(&e.pointer), e.message)))?;
-        rubric_ids.push(rubric.verifier_id);
+        rubrics.push(rubric);
     }
+    // A configured model is the rubrics' judge; without one their rules are skipped.
+    let judge = if rubrics.is_empty() { None } else { args.llm.build()? };
     let tools_doc = match &args.tools {
         Some(t) => Some(read_json(t)?),
         None => None,
     };
     let (graph, lints) = load_graph_or_answer(&args.input, &args.answer, tools_doc.as_ref())?;
-    let engine =
-        Engine { strict: args.strict, tools, verifiers: Box::new(RubricsWithoutJudge::new(rubric_ids)), ..Engine::default() };
+    let engine = Engine {
+        strict: args.strict,
+        tools,
+        verifiers: Box::new(warrant_cpl::judge::JudgedVerifiers::new(rubrics, judge.clone())),
+        ..Engine::default()
+    };
     let mut result =
         engine.evaluate(&packs, &graph).map_err(|e| CliError::input(format!("{}: {e}", display_name(&args.input))))?;
     let mut diagnostics = lints;
@@ -92,6 +97,7 @@ pub fn eval(args: EvalArgs) -> CliResult<ExitCode> {
         Format::Json => print_json(&result)?,
         Format::Text => print_report(&result),
     }
+    args.llm.write_replay_case(judge.as_ref(), warrant_evidence::Scope::answer(result.output_id.clone()))?;
     Ok(if result.passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
@@ -118,6 +124,13 @@ pub(crate) fn print_report(r: &RunResult) {
             for s in &pol.skipped_rules {
                 println!("      [skipped] {}: {}", s.rule_id, s.reason);
             }
+        }
+    }
+    for v in &r.verifier_runs {
+        println!("verifier {}: score {} (judged by model {}, {})", v.verifier_id, v.score, v.model, v.prompt);
+        for m in &v.meta_verification {
+            let detail = m.detail.as_deref().map(|d| format!(": {d}")).unwrap_or_default();
+            println!("  meta {} {}{detail}", m.check, m.status);
         }
     }
     if !r.diagnostics.is_empty() {

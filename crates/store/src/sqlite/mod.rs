@@ -27,7 +27,9 @@ pub use schema::{APPLICATION_ID, current_version};
 
 use crate::error::{Result, SqlContext, StoreError};
 use crate::ingest::PreparedDocument;
-use crate::model::{Chunk, Document, Entity, EntityMention, FactQuery, SearchHit, SignatureMatch, StoreStats, constant};
+use crate::model::{
+    Chunk, Document, Entity, EntityMention, FactPosition, FactQuery, SearchHit, SignatureMatch, StoreStats, constant,
+};
 use crate::{Store, WriteReport};
 
 /// File name of the database inside a store directory.
@@ -591,6 +593,43 @@ impl Store for SqliteStore {
         })
     }
 
+    fn entity_id(&self, name: &str) -> Result<Option<String>> {
+        let canonical = canonical_entity(name);
+        if canonical.is_empty() {
+            return Ok(None);
+        }
+        let key = entity_match_key(name);
+        self.read(|c| {
+            c.prepare_cached("SELECT id FROM entities WHERE match_key = ?1 ORDER BY id <> ?2, id LIMIT 1")
+                .and_then(|mut st| st.query_row([&key, &canonical], |r| r.get(0)).optional())
+                .ctx("look up entity")
+        })
+    }
+
+    fn fact_positions(&self, ids: &[&str]) -> Result<HashMap<String, FactPosition>> {
+        self.read(|c| {
+            let mut st = c
+                .prepare_cached("SELECT doc_seq, chunk_idx, seq FROM facts WHERE id_key = ?1 AND id = ?2")
+                .ctx("read fact positions")?;
+            let mut out = HashMap::with_capacity(ids.len());
+            for id in ids {
+                let row: Option<(Option<i64>, Option<i64>, i64)> = st
+                    .query_row(params![fact_id_key(id), id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                    .optional()
+                    .ctx("read fact positions")?;
+                if let Some((d, k, seq)) = row {
+                    let pos = FactPosition {
+                        document: (d.is_none(), d.unwrap_or(0)),
+                        chunk: (k.is_none(), k.unwrap_or(0)),
+                        insertion: seq,
+                    };
+                    out.insert((*id).to_string(), pos);
+                }
+            }
+            Ok(out)
+        })
+    }
+
     fn stats(&self) -> Result<StoreStats> {
         self.read(|c| {
             let count = |sql: &str| c.query_row(sql, [], |r| r.get::<_, i64>(0)).ctx("count").map(|n| n.max(0) as u64);
@@ -980,5 +1019,30 @@ mod tests {
         let c = lock(&s.writer);
         let fts5: i64 = c.query_row("SELECT sqlite_compileoption_used('ENABLE_FTS5')", [], |r| r.get(0)).unwrap();
         assert_eq!(fts5, 1);
+        let plan: String = c
+            .query_row("EXPLAIN QUERY PLAN SELECT id FROM facts WHERE predicate = 'part_of' AND object = 'gateway'", [], |r| {
+                r.get(3)
+            })
+            .unwrap();
+        assert!(plan.contains("facts_predicate_object"), "{plan}");
+    }
+
+    #[test]
+    fn entity_ids_and_fact_positions() {
+        let s = SqliteStore::open_in_memory().unwrap();
+        let fact = |subject: &str, doc: &str| {
+            Fact::from_manual_json(&serde_json::json!({"subject": subject, "predicate": "requires", "object": "vault",
+                "source": {"docId": doc, "chunkId": "c1"}}))
+            .unwrap()
+        };
+        let (a, b) = (fact("gateway", "z"), fact("API keys", "a"));
+        s.write(&mut std::iter::empty(), &[a.clone(), b.clone()], &mut |_| {}).unwrap();
+        assert_eq!(s.entity_id("Gateways").unwrap().as_deref(), Some("gateway"));
+        assert_eq!(s.entity_id("api key").unwrap().as_deref(), Some("api_key"));
+        assert_eq!(s.entity_id("vault").unwrap(), None, "manual facts register their subjects only");
+        let pos = s.fact_positions(&[&b.id, &a.id, "f-missing"]).unwrap();
+        assert_eq!(pos.len(), 2);
+        assert!(pos[&a.id] < pos[&b.id], "insertion order when neither document is stored");
+        assert_eq!(pos[&a.id].document, (true, 0));
     }
 }

@@ -8,7 +8,7 @@
 pub const APPLICATION_ID: i64 = 0x5752_4e54;
 
 /// Migrations in order; the schema version is their count.
-pub const MIGRATIONS: &[&str] = &[V1];
+pub const MIGRATIONS: &[&str] = &[V1, V2];
 
 /// The newest schema version this build knows.
 pub fn current_version() -> i64 {
@@ -95,4 +95,10 @@ CREATE TABLE mentions (
 CREATE INDEX mentions_entity ON mentions(entity_id);
 CREATE INDEX mentions_doc ON mentions(doc_seq);
 CREATE UNIQUE INDEX mentions_manual ON mentions(entity_id, surface, doc_id, chunk_id) WHERE doc_seq IS NULL;
+"#;
+
+/// Version 2: facts by (predicate, object), for patterns whose only constants are the
+/// predicate and the object (`part_of(?x, gateway)`: what is part of the gateway?).
+const V2: &str = r#"
+CREATE INDEX facts_predicate_object ON facts(predicate, object);
 "#;

@@ -1,0 +1,121 @@
+//! The model's second opinion on claims the rules leave unsupported, against a fake
+//! chat-completions server (no network): model verdicts are marked, quote sources exactly and
+//! never override a contradiction the rules found; failures leave the rules' result.
+
+#![allow(clippy::unwrap_used)] // tests fail loudly by design
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+use warrant_check::{Checker, Report, Request};
+use warrant_extract::Answer;
+use warrant_llm::Llm;
+use warrant_llm::http::{HttpClient, HttpSettings};
+use warrant_testkit::fake_llm::{FakeLlm, Reply, Rule};
+use warrant_verify::{Corpus, Source, Status};
+
+const SOURCE: &str = "The Eiffel Tower was finished in 1889. It was built as the entrance arch to the World's Fair of that year.";
+const ANSWER: &str = "The Eiffel Tower served as the gateway to the 1889 World's Fair.";
+
+fn llm(server: &FakeLlm) -> Llm {
+    let s = HttpSettings {
+        endpoint: server.url(),
+        model: "judge".into(),
+        api_key: None,
+        timeout: Duration::from_millis(400),
+        max_retries: 0,
+        backoff: Duration::from_millis(1),
+        concurrency: 1,
+    };
+    Llm::new(Arc::new(HttpClient::new(s).unwrap()))
+}
+
+fn check(checker: &Checker, answer: &str, source: &str) -> Report {
+    let corpus = Corpus::new(vec![Source::new("tower", source)]);
+    let answer = Answer { text: answer.into(), tool_calls: vec![], context: None, id: None };
+    checker.check(&Request { answer: &answer, question: None, output_id: Some("a1".into()) }, &corpus).unwrap()
+}
+
+#[test]
+fn an_unsupported_claim_gets_a_marked_model_verdict_with_an_exact_quote() {
+    let rules = check(&Checker::default(), ANSWER, SOURCE);
+    assert_eq!(rules.claims.len(), 1);
+    let by_rules = rules.claims[0].status;
+    assert!(matches!(by_rules, Status::Unsupported | Status::PartiallySupported), "rules gave {by_rules:?}");
+
+    let verdict = json!({"status": "supported", "passage": 2, "quote": "built as the entrance arch to the World's Fair",
+                         "confidence": 0.85, "rationale": "The entrance arch is the gateway."});
+    let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&verdict)])]);
+    let checker = Checker { second_opinion: Some(llm(&server)), ..Checker::default() };
+    let r = check(&checker, ANSWER, SOURCE);
+    let c = &r.claims[0];
+    assert_eq!(c.status, Status::Supported);
+    assert_eq!(c.confidence, 0.85);
+    assert_eq!(c.reason, "model second opinion (claims.verify.v1): The entrance arch is the gateway.");
+    let e = &c.support_edges[0];
+    assert_eq!((e.edge_id.as_str(), e.source_id.as_str()), ("c1-m1", "tower"));
+    assert_eq!(e.selector.exact, "built as the entrance arch to the World's Fair");
+    let quoted: String = SOURCE.chars().skip(e.selector.start).take(e.selector.end - e.selector.start).collect();
+    assert_eq!(quoted, e.selector.exact);
+    let op = c.second_opinion.as_ref().unwrap();
+    assert_eq!(
+        (op.method, op.model.as_str(), op.prompt, op.rules_status, op.status),
+        ("llm", "judge", "claims.verify.v1", by_rules, Some(Status::Supported))
+    );
+    let j = serde_json::to_value(c).unwrap();
+    assert_eq!(j["second_opinion"]["method"], "llm");
+    // The prompt carries the claim and numbered source sentences.
+    let prompt = server.received()[0].prompt().to_string();
+    assert!(prompt.contains("Claim: The Eiffel Tower served as the gateway to the 1889 World's Fair\n"), "{prompt}");
+    assert!(prompt.contains("[1] (tower) The Eiffel Tower was finished in 1889."), "{prompt}");
+    assert!(prompt.contains("[2] (tower) It was built as the entrance arch to the World's Fair of that year."), "{prompt}");
+}
+
+#[test]
+fn an_unsupported_verdict_changes_nothing_but_is_recorded() {
+    let verdict =
+        json!({"status": "unsupported", "passage": null, "quote": "", "confidence": 0.6, "rationale": "No passage says so."});
+    let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&verdict)])]);
+    let rules = check(&Checker::default(), ANSWER, SOURCE);
+    let r = check(&Checker { second_opinion: Some(llm(&server)), ..Checker::default() }, ANSWER, SOURCE);
+    let (a, b) = (&rules.claims[0], &r.claims[0]);
+    assert_eq!((a.status, a.confidence, &a.reason, &a.support_edges), (b.status, b.confidence, &b.reason, &b.support_edges));
+    assert_eq!(b.second_opinion.as_ref().unwrap().status, Some(Status::Unsupported));
+}
+
+#[test]
+fn a_contradiction_found_by_rules_is_never_sent_to_the_model() {
+    let source = "The Eiffel Tower was finished in 1889.";
+    let answer = "The Eiffel Tower was finished in 1901.";
+    let rules = check(&Checker::default(), answer, source);
+    assert_eq!(rules.claims[0].status, Status::Contradicted);
+    let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&json!({"status": "supported"}))])]);
+    let r = check(&Checker { second_opinion: Some(llm(&server)), ..Checker::default() }, answer, source);
+    assert_eq!(r.claims[0].status, Status::Contradicted);
+    assert!(r.claims[0].second_opinion.is_none());
+    assert_eq!(server.count(), 0);
+}
+
+#[test]
+fn failures_keep_the_rules_result_with_a_degraded_reason() {
+    let rules = check(&Checker::default(), ANSWER, SOURCE);
+    // A quote that is not in the passage, twice.
+    let bad = json!({"status": "supported", "passage": 1, "quote": "gateway", "confidence": 0.9, "rationale": "x"});
+    let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&bad)])]);
+    let r = check(&Checker { second_opinion: Some(llm(&server)), ..Checker::default() }, ANSWER, SOURCE);
+    assert_eq!(r.claims[0].status, rules.claims[0].status);
+    assert_eq!(r.claims[0].support_edges, rules.claims[0].support_edges);
+    assert_eq!(
+        r.claims[0].second_opinion.as_ref().unwrap().degraded.as_deref(),
+        Some(
+            "claims.verify: the model's output was rejected twice: /quote: not found verbatim in passage 1; after repair: /quote: not found verbatim in passage 1"
+        )
+    );
+    assert_eq!(r.gate, rules.gate);
+
+    let server = FakeLlm::start(vec![Rule::any(vec![Reply::RateLimited])]);
+    let r = check(&Checker { second_opinion: Some(llm(&server)), ..Checker::default() }, ANSWER, SOURCE);
+    assert_eq!(r.claims[0].status, rules.claims[0].status);
+    assert!(r.claims[0].second_opinion.as_ref().unwrap().degraded.as_deref().unwrap().contains("HTTP 429"));
+}
