@@ -2,7 +2,7 @@
 //! library calls, the same JSON.
 //!
 //! - `POST /v1/validate`, `/v1/extract`, `/v1/policy/eval`, `/v1/check` (one answer, or
-//!   `{"items": […]}`), `/v1/ingest`, `/v1/search`, `/v1/compile`; `GET /v1/packs`, `/v1/openapi.json`,
+//!   `{"items": […]}`), `/v1/ingest`, `/v1/search`, `/v1/ask`, `/v1/compile`; `GET /v1/packs`, `/v1/openapi.json`,
 //!   `/metrics` (Prometheus), `/healthz` and `/readyz`.
 //! - Bearer-token auth on every route but the health checks; errors as
 //!   `{"error": {"code", "message", "details"}}` with their status (400 bad JSON or shape,
