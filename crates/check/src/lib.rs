@@ -12,8 +12,10 @@
 //!
 //! The same inputs give the same report, byte for byte.
 
+pub mod batch;
 pub mod evidence;
 pub mod gate;
+pub mod policy_input;
 pub mod render;
 pub mod sources;
 pub mod store;
@@ -190,6 +192,9 @@ fn attach(graph: &mut PredicateGraph, claims: &[ClaimResult], question: Option<&
     {
         ctx.insert("user_query".into(), Value::String(q.into()));
     }
-    let ids: Vec<Value> = (0..corpus.len()).map(|i| Value::String(corpus.doc(i).id.clone())).collect();
+    // A document retrieved as several chunks is listed once.
+    let mut seen = std::collections::HashSet::new();
+    let ids: Vec<Value> =
+        (0..corpus.len()).map(|i| &corpus.doc(i).id).filter(|id| seen.insert(*id)).map(|id| Value::String(id.clone())).collect();
     ctx.insert("sources".into(), Value::Array(ids));
 }

@@ -80,3 +80,12 @@ fn io_reason(e: &std::io::Error) -> String {
         _ => e.to_string(),
     }
 }
+
+/// An in-memory store of documents given as records (`POST /v1/check`'s `sources`), ingested
+/// as `--sources` files are.
+pub fn ingest_documents(documents: Vec<warrant_store::DocumentInput>) -> Result<SqliteStore, SourceError> {
+    let store = SqliteStore::open_in_memory().map_err(|e| SourceError { path: String::new(), reason: e.to_string() })?;
+    warrant_store::ingest(&store, documents, Vec::new(), &IngestOptions::default(), &mut |_| {})
+        .map_err(|e| SourceError { path: String::new(), reason: e.to_string() })?;
+    Ok(store)
+}

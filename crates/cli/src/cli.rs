@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use warrant_evidence::DocKind;
 
 use crate::commands::llm::{LlmArgs, LlmCommand};
 
@@ -61,51 +60,23 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// The kind's name as written on the command line and in reports.
-    pub fn name(self) -> &'static str {
+    /// The library's kind.
+    pub fn lib(self) -> warrant_validate::Kind {
+        use warrant_validate::Kind as K;
         match self {
-            Self::Predicategraph => "predicategraph",
-            Self::CplPolicy => "cpl_policy",
-            Self::PolicyPack => "policy_pack",
-            Self::VerifierRubric => "verifier_rubric",
-            Self::CkfPackage => "ckf_package",
-            Self::EvidencePack
-            | Self::ClaimMap
-            | Self::SourceMap
-            | Self::Provenance
-            | Self::Verification
-            | Self::Replay
-            | Self::ExportManifest
-            | Self::Event => self.evidence().map_or("", DocKind::name),
-        }
-    }
-
-    /// The Agent Evidence document kind, for the eight evidence kinds.
-    pub fn evidence(self) -> Option<DocKind> {
-        Some(match self {
-            Self::EvidencePack => DocKind::EvidencePack,
-            Self::ClaimMap => DocKind::ClaimMap,
-            Self::SourceMap => DocKind::SourceMap,
-            Self::Provenance => DocKind::Provenance,
-            Self::Verification => DocKind::Verification,
-            Self::Replay => DocKind::Replay,
-            Self::ExportManifest => DocKind::ExportManifest,
-            Self::Event => DocKind::Event,
-            Self::Predicategraph | Self::CplPolicy | Self::PolicyPack | Self::VerifierRubric | Self::CkfPackage => return None,
-        })
-    }
-
-    /// The CLI kind of an Agent Evidence document kind.
-    pub fn from_evidence(kind: DocKind) -> Self {
-        match kind {
-            DocKind::EvidencePack => Self::EvidencePack,
-            DocKind::ClaimMap => Self::ClaimMap,
-            DocKind::SourceMap => Self::SourceMap,
-            DocKind::Provenance => Self::Provenance,
-            DocKind::Verification => Self::Verification,
-            DocKind::Replay => Self::Replay,
-            DocKind::ExportManifest => Self::ExportManifest,
-            DocKind::Event => Self::Event,
+            Self::Predicategraph => K::Predicategraph,
+            Self::CplPolicy => K::CplPolicy,
+            Self::PolicyPack => K::PolicyPack,
+            Self::VerifierRubric => K::VerifierRubric,
+            Self::EvidencePack => K::EvidencePack,
+            Self::ClaimMap => K::ClaimMap,
+            Self::SourceMap => K::SourceMap,
+            Self::Provenance => K::Provenance,
+            Self::Verification => K::Verification,
+            Self::Replay => K::Replay,
+            Self::ExportManifest => K::ExportManifest,
+            Self::Event => K::Event,
+            Self::CkfPackage => K::CkfPackage,
         }
     }
 }
@@ -142,6 +113,46 @@ pub enum Command {
     /// The optional model stages: list their versioned prompts.
     #[command(subcommand)]
     Llm(LlmCommand),
+    /// Serve every capability over HTTP (JSON in, JSON out) until SIGTERM or Ctrl-C.
+    Serve(ServeArgs),
+}
+
+/// Log format of `serve`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum LogFormat {
+    /// One readable line per event.
+    #[default]
+    Text,
+    /// One JSON object per event.
+    Json,
+}
+
+/// `warrant serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0 picks a free port, printed on stdout).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: std::net::SocketAddr,
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// Bearer token required on every route but /healthz and /readyz.
+    #[arg(long, value_name = "TOKEN", conflicts_with = "token_file")]
+    pub token: Option<String>,
+    /// Read the bearer token from FILE (surrounding whitespace is ignored).
+    #[arg(long = "token-file", value_name = "FILE")]
+    pub token_file: Option<String>,
+    /// Largest request body, in bytes (larger: 413).
+    #[arg(long = "max-body", value_name = "BYTES", default_value_t = warrant_server::DEFAULT_MAX_BODY)]
+    pub max_body: usize,
+    /// Longest a request may take, in seconds (longer: 503 timeout).
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = crate::commands::serve::parse_secs)]
+    pub timeout: std::time::Duration,
+    /// Requests handled at once (more: 429).
+    #[arg(long = "max-concurrency", value_name = "N", default_value_t = warrant_server::DEFAULT_MAX_CONCURRENCY)]
+    pub max_concurrency: usize,
+    /// Request log format (on stderr; filter with $WARRANT_LOG, e.g. `warn`).
+    #[arg(long = "log-format", value_enum, default_value_t)]
+    pub log_format: LogFormat,
 }
 
 /// Encoding of a compiled package.

@@ -79,3 +79,71 @@ mod tests {
         assert_eq!(count("warrant.tool-grounding.v1"), (1, 1));
     }
 }
+
+/// A built-in pack as listed by `warrant policy packs --format json` and `GET /v1/packs`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PackListing {
+    /// The pack id.
+    pub pack_id: String,
+    /// Its name.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// What it checks.
+    pub description: String,
+    /// Its policies.
+    pub policies: Vec<PolicyListing>,
+}
+
+/// A policy of a listed pack.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PolicyListing {
+    /// The policy id.
+    pub policy_id: String,
+    /// Its rules.
+    pub rules: Vec<RuleListing>,
+}
+
+/// A rule of a listed policy.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct RuleListing {
+    /// The rule id.
+    pub rule_id: String,
+    /// How serious a violation is.
+    pub severity: warrant_graph::Severity,
+    /// What it requires.
+    pub description: String,
+}
+
+/// Every built-in pack, in [`BUILTIN_PACKS`] order. An error names a built-in pack that fails
+/// to load (a bug, reported rather than a panic).
+pub fn listing() -> Result<Vec<PackListing>, String> {
+    let mut out = Vec::with_capacity(BUILTIN_PACKS.len());
+    for b in BUILTIN_PACKS {
+        let p = builtin(b.id).ok_or_else(|| format!("built-in pack {} is missing", b.id))?;
+        let p = p.map_err(|e| format!("built-in pack {}: {e}", b.id))?;
+        out.push(PackListing {
+            pack_id: p.pack_id.clone(),
+            name: p.name.clone(),
+            version: p.version.clone(),
+            description: p.description.clone(),
+            policies: p
+                .policies
+                .iter()
+                .map(|pol| PolicyListing {
+                    policy_id: pol.policy_id.clone(),
+                    rules: pol
+                        .rules
+                        .iter()
+                        .map(|r| RuleListing {
+                            rule_id: r.rule_id.clone(),
+                            severity: r.severity,
+                            description: r.description.clone(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        });
+    }
+    Ok(out)
+}

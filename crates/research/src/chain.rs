@@ -200,6 +200,20 @@ impl RunRecord {
     pub fn sufficient(&self) -> Option<bool> {
         self.latest("assessment_output").and_then(|v| v.get("sufficient")).and_then(Value::as_bool)
     }
+
+    /// What a caller is answered with (`warrant research --format json`, `POST /v1/research`):
+    /// the SearchResult with the run id added, and `sufficient` (the last assessment's
+    /// verdict; absent when the run answered directly from the candidates or failed).
+    pub fn result_json(&self) -> Value {
+        let mut v = serde_json::to_value(&self.search_result).unwrap_or(Value::Null);
+        if let Value::Object(m) = &mut v {
+            m.insert("run_id".into(), Value::from(self.run_id.clone()));
+            if let (Some(s), None) = (self.sufficient(), &self.failure) {
+                m.insert("sufficient".into(), Value::Bool(s));
+            }
+        }
+        v
+    }
 }
 
 /// Why a run did not start.

@@ -105,9 +105,7 @@ impl ToolParams {
             budget_tokens: i64::from(p.budget_tokens),
             max_iterations: i64::from(p.max_iterations),
         };
-        intent.validate().map_err(|e| format!("research_graph: {e}"))?;
-        hints::check(&intent.hints).map_err(|e| format!("research_graph: intent: {e}"))?;
-        Ok(intent)
+        intent.checked().map_err(|e| format!("research_graph: {e}"))
     }
 }
 

@@ -4,12 +4,12 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
+use warrant_check::batch::parse_item;
 use warrant_check::{CheckError, Checker, Gate, Report, Request, render};
 use warrant_cpl::Engine;
-use warrant_extract::{Answer, add_tools, answer_from_value};
 use warrant_facts::Vocabulary;
 use warrant_store::{SqliteStore, Store};
-use warrant_verify::{Corpus, Source};
+use warrant_verify::Corpus;
 
 use crate::cli::{CheckArgs, CheckFormat};
 use crate::commands::extract::answer_from_text;
@@ -104,49 +104,6 @@ impl Against<'_> {
             (None, None) => checker.check(req, &Corpus::new(Vec::new())),
         }
     }
-}
-
-/// One batch line, parsed.
-struct Item {
-    id: String,
-    answer: Answer,
-    question: Option<String>,
-    sources: Option<Vec<Source>>,
-}
-
-/// Parses one batch line; the error names the line and the JSON pointer.
-fn parse_item(v: &Value, tools: Option<&Value>) -> Result<Item, String> {
-    let answer_v = v.get("answer").ok_or("/answer: expected the answer (text or message)")?;
-    let mut answer = answer_from_value(answer_v).map_err(|e| format!("/answer{e}"))?;
-    if let Some(t) = v.get("tools") {
-        add_tools(&mut answer, t);
-    } else if let Some(t) = tools {
-        add_tools(&mut answer, t);
-    }
-    let question = match v.get("question") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(q)) => Some(q.clone()),
-        Some(_) => return Err("/question: expected a string".into()),
-    };
-    let sources = match v.get("sources") {
-        None | Some(Value::Null) => None,
-        Some(Value::Array(list)) => {
-            let mut out = Vec::with_capacity(list.len());
-            for (i, s) in list.iter().enumerate() {
-                let id = s.get("id").and_then(Value::as_str).ok_or(format!("/sources/{i}/id: expected a string"))?;
-                let text = s.get("text").and_then(Value::as_str).ok_or(format!("/sources/{i}/text: expected a string"))?;
-                out.push(Source::new(id, text));
-            }
-            Some(out)
-        }
-        Some(_) => return Err("/sources: expected an array of {id, text}".into()),
-    };
-    let id = match v.get("id") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Number(n)) => n.to_string(),
-        _ => return Err("/id: expected a string".into()),
-    };
-    Ok(Item { id, answer, question, sources })
 }
 
 /// What one batch line came to.

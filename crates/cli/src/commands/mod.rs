@@ -10,6 +10,7 @@ pub(crate) mod llm;
 mod policy;
 pub(crate) mod research;
 mod search;
+pub(crate) mod serve;
 mod validate;
 
 use std::process::ExitCode;
@@ -30,6 +31,7 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Facts(a) => facts::run(a),
         Command::Search(a) => search::run(a),
         Command::Research(a) => research::run(a),
+        Command::Serve(a) => serve::run(a),
         Command::Ask(a) => ask::run(a),
         Command::Llm(c) => llm::run(c),
     }

@@ -3,11 +3,11 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use serde::Serialize;
-use warrant_cpl::packs::{BUILTIN_PACKS, builtin, builtin_ids};
+use warrant_check::policy_input::{extract_graph, is_broken_graph, is_graph, load_graph};
+use warrant_cpl::packs::{builtin, builtin_ids};
 use warrant_cpl::result::RunDiagnostic;
 use warrant_cpl::{Engine, Pack, RunResult, ToolOrigin, ToolRegistry, load_pack_or_policy};
-use warrant_graph::{PredicateGraph, Severity, check_graph};
+use warrant_graph::{PredicateGraph, Severity};
 
 use crate::cli::{EvalArgs, Format, PacksArgs};
 use crate::commands::print_json;
@@ -44,11 +44,6 @@ pub(crate) fn load_tools(path: Option<&str>) -> CliResult<ToolRegistry> {
     ToolRegistry::from_json(&v, ToolOrigin::File).map_err(|e| CliError::input(format!("{path}: {}: {}", e.pointer, e.message)))
 }
 
-/// True when a JSON document is (meant to be) a PredicateGraph rather than an answer.
-fn is_graph(v: &serde_json::Value) -> bool {
-    v.get("schema_version").is_some() || (v.get("output_id").is_some() && v.get("claims").is_some())
-}
-
 /// Reads INPUT: a PredicateGraph (refused with file and JSON pointer when invalid), or a
 /// model output that is extracted into one first. Text that tries to be a graph (it names
 /// `schema_version`) but is not valid JSON is refused, not read as prose.
@@ -59,38 +54,14 @@ pub(crate) fn load_graph_or_answer(
 ) -> CliResult<(PredicateGraph, Vec<RunDiagnostic>)> {
     let text = read_text(path)?;
     let json = serde_json::from_str::<serde_json::Value>(&text).ok();
-    let broken_graph = json.is_none() && text.trim_start().starts_with('{') && text.contains("\"schema_version\"");
+    let broken_graph = json.is_none() && is_broken_graph(&text);
     if json.as_ref().is_some_and(is_graph) || (answer_args.input_format != crate::cli::InputFormat::Text && broken_graph) {
-        return load_graph_text(path, &text);
+        let value = parse_json(path, &text)?;
+        return load_graph(value)
+            .map_err(|e| CliError::input(format!("{}: {}: {}", display_name(path), pointer(&e.pointer), e.message)));
     }
     let answer = crate::commands::extract::answer_from_text(path, &text, answer_args, tools)?;
-    let e = warrant_extract::extract(&answer, &warrant_extract::Options::default());
-    let notes = e
-        .diagnostics
-        .iter()
-        .map(|m| RunDiagnostic { severity: Severity::Warning, source: "extract".into(), path: String::new(), message: m.clone() })
-        .collect();
-    Ok((e.graph, notes))
-}
-
-fn load_graph_text(path: &str, text: &str) -> CliResult<(PredicateGraph, Vec<RunDiagnostic>)> {
-    let value = parse_json(path, text)?;
-    let report = check_graph(value);
-    if let Some(e) = report.errors.first() {
-        return Err(CliError::input(format!("{}: {}: {}", display_name(path), pointer(&e.path), e.message)));
-    }
-    let lints = report
-        .warnings
-        .iter()
-        .map(|w| RunDiagnostic {
-            severity: Severity::Warning,
-            source: "graph".into(),
-            path: w.path.clone(),
-            message: w.message.clone(),
-        })
-        .collect();
-    let graph = report.graph.ok_or_else(|| CliError::input(format!("{}: not a PredicateGraph", display_name(path))))?;
-    Ok((graph, lints))
+    Ok(extract_graph(&answer))
 }
 
 /// Runs `warrant policy eval`.
@@ -176,53 +147,9 @@ pub(crate) fn print_report(r: &RunResult) {
     }
 }
 
-#[derive(Serialize)]
-struct PackListing<'a> {
-    pack_id: &'a str,
-    name: &'a str,
-    version: &'a str,
-    description: &'a str,
-    policies: Vec<PolicyListing<'a>>,
-}
-
-#[derive(Serialize)]
-struct PolicyListing<'a> {
-    policy_id: &'a str,
-    rules: Vec<RuleListing<'a>>,
-}
-
-#[derive(Serialize)]
-struct RuleListing<'a> {
-    rule_id: &'a str,
-    severity: Severity,
-    description: &'a str,
-}
-
 /// Runs `warrant policy packs`.
 pub fn packs(args: PacksArgs) -> CliResult<ExitCode> {
-    let mut listing = Vec::new();
-    for b in BUILTIN_PACKS {
-        let p = builtin(b.id).ok_or_else(|| CliError::input(format!("built-in pack {} is missing", b.id)))?;
-        let p = p.map_err(|e| CliError::input(format!("built-in pack {}: {e}", b.id)))?;
-        listing.push(PackListing {
-            pack_id: &p.pack_id,
-            name: &p.name,
-            version: &p.version,
-            description: &p.description,
-            policies: p
-                .policies
-                .iter()
-                .map(|pol| PolicyListing {
-                    policy_id: &pol.policy_id,
-                    rules: pol
-                        .rules
-                        .iter()
-                        .map(|r| RuleListing { rule_id: &r.rule_id, severity: r.severity, description: &r.description })
-                        .collect(),
-                })
-                .collect(),
-        });
-    }
+    let listing = warrant_cpl::packs::listing().map_err(CliError::input)?;
     match args.format {
         Format::Json => print_json(&listing)?,
         Format::Text => {

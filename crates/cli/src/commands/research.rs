@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use clap::Args;
-use serde_json::Value;
 use warrant_research::{Chain, FixedClock, Intent, RunLog, RunRecord, SqliteRunLog, StoreGraph, Timestamp, research_graph};
 
 use crate::cli::{Format, StoreArg};
@@ -63,7 +62,7 @@ pub fn run(args: ResearchArgs) -> CliResult<ExitCode> {
     }
     let record = research_graph(&chain, &log, &intent, None).map_err(|e| CliError::input(e.to_string()))?;
     match args.format {
-        Format::Json => print_json(&result_json(&record))?,
+        Format::Json => print_json(&record.result_json())?,
         Format::Text => print_text(&record),
     }
     Ok(if record.failure.is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS })
@@ -86,24 +85,9 @@ fn intent(args: &ResearchArgs) -> CliResult<Intent> {
             return Err(CliError::input(format!("{flag} must be > 0, got 0 (omit it for the default)")));
         }
     }
-    let intent =
-        Intent { topic, hints, budget_tokens: args.budget.unwrap_or(0), max_iterations: args.max_iterations.unwrap_or(0) };
-    intent.validate().map_err(|e| CliError::input(e.to_string()))?;
-    warrant_research::hints::check(&intent.hints).map_err(|e| CliError::input(format!("intent: {e}")))?;
-    Ok(intent)
-}
-
-/// The SearchResult JSON with the run id added, and `sufficient` (the last assessment's
-/// verdict; absent when the run answered directly from the candidates or failed).
-fn result_json(r: &RunRecord) -> Value {
-    let mut v = serde_json::to_value(&r.search_result).unwrap_or(Value::Null);
-    if let Value::Object(m) = &mut v {
-        m.insert("run_id".into(), Value::from(r.run_id.clone()));
-        if let (Some(s), None) = (r.sufficient(), &r.failure) {
-            m.insert("sufficient".into(), Value::Bool(s));
-        }
-    }
-    v
+    Intent { topic, hints, budget_tokens: args.budget.unwrap_or(0), max_iterations: args.max_iterations.unwrap_or(0) }
+        .checked()
+        .map_err(CliError::input)
 }
 
 /// The synthesis with evidence refs replaced by their numbers, then the numbered evidence.

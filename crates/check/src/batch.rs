@@ -1,0 +1,129 @@
+//! Batches: many answers, each with its own id and optionally its own sources, checked in
+//! parallel with the results in input order. Shared by `warrant check --batch` (JSON Lines)
+//! and `POST /v1/check` with `{"items": […]}`.
+
+use serde_json::Value;
+use warrant_extract::{Answer, add_tools, answer_from_value};
+use warrant_verify::{Corpus, Source};
+
+use crate::{CheckError, Checker, Report, Request};
+
+/// One batch item: `{"id", "answer", "question"?, "sources"?: [{"id", "text"}], "tools"?}`.
+#[derive(Debug, Clone)]
+pub struct Item {
+    /// The item's id (the report's `output_id`).
+    pub id: String,
+    /// The model output.
+    pub answer: Answer,
+    /// The question it answers.
+    pub question: Option<String>,
+    /// Its own sources, checked instead of the shared ones.
+    pub sources: Option<Vec<Source>>,
+}
+
+/// Reads one batch item; `tools` (tool definitions shared by the batch) apply when the item
+/// has none of its own. The error is a JSON pointer within the item and what was expected.
+pub fn parse_item(v: &Value, tools: Option<&Value>) -> Result<Item, String> {
+    let answer_v = v.get("answer").ok_or("/answer: expected the answer (text or message)")?;
+    let mut answer = answer_from_value(answer_v).map_err(|e| format!("/answer{e}"))?;
+    if let Some(t) = v.get("tools") {
+        add_tools(&mut answer, t);
+    } else if let Some(t) = tools {
+        add_tools(&mut answer, t);
+    }
+    let question = match v.get("question") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(q)) => Some(q.clone()),
+        Some(_) => return Err("/question: expected a string".into()),
+    };
+    let sources = match v.get("sources") {
+        None | Some(Value::Null) => None,
+        Some(list) => Some(parse_sources(list).map_err(|e| format!("/sources{e}"))?),
+    };
+    let id = match v.get("id") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => return Err("/id: expected a string".into()),
+    };
+    Ok(Item { id, answer, question, sources })
+}
+
+/// Reads `[{"id", "text"}]` into sources; the error is a pointer within the array and what
+/// was expected.
+pub fn parse_sources(v: &Value) -> Result<Vec<Source>, String> {
+    let Value::Array(list) = v else { return Err(": expected an array of {id, text}".into()) };
+    let mut out = Vec::with_capacity(list.len());
+    for (i, s) in list.iter().enumerate() {
+        let id = s.get("id").and_then(Value::as_str).ok_or(format!("/{i}/id: expected a string"))?;
+        let text = s.get("text").and_then(Value::as_str).ok_or(format!("/{i}/text: expected a string"))?;
+        out.push(Source::new(id, text));
+    }
+    Ok(out)
+}
+
+impl Checker {
+    /// Checks one batch item against its own sources, else `shared`.
+    pub fn check_item(&self, item: &Item, shared: &Corpus) -> Result<Report, CheckError> {
+        let own;
+        let corpus = match &item.sources {
+            Some(s) => {
+                own = Corpus::new(s.clone());
+                &own
+            }
+            None => shared,
+        };
+        let req = Request { answer: &item.answer, question: item.question.as_deref(), output_id: Some(item.id.clone()) };
+        self.check(&req, corpus)
+    }
+}
+
+/// `f` over every item on up to `workers` threads (at least one); the results in input order.
+pub fn par_map<T: Sync, R: Send>(items: &[T], workers: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let workers = workers.max(1);
+    if workers == 1 || items.len() < 2 {
+        return items.iter().map(f).collect();
+    }
+    let per = items.len().div_ceil(workers).max(1);
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items.chunks(per).map(|part| s.spawn(move || part.iter().map(f).collect::<Vec<R>>())).collect();
+        let mut out = Vec::with_capacity(items.len());
+        for h in handles {
+            match h.join() {
+                Ok(part) => out.extend(part),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        out
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn items_are_read_with_pointers_to_what_is_wrong() {
+        let item = parse_item(&json!({"id": 7, "answer": "Paris is in France.", "sources": [{"id": "a", "text": "x"}]}), None)
+            .expect("item");
+        assert_eq!(item.id, "7");
+        assert_eq!(item.sources.as_ref().map(Vec::len), Some(1));
+        assert_eq!(parse_item(&json!({"answer": "x"}), None).err().as_deref(), Some("/id: expected a string"));
+        assert_eq!(
+            parse_item(&json!({"id": "a", "answer": "x", "sources": [{"id": "s"}]}), None).err().as_deref(),
+            Some("/sources/0/text: expected a string")
+        );
+        assert_eq!(
+            parse_item(&json!({"id": "a", "answer": "x", "question": 3}), None).err().as_deref(),
+            Some("/question: expected a string")
+        );
+    }
+
+    #[test]
+    fn par_map_keeps_input_order() {
+        let items: Vec<u32> = (0..100).collect();
+        assert_eq!(par_map(&items, 3, |x| x * 2), items.iter().map(|x| x * 2).collect::<Vec<_>>());
+        assert_eq!(par_map(&items[..0], 3, |x| *x), Vec::<u32>::new());
+    }
+}

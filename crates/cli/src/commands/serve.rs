@@ -1,0 +1,59 @@
+//! `warrant serve`: the HTTP API (`warrant-server`) until SIGTERM or Ctrl-C.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use crate::cli::{LogFormat, ServeArgs};
+use crate::commands::store_dir;
+use crate::error::{CliError, CliResult};
+use crate::io::read_text;
+
+/// Parses `--timeout`: seconds, whole or decimal, greater than 0.
+pub(crate) fn parse_secs(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s.trim().parse().map_err(|_| format!("expected a number of seconds, got '{s}'"))?;
+    if !secs.is_finite() || secs <= 0.0 || secs > 1e9 {
+        return Err(format!("expected a number of seconds greater than 0, got '{s}'"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+fn init_logs(format: LogFormat) {
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_env("WARRANT_LOG").unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+        LogFormat::Text => builder.with_ansi(false).try_init(),
+    };
+}
+
+/// Runs `warrant serve`.
+pub fn run(args: ServeArgs) -> CliResult<ExitCode> {
+    let token = match (&args.token, &args.token_file) {
+        (Some(t), _) => Some(t.clone()),
+        (None, Some(f)) => {
+            let t = read_text(f)?.trim().to_string();
+            if t.is_empty() {
+                return Err(CliError::input(format!("{f}: the token file is empty")));
+            }
+            Some(t)
+        }
+        (None, None) => None,
+    };
+    let mut config = warrant_server::Config::new(store_dir(&args.store));
+    config.addr = args.addr;
+    config.token = token;
+    config.max_body = args.max_body;
+    config.timeout = args.timeout;
+    config.max_concurrency = args.max_concurrency;
+    config.check().map_err(|e| CliError::input(e.to_string()))?;
+    init_logs(args.log_format);
+    warrant_server::run(config, |addr| {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "warrant serve: listening on http://{addr}");
+        let _ = out.flush();
+    })
+    .map_err(|e| CliError::input(e.to_string()))?;
+    Ok(ExitCode::SUCCESS)
+}

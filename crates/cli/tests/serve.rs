@@ -1,0 +1,223 @@
+//! `warrant serve` end to end: the binary on an ephemeral loopback port answers with the same
+//! JSON the CLI prints, refuses unsafe settings, and shuts down gracefully on SIGTERM.
+
+#![allow(clippy::unwrap_used)] // tests fail loudly by design
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use warrant_testkit::workspace_root;
+
+const TOKEN: &str = "t0ken-for-tests";
+
+fn warrant() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("warrant").unwrap()
+}
+
+/// A `warrant serve` process; killed on drop if still running.
+struct Serve {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Serve {
+    fn start(store: &Path, extra: &[&str]) -> Serve {
+        let token_file = store.with_extension("token");
+        std::fs::write(&token_file, format!("  {TOKEN}\n")).unwrap();
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("warrant"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--store"])
+            .arg(store)
+            .arg("--token-file")
+            .arg(&token_file)
+            .args(extra)
+            .env("WARRANT_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let addr = line.trim().rsplit("http://").next().unwrap().parse().unwrap_or_else(|_| panic!("no address in {line:?}"));
+        Serve { child, addr }
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One request on its own connection: (status, body).
+fn call(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> (u16, Vec<u8>) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer {TOKEN}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let end = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let status = String::from_utf8_lossy(&raw[9..12]).parse().unwrap();
+    let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+    assert!(!head.contains("transfer-encoding: chunked"), "responses have a length");
+    (status, raw[end + 4..].to_vec())
+}
+
+fn json_of(bytes: &[u8]) -> Value {
+    serde_json::from_slice(bytes).unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(bytes)))
+}
+
+fn post(addr: SocketAddr, path: &str, body: &Value) -> Value {
+    let (status, b) = call(addr, "POST", path, Some(body));
+    assert_eq!(status, 200, "{path}: {}", String::from_utf8_lossy(&b));
+    json_of(&b)
+}
+
+/// The CLI's JSON output for `args` (exit code ignored: 1 means a failed check, not an error).
+fn cli_json(args: &[&str], cwd: &Path) -> Value {
+    let out = warrant().current_dir(cwd).args(args).output().unwrap();
+    assert!(out.status.code().is_some_and(|c| c < 2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    json_of(&out.stdout)
+}
+
+#[test]
+fn serve_refuses_unsafe_or_broken_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    warrant()
+        .args(["serve", "--addr", "0.0.0.0:0", "--store"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("refusing to listen on 0.0.0.0:0 without a token"));
+    let empty = dir.path().join("empty.token");
+    std::fs::write(&empty, "\n").unwrap();
+    warrant()
+        .args(["serve", "--addr", "127.0.0.1:0", "--token-file"])
+        .arg(&empty)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("the token file is empty"));
+    warrant().args(["serve", "--timeout", "0"]).assert().code(2).stderr(predicates::str::contains("greater than 0"));
+    warrant().args(["serve", "--token", "a", "--token-file", "b"]).assert().code(2);
+}
+
+#[test]
+fn the_api_answers_with_the_json_the_cli_prints() {
+    let root = workspace_root();
+    let dir = tempfile::tempdir().unwrap();
+    let server = Serve::start(&dir.path().join("served"), &[]);
+    let addr = server.addr;
+    let answer_path = "examples/check/answer.md";
+    let answer = std::fs::read_to_string(root.join(answer_path)).unwrap();
+
+    // extract
+    let cli = cli_json(&["extract", answer_path], &root);
+    assert_eq!(post(addr, "/v1/extract", &json!({"answer": answer})), cli);
+
+    // policy eval (an answer, then the graph itself)
+    let cli = cli_json(&["policy", "eval", "--pack", "warrant.arithmetic.v1", "--format", "json", answer_path], &root);
+    assert_eq!(post(addr, "/v1/policy/eval", &json!({"packs": ["warrant.arithmetic.v1"], "input": answer})), cli);
+    let graph_file = dir.path().join("graph.json");
+    std::fs::write(&graph_file, serde_json::to_string(&post(addr, "/v1/extract", &json!({"answer": answer}))).unwrap()).unwrap();
+    let cli =
+        cli_json(&["policy", "eval", "--pack", "core.tool-use.v1", "--format", "json", graph_file.to_str().unwrap()], &root);
+    let graph: Value = serde_json::from_str(&std::fs::read_to_string(&graph_file).unwrap()).unwrap();
+    assert_eq!(post(addr, "/v1/policy/eval", &json!({"packs": ["core.tool-use.v1"], "input": graph})), cli);
+
+    // check against sources (ids as the CLI names them)
+    let mut sources = Vec::new();
+    for name in ["pricing.md", "security.md", "support.md"] {
+        let id = format!("examples/check/sources/{name}");
+        sources.push(json!({"id": id, "text": std::fs::read_to_string(root.join(&id)).unwrap()}));
+    }
+    let cli = cli_json(&["check", "--sources", "examples/check/sources", "--format", "json", answer_path], &root);
+    let api = post(addr, "/v1/check", &json!({"answer": answer, "sources": sources}));
+    assert_eq!(api, cli);
+    assert_eq!(api["gate"], "block", "the demo has a contradicted number");
+
+    // validate
+    let cli = cli_json(&["validate", "--format", "json", graph_file.to_str().unwrap()], &root);
+    let api = post(addr, "/v1/validate", &json!({"document": graph, "name": graph_file.to_str().unwrap()}));
+    assert_eq!(api, cli);
+
+    // packs
+    let cli = cli_json(&["policy", "packs", "--format", "json"], &root);
+    let (status, body) = call(addr, "GET", "/v1/packs", None);
+    assert_eq!((status, json_of(&body)), (200, cli));
+
+    // compile: the same source through the CLI and the API
+    let src = dir.path().join("refunds.md");
+    std::fs::write(&src, "# Refunds\n\nRefunds must be approved within 5 days. Never refund cash.\n").unwrap();
+    let cli = cli_json(&["compile", "--format", "json", src.to_str().unwrap()], &root);
+    let api = post(
+        addr,
+        "/v1/compile",
+        &json!({"sources": [{"name": src.to_str().unwrap(), "text": std::fs::read_to_string(&src).unwrap()}]}),
+    );
+    assert_eq!(api, cli);
+
+    // ingest and search: the same records through the CLI (another store) and the API
+    let records = json!([
+        {"id": "auth", "text": "Session tokens expire after 15 minutes of inactivity.", "version": "2.0"},
+        {"id": "plans", "text": "The Team plan costs $12 per user per month."}
+    ]);
+    let file = dir.path().join("records.json");
+    std::fs::write(&file, records.to_string()).unwrap();
+    let cli_store = dir.path().join("cli-store");
+    let cli = cli_json(&["ingest", "--format", "json", "--store", cli_store.to_str().unwrap(), file.to_str().unwrap()], &root);
+    assert_eq!(post(addr, "/v1/ingest", &json!({"documents": records})), cli);
+    let cli = cli_json(&["search", "--format", "json", "--store", cli_store.to_str().unwrap(), "session", "tokens"], &root);
+    assert_eq!(post(addr, "/v1/search", &json!({"query": "session tokens"})), cli);
+    let q = "When do session tokens expire?";
+    let cli = cli_json(&["ask", "--format", "json", "--store", cli_store.to_str().unwrap(), q], &root);
+    let api = post(addr, "/v1/ask", &json!({"question": q}));
+    assert_eq!(api, cli);
+    assert_eq!(api["verdict"], "supported", "{api}");
+
+    // research: both stores' run logs are fresh, so the run ids agree too
+    let topic = "session tokens expire";
+    let now = "2026-06-02T18:30:45Z";
+    let cli = cli_json(&["research", "--format", "json", "--now", now, "--store", cli_store.to_str().unwrap(), topic], &root);
+    let api = post(addr, "/v1/research", &json!({"topic": topic, "now": now}));
+    assert_eq!(api, cli);
+    assert!(api["run_id"].as_str().is_some_and(|id| id.starts_with("rg_")), "{api}");
+    assert!(api["synthesis"].as_str().is_some_and(|s| s.contains("Session tokens expire after 15 minutes")), "{api}");
+}
+
+#[test]
+fn sigterm_finishes_the_requests_in_flight_then_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Serve::start(&dir.path().join("store"), &[]);
+    let addr = server.addr;
+    let sources = json!([{"id": "s", "text": "Refunds are processed within 14 days. Canberra is the capital of Australia."}]);
+    let items: Vec<Value> = (0..400)
+        .map(|i| json!({"id": i, "answer": format!("Refunds are processed within {} days. Canberra is the capital of Australia.", i % 30), "sources": sources}))
+        .collect();
+    let in_flight = std::thread::spawn(move || call(addr, "POST", "/v1/check", Some(&json!({"items": items}))));
+    // Wait until the server is handling it (in flight: that request and the metrics request).
+    for _ in 0..2000 {
+        let (_, m) = call(addr, "GET", "/metrics", None);
+        if String::from_utf8_lossy(&m).contains("warrant_http_requests_in_flight 2") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let pid = server.child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    let (status, body) = in_flight.join().unwrap();
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+    assert_eq!(json_of(&body)["items"].as_array().map(Vec::len), Some(400));
+    let exit = server.child.wait().unwrap();
+    assert!(exit.success(), "exit status {exit:?}");
+    assert!(TcpStream::connect(addr).is_err(), "no longer listening");
+}

@@ -1,0 +1,1065 @@
+//! The routes: request types (their OpenAPI schemas derive from them) and thin handlers that
+//! make the CLI's library calls and return the CLI's JSON.
+//!
+//! The request envelope is checked by its type (a wrong shape is 400 with the JSON pointer);
+//! what it carries is checked by the library (an invalid graph, an unknown pack, a bad record
+//! is 422 with the pointer into the request).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use warrant_check::batch::{Item, par_map, parse_item};
+use warrant_check::policy_input::{extract_graph, is_broken_graph, is_graph, load_graph};
+use warrant_check::{CheckError, Checker, Request as CheckRequestLib};
+use warrant_cpl::verifier::RubricsWithoutJudge;
+use warrant_cpl::{Engine, Pack, ToolOrigin, ToolRegistry, load_pack_or_policy};
+use warrant_extract::{Answer, add_tools, answer_from_value, merge_context, parse_input};
+use warrant_store::{DocumentInput, IngestOptions, Store};
+use warrant_verify::Corpus;
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{JsonBody, Work};
+
+/// Registers every route (and so its OpenAPI path) on `router`.
+pub fn register(router: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
+    router
+        .routes(routes!(validate))
+        .routes(routes!(extract))
+        .routes(routes!(policy_eval))
+        .routes(routes!(check))
+        .routes(routes!(ingest))
+        .routes(routes!(search))
+        .routes(routes!(compile))
+        .routes(routes!(ask))
+        .routes(routes!(research))
+        .routes(routes!(research_run))
+        .routes(routes!(packs))
+        .routes(routes!(openapi_json))
+        .routes(routes!(metrics))
+        .routes(routes!(healthz))
+        .routes(routes!(readyz))
+}
+
+// ---------------------------------------------------------------------------------------
+// Shared request parts
+
+/// A model output: text or Markdown (read as `input_format` says), or a JSON object — an
+/// OpenAI-style assistant message, a chat completion, an Anthropic message, or an envelope
+/// `{"text", "tool_calls"?, "context"?}`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum AnswerInput {
+    /// Text (or JSON text, under `input_format: auto|json`).
+    Text(String),
+    /// A message, completion or envelope.
+    Message(Map<String, Value>),
+}
+
+/// How a text answer is read (as `--input-format`).
+#[derive(Debug, Clone, Copy, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum InputFormat {
+    /// A known JSON shape when the text parses as one, plain text otherwise.
+    #[default]
+    Auto,
+    /// Plain text or Markdown, even if it looks like JSON.
+    Text,
+    /// JSON only (an error if it does not parse).
+    Json,
+}
+
+impl From<InputFormat> for warrant_extract::InputFormat {
+    fn from(f: InputFormat) -> Self {
+        match f {
+            InputFormat::Auto => Self::Auto,
+            InputFormat::Text => Self::Text,
+            InputFormat::Json => Self::Json,
+        }
+    }
+}
+
+/// A policy pack: a built-in pack id, or a pack (or standalone policy) document.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum PackRef {
+    /// A built-in pack id (`GET /v1/packs`).
+    Id(String),
+    /// A pack or policy document.
+    Document(Map<String, Value>),
+}
+
+/// A source document to check against.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SourceInput {
+    /// Its id (support edges name it).
+    pub id: String,
+    /// Its text (selectors are char offsets into it).
+    pub text: String,
+    /// Its version (accepted; not used by the check).
+    #[serde(default)]
+    pub version: Option<String>,
+}
+
+/// Reads an answer as the CLI reads an ANSWER file, then applies `context` and `tools`.
+fn read_answer(
+    input: &AnswerInput,
+    format: InputFormat,
+    max_bytes: usize,
+    context: Option<&Map<String, Value>>,
+    tools: Option<&Value>,
+) -> ApiResult<Answer> {
+    let mut answer = match input {
+        AnswerInput::Text(t) => parse_input(t, format.into(), max_bytes)
+            .map_err(|e| ApiError::unprocessable_at(&format!("/answer{}", e.pointer), format!("/answer: {e}")))?,
+        AnswerInput::Message(m) => answer_from_value(&Value::Object(m.clone()))
+            .map_err(|e| ApiError::unprocessable_at(&format!("/answer{}", e.pointer), format!("/answer{e}")))?,
+    };
+    if let Some(ctx) = context {
+        merge_context(&mut answer, ctx);
+    }
+    if let Some(t) = tools {
+        add_tools(&mut answer, t);
+    }
+    Ok(answer)
+}
+
+/// Tool definitions (as `--tools`), refused with a pointer when malformed.
+fn tool_registry(tools: Option<&Value>) -> ApiResult<ToolRegistry> {
+    match tools {
+        None => Ok(ToolRegistry::new()),
+        Some(v) => ToolRegistry::from_json(v, ToolOrigin::File).map_err(|e| {
+            ApiError::unprocessable_at(&format!("/tools{}", e.pointer), format!("/tools{}: {}", e.pointer, e.message))
+        }),
+    }
+}
+
+/// Packs (as `--pack`): built-in ids or documents.
+fn load_packs(packs: &[PackRef]) -> ApiResult<Vec<Pack>> {
+    let mut out = Vec::with_capacity(packs.len());
+    for (i, p) in packs.iter().enumerate() {
+        match p {
+            PackRef::Id(id) => match warrant_cpl::packs::builtin(id) {
+                Some(Ok(p)) => out.push(p.clone()),
+                Some(Err(e)) => return Err(ApiError::internal(format!("built-in pack {id}: {e}"))),
+                None => {
+                    let ids: Vec<&str> = warrant_cpl::packs::builtin_ids().collect();
+                    return Err(ApiError::unprocessable_at(
+                        &format!("/packs/{i}"),
+                        format!("unknown pack '{id}': not a built-in pack id (built-in: {})", ids.join(", ")),
+                    ));
+                }
+            },
+            PackRef::Document(doc) => {
+                let pack = load_pack_or_policy(&Value::Object(doc.clone())).map_err(|e| {
+                    let at = format!("/packs/{i}{}", e.pointer);
+                    ApiError::unprocessable_at(&at, format!("{at}: {}", e.message))
+                })?;
+                out.push(pack);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A JSON response from a value that serialises (the CLI's `--format json` output).
+fn json_response<T: Serialize>(v: &T) -> ApiResult<Response> {
+    let body = serde_json::to_vec(v).map_err(|e| ApiError::internal(format!("cannot serialise the response: {e}")))?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+}
+
+// ---------------------------------------------------------------------------------------
+// POST /v1/validate
+
+/// Another document validated alongside (for cross-references between evidence documents).
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NamedDocument {
+    /// Its name (as a file name: `*_map_ref`s may name it).
+    pub name: String,
+    /// The document.
+    #[schema(value_type = Object)]
+    pub document: Value,
+}
+
+/// `POST /v1/validate`: as `warrant validate --format json FILE`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ValidateRequest {
+    /// The artefact.
+    #[schema(value_type = Object)]
+    pub document: Value,
+    /// Its kind (`predicategraph`, `cpl_policy`, `policy_pack`, `verifier_rubric`,
+    /// `evidence_pack`, `claim_map`, `source_map`, `provenance`, `verification`, `replay`,
+    /// `export_manifest`, `event`); detected from the content when omitted.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, example = "predicategraph")]
+    pub kind: Option<warrant_validate::Kind>,
+    /// The name reported as `file` (default `document`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Treat warnings as failures.
+    #[serde(default)]
+    pub strict: bool,
+    /// The previous version of an evidence pack or verification document (reviews are
+    /// append-only), as `--previous`.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub previous: Option<Value>,
+    /// Other evidence documents of the same evidence, for cross-references.
+    #[serde(default)]
+    pub related: Vec<NamedDocument>,
+}
+
+/// Validate an artefact: its kind, errors and warnings by JSON pointer. `valid: false` is a
+/// successful validation (200) of an invalid document.
+#[utoipa::path(post, path = "/v1/validate", tag = "artefacts", request_body = ValidateRequest,
+    responses(
+        (status = 200, description = "The report, as `warrant validate --format json`: `{file, kind, valid, errors, warnings}`", body = Object),
+        (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+        (status = 422, description = "An unusable previous version", body = ErrorBody),
+    ))]
+async fn validate(work: Work, JsonBody(req): JsonBody<ValidateRequest>) -> ApiResult<Response> {
+    work.run(move || {
+        let mut ev = warrant_validate::EvidenceSet::default();
+        let name = req.name.clone().unwrap_or_else(|| "document".into());
+        ev.add(&name, &req.document, req.kind);
+        for d in &req.related {
+            ev.add(&d.name, &d.document, req.kind);
+        }
+        if let Some(prev) = &req.previous {
+            ev.previous = Some(
+                warrant_validate::previous_version("previous", prev, req.kind)
+                    .map_err(|e| ApiError::unprocessable_at("/previous", e.to_string()))?,
+            );
+        }
+        let report = warrant_validate::validate_value(&name, &req.document, req.kind, req.strict, &ev)
+            .map_err(|e| ApiError::unprocessable_at("/previous", e.to_string()))?;
+        json_response(&report)
+    })
+    .await?
+}
+
+// ---------------------------------------------------------------------------------------
+// POST /v1/extract
+
+/// `POST /v1/extract`: as `warrant extract`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExtractRequest {
+    /// The model output.
+    pub answer: AnswerInput,
+    /// Keys merged into the answer's context (`user_query`, `system_prompt`, …), as
+    /// `--context`.
+    #[serde(default)]
+    pub context: Option<Map<String, Value>>,
+    /// Tool definitions (OpenAI-style or bare `{name, parameters}` array), as `--tools`.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub tools: Option<Value>,
+    /// The graph's `output_id` (default: the input's id, else a hash of the text).
+    #[serde(default)]
+    pub output_id: Option<String>,
+    /// How a text answer is read.
+    #[serde(default)]
+    pub input_format: InputFormat,
+}
+
+/// Turn a model output into a PredicateGraph.
+#[utoipa::path(post, path = "/v1/extract", tag = "artefacts", request_body = ExtractRequest,
+    responses(
+        (status = 200, description = "The PredicateGraph 1.0.0, as `warrant extract`", body = Object),
+        (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+        (status = 422, description = "An unreadable answer or malformed tools", body = ErrorBody),
+    ))]
+async fn extract(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<ExtractRequest>) -> ApiResult<Response> {
+    let max = state.config().max_body;
+    work.run(move || {
+        tool_registry(req.tools.as_ref())?;
+        let answer = read_answer(&req.answer, req.input_format, max, req.context.as_ref(), req.tools.as_ref())?;
+        let e = warrant_extract::extract(&answer, &warrant_extract::Options { output_id: req.output_id.clone() });
+        for d in &e.diagnostics {
+            tracing::debug!(target: "warrant::extract", "{d}");
+        }
+        json_response(&e.graph)
+    })
+    .await?
+}
+
+// ---------------------------------------------------------------------------------------
+// POST /v1/policy/eval
+
+/// `POST /v1/policy/eval`: as `warrant policy eval --format json`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyEvalRequest {
+    /// Packs to evaluate (at least one).
+    pub packs: Vec<PackRef>,
+    /// A PredicateGraph (an object with `schema_version`, or `output_id` and `claims`), or a
+    /// model output to extract one from (text, message, completion, envelope).
+    #[schema(value_type = Object)]
+    pub input: Value,
+    /// Tool definitions, as `--tools`.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub tools: Option<Value>,
+    /// Verifier rubrics to register (their rules are skipped until a judge is configured).
+    #[serde(default)]
+    #[schema(value_type = Vec<Object>)]
+    pub rubrics: Vec<Value>,
+    /// Warnings fail policies too.
+    #[serde(default)]
+    pub strict: bool,
+    /// Keys merged into an answer's context.
+    #[serde(default)]
+    pub context: Option<Map<String, Value>>,
+    /// How a text answer is read.
+    #[serde(default)]
+    pub input_format: InputFormat,
+}
+
+/// Evaluate policy packs over a PredicateGraph (or an answer extracted into one).
+#[utoipa::path(post, path = "/v1/policy/eval", tag = "policies", request_body = PolicyEvalRequest,
+    responses(
+        (status = 200, description = "The run result, as `warrant policy eval --format json`: `{output_id, passed, strict, packs, diagnostics, …}`", body = Object),
+        (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+        (status = 422, description = "An invalid graph, an unknown or invalid pack, malformed tools or rubrics", body = ErrorBody),
+    ))]
+async fn policy_eval(
+    State(state): State<AppState>,
+    work: Work,
+    JsonBody(req): JsonBody<PolicyEvalRequest>,
+) -> ApiResult<Response> {
+    let max = state.config().max_body;
+    work.run(move || {
+        if req.packs.is_empty() {
+            return Err(ApiError::bad_request("/packs: expected at least one pack").with_details(json!({"pointer": "/packs"})));
+        }
+        let packs = load_packs(&req.packs)?;
+        let tools = tool_registry(req.tools.as_ref())?;
+        let mut rubric_ids = Vec::with_capacity(req.rubrics.len());
+        for (i, r) in req.rubrics.iter().enumerate() {
+            let rubric = warrant_cpl::rubric::load_rubric(r).map_err(|e| {
+                let at = format!("/rubrics/{i}{}", e.pointer);
+                ApiError::unprocessable_at(&at, format!("{at}: {}", e.message))
+            })?;
+            rubric_ids.push(rubric.verifier_id);
+        }
+        let graph_error = |e: warrant_check::policy_input::GraphError| {
+            let at = format!("/input{}", e.pointer);
+            ApiError::unprocessable_at(&at, format!("{at}: {}", e.message))
+        };
+        let (graph, lints) = match &req.input {
+            v @ Value::Object(_) if is_graph(v) => load_graph(v.clone()).map_err(graph_error)?,
+            Value::String(text) => {
+                let json = serde_json::from_str::<Value>(text).ok();
+                if json.as_ref().is_some_and(is_graph) {
+                    load_graph(json.unwrap_or_default()).map_err(graph_error)?
+                } else if !matches!(req.input_format, InputFormat::Text) && is_broken_graph(text) {
+                    let e = serde_json::from_str::<Value>(text).err().map(|e| e.to_string()).unwrap_or_default();
+                    return Err(ApiError::unprocessable_at(
+                        "/input",
+                        format!("/input: a PredicateGraph that is not valid JSON: {e}"),
+                    ));
+                } else {
+                    let answer = read_answer(
+                        &AnswerInput::Text(text.clone()),
+                        req.input_format,
+                        max,
+                        req.context.as_ref(),
+                        req.tools.as_ref(),
+                    )?;
+                    extract_graph(&answer)
+                }
+            }
+            Value::Object(m) => {
+                let answer = read_answer(
+                    &AnswerInput::Message(m.clone()),
+                    req.input_format,
+                    max,
+                    req.context.as_ref(),
+                    req.tools.as_ref(),
+                )?;
+                extract_graph(&answer)
+            }
+            _ => {
+                return Err(ApiError::bad_request("/input: expected a PredicateGraph, a message object or answer text")
+                    .with_details(json!({"pointer": "/input"})));
+            }
+        };
+        let engine =
+            Engine { strict: req.strict, tools, verifiers: Box::new(RubricsWithoutJudge::new(rubric_ids)), ..Engine::default() };
+        let mut result = engine.evaluate(&packs, &graph).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        let mut diagnostics = lints;
+        diagnostics.append(&mut result.diagnostics);
+        result.diagnostics = diagnostics;
+        json_response(&result)
+    })
+    .await?
+}
+
+// ---------------------------------------------------------------------------------------
+// POST /v1/check
+
+/// One item of a batch check, as a line of `warrant check --batch`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct CheckItem {
+    /// The item's id (the report's `output_id`).
+    #[schema(value_type = String)]
+    pub id: Value,
+    /// The model output (text, or a message object).
+    #[schema(value_type = AnswerInput)]
+    pub answer: Value,
+    /// The question it answers.
+    #[serde(default)]
+    pub question: Option<String>,
+    /// Its own sources (else the request's `sources`, else the store).
+    #[serde(default)]
+    pub sources: Option<Vec<SourceInput>>,
+    /// Its own tool definitions (else the request's).
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub tools: Option<Value>,
+}
+
+/// `POST /v1/check`: one answer (as `warrant check --format json`), or a batch
+/// `{"items": […]}` (as `warrant check --batch`).
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckRequest {
+    /// The answer to check (one answer; exclusive with `items`).
+    #[serde(default)]
+    pub answer: Option<AnswerInput>,
+    /// A batch (exclusive with `answer`); a bad item is reported in its place.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<CheckItem>>)]
+    pub items: Option<Vec<Value>>,
+    /// The question the answer responds to (default: the answer's `user_query`).
+    #[serde(default)]
+    pub question: Option<String>,
+    /// Sources to check against (their whole documents and their facts, as `--sources`);
+    /// when omitted, the server's store (the chunks BM25 retrieves for each claim and the
+    /// store's facts, as `--store`).
+    #[serde(default)]
+    pub sources: Option<Vec<SourceInput>>,
+    /// Packs (default: `warrant.grounding.v1`, `warrant.arithmetic.v1`, and
+    /// `core.tool-use.v1` when the answer calls tools).
+    #[serde(default)]
+    pub packs: Option<Vec<PackRef>>,
+    /// Tool definitions, as `--tools`.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub tools: Option<Value>,
+    /// Keys merged into the answer's context.
+    #[serde(default)]
+    pub context: Option<Map<String, Value>>,
+    /// The report's `output_id` (one answer).
+    #[serde(default)]
+    pub output_id: Option<String>,
+    /// Warnings fail policies too.
+    #[serde(default)]
+    pub strict: bool,
+    /// How a text answer is read.
+    #[serde(default)]
+    pub input_format: InputFormat,
+}
+
+/// The response to a batch: one entry per item, in order.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct CheckBatchResponse {
+    /// A report (as one line of `warrant check --batch`), or `{"id", "index", "error"}`.
+    #[schema(value_type = Vec<Object>)]
+    pub items: Vec<Value>,
+}
+
+fn check_error(e: CheckError) -> ApiError {
+    match e {
+        CheckError::BuiltinPack(..) => ApiError::internal(e.to_string()),
+        CheckError::EmptyAnswer => ApiError::unprocessable_at("/answer", e.to_string()),
+        CheckError::Eval(_) => ApiError::unprocessable(e.to_string()),
+        CheckError::Store(s) => ApiError::store(s),
+    }
+}
+
+/// What answers are checked against, as `warrant check` decides: the request's `sources`
+/// (ingested into an in-memory store, checked against their whole documents and their facts,
+/// as `--sources`), else the server's store (chunks retrieved per claim and the store's facts,
+/// as `--store`).
+struct Against<'a> {
+    store: &'a dyn Store,
+    corpus: Option<Corpus>,
+    vocab: &'a warrant_facts::Vocabulary,
+}
+
+impl Against<'_> {
+    fn check(&self, checker: &Checker, req: &CheckRequestLib<'_>) -> Result<warrant_check::Report, CheckError> {
+        checker.check_with_store(req, self.store, self.vocab, self.corpus.as_ref())
+    }
+}
+
+/// Check answers against sources: every claim verified with quoted evidence, the policy
+/// verdicts, one gate.
+#[utoipa::path(post, path = "/v1/check", tag = "check", request_body = CheckRequest,
+    responses(
+        (status = 200, description = "One answer: the report, as `warrant check --format json` (`{output_id, gate, gate_reasons, claims, policies, graph}`). A batch: `CheckBatchResponse`.", body = Object),
+        (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+        (status = 422, description = "An empty or unreadable answer, an unknown or invalid pack, malformed tools", body = ErrorBody),
+    ))]
+async fn check(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<CheckRequest>) -> ApiResult<Response> {
+    let max = state.config().max_body;
+    let store = state.store();
+    let vocab = state.vocabulary();
+    work.run(move || {
+        let checker = Checker {
+            engine: Engine { strict: req.strict, tools: tool_registry(req.tools.as_ref())?, ..Engine::default() },
+            packs: match &req.packs {
+                Some(p) if !p.is_empty() => Some(load_packs(p)?),
+                _ => None,
+            },
+            // The server configures no model: checks are deterministic.
+            second_opinion: None,
+        };
+        let own_store;
+        let against = match &req.sources {
+            Some(list) => {
+                let docs = list
+                    .iter()
+                    .map(|s| DocumentInput {
+                        id: s.id.clone(),
+                        text: s.text.clone(),
+                        version: s.version.clone(),
+                        title: None,
+                        metadata: None,
+                        origin: format!("sources/{}", s.id),
+                    })
+                    .collect();
+                own_store = warrant_check::sources::ingest_documents(docs)
+                    .map_err(|e| ApiError::unprocessable_at("/sources", format!("/sources: {e}")))?;
+                let corpus = warrant_check::store::corpus_of_documents(&own_store).map_err(ApiError::store)?;
+                Against { store: &own_store as &dyn Store, corpus: Some(corpus), vocab: vocab.as_ref() }
+            }
+            None => Against { store: store.as_ref() as &dyn Store, corpus: None, vocab: vocab.as_ref() },
+        };
+        match (&req.answer, &req.items) {
+            (Some(a), None) => {
+                let answer = read_answer(a, req.input_format, max, req.context.as_ref(), req.tools.as_ref())?;
+                let r = CheckRequestLib { answer: &answer, question: req.question.as_deref(), output_id: req.output_id.clone() };
+                let report = against.check(&checker, &r).map_err(check_error)?;
+                json_response(&report)
+            }
+            (None, Some(items)) => {
+                let workers = std::thread::available_parallelism().map_or(1, usize::from);
+                let indexed: Vec<(usize, &Value)> = items.iter().enumerate().collect();
+                let out = par_map(&indexed, workers, |(i, v)| {
+                    let id_guess = v.get("id").cloned().unwrap_or(Value::Null);
+                    let err = |id: Value, m: String| json!({"id": id, "index": i, "error": m});
+                    let item: Item = match parse_item(v, req.tools.as_ref()) {
+                        Ok(it) => it,
+                        Err(m) => return err(id_guess, m),
+                    };
+                    let r = CheckRequestLib {
+                        answer: &item.answer,
+                        question: item.question.as_deref(),
+                        output_id: Some(item.id.clone()),
+                    };
+                    // An item's own sources replace the shared ones (as a `--batch` line's do).
+                    let checked = match &item.sources {
+                        Some(s) => checker.check(&r, &Corpus::new(s.clone())),
+                        None => against.check(&checker, &r),
+                    };
+                    match checked {
+                        Ok(report) => serde_json::to_value(&report).unwrap_or_else(|e| err(id_guess, e.to_string())),
+                        Err(e) => err(Value::String(item.id), e.to_string()),
+                    }
+                });
+                json_response(&CheckBatchResponse { items: out })
+            }
+            _ => Err(ApiError::bad_request("expected exactly one of `answer` (one answer) and `items` (a batch)")),
+        }
+    })
+    .await?
+}
+
+// ---------------------------------------------------------------------------------------
+// POST /v1/ingest
+
+/// `POST /v1/ingest`: as `warrant ingest --format json` of records.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IngestRequest {
+    /// Records `{"id"|"docId", "text", "version"?, "title"?, "metadata"?}`.
+    #[schema(value_type = Vec<Object>)]
+    pub documents: Vec<Value>,
+    /// Manual (gold) facts, loaded as given.
+    #[serde(default)]
+    #[schema(value_type = Vec<Object>)]
+    pub facts: Vec<Value>,
+    /// Version of records that carry none.
+    #[serde(default)]
+    pub version: Option<String>,
+    /// Store chunks only; do not extract facts.
+    #[serde(default)]
+    pub no_extract: bool,
+    /// Longest chunk, in characters (default 1200).
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub max_chunk_chars: Option<u32>,
+}
+
+/// Ingest documents into the store: all of them or, if any is bad, none.
+#[utoipa::path(post, path = "/v1/ingest", tag = "store", request_body = IngestRequest,
+    responses(
+        (status = 200, description = "The summary, as `warrant ingest --format json`: `{documents, chunks, facts, rejected_facts, …}`", body = Object),
+        (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+        (status = 422, description = "A bad record or fact (every one listed in `details.errors`); nothing was written", body = ErrorBody),
+    ))]
+async fn ingest(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<IngestRequest>) -> ApiResult<Response> {
+    let store = state.store();
+    work.run(move || {
+        let vocab = warrant_facts::Vocabulary::builtin();
+        let mut errors = Vec::new();
+        let text = serde_json::to_string(&req.documents).map_err(|e| ApiError::internal(e.to_string()))?;
+        let (docs, errs) = warrant_store::sources::parse_json_records("documents", &text, req.version.as_deref());
+        errors.extend(errs.iter().map(|e| ("/documents", e.clone())));
+        let mut manual = Vec::new();
+        if !req.facts.is_empty() {
+            let text = serde_json::to_string(&req.facts).map_err(|e| ApiError::internal(e.to_string()))?;
+            let (facts, errs) = warrant_store::sources::parse_manual_facts("facts", &text, false, Some(&vocab));
+            manual = facts;
+            errors.extend(errs.iter().map(|e| ("/facts", e.clone())));
+        }
+        if !errors.is_empty() {
+            let list: Vec<Value> = errors
+                .iter()
+                .map(|(base, e)| json!({"pointer": format!("{base}{}", e.pointer.clone().unwrap_or_default()), "message": e.message}))
+                .collect();
+            let first = &list[0];
+            let msg = format!(
+                "{}: {} ({} problem{}; nothing was written)",
+                first["pointer"].as_str().unwrap_or(""),
+                first["message"].as_str().unwrap_or(""),
+                list.len(),
+                if list.len() == 1 { "" } else { "s" }
+            );
+            return Err(ApiError::unprocessable(msg).with_details(json!({"errors": list})));
+        }
+        let opts = IngestOptions {
+            vocabulary: vocab,
+            max_chunk_chars: req.max_chunk_chars.map_or(1200, |n| n as usize),
+            extract: !req.no_extract,
+            ..IngestOptions::default()
+        };
+        if opts.max_chunk_chars == 0 {
+            return Err(ApiError::unprocessable_at("/max_chunk_chars", "max_chunk_chars must be at least 1"));
+        }
+        let summary = warrant_store::ingest(store.as_ref(), docs, manual, &opts, &mut |_| {}).map_err(ApiError::store)?;
+        json_response(&summary)
+    })
+    .await?
+}
+
+// ---------------------------------------------------------------------------------------
+// POST /v1/search
+
+/// `POST /v1/search`: as `warrant search --format json`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchRequest {
+    /// The query.
+    pub query: String,
+    /// How many chunks (default 10).
+    #[serde(default = "default_limit")]
+    pub limit: usize,
+}
+
+fn default_limit() -> usize {
+    10
+}
+
+/// The store's top chunks for a query, by BM25.
+#[utoipa::path(post, path = "/v1/search", tag = "store", request_body = SearchRequest,
+    responses(
+        (status = 200, description = "Hits, as `warrant search --format json`: `[{chunkId, docId, score, index, start, end, text}]`", body = Vec<Object>),
+        (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+    ))]
+async fn search(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<SearchRequest>) -> ApiResult<Response> {
+    let store = state.store();
+    work.run(move || {
+        let hits = store.search(&req.query, req.limit).map_err(ApiError::store)?;
+        json_response(&hits)
+    })
+    .await?
+}
+
+// ---------------------------------------------------------------------------------------
+// POST /v1/ask
+
+/// `POST /v1/ask`: as `warrant ask --format json` (default vocabulary and rules).
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AskRequest {
+    /// The question (exclusive with `plan`).
+    #[serde(default)]
+    pub question: Option<String>,
+    /// A QueryPlan instead of a question (as `--plan`).
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub plan: Option<Value>,
+    /// Answer from this version only (`v2.0` and `2.0` are equal).
+    #[serde(default)]
+    pub version: Option<String>,
+    /// Evidence facts used in an answer (limitFacts, default 20).
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub limit_facts: Option<u32>,
+    /// Chunks listed in chunksUsed (limitChunks, default 5).
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub limit_chunks: Option<u32>,
+    /// Derivation depth bound (default 5, at most 64).
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 64)]
+    pub depth: Option<u32>,
+}
+
+/// Answer a question from the store: supported, conflicting or unsupported, with the chain
+/// of facts behind the verdict.
+#[utoipa::path(post, path = "/v1/ask", tag = "store", request_body = AskRequest,
+    responses(
+        (status = 200, description = "The answer contract, as `warrant ask --format json`: `{text, verdict, chunksUsed, factChain, supportScores, conflicts, plan, diagnostics}`", body = Object),
+        (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+        (status = 422, description = "A malformed plan, a goal naming an unknown predicate, an empty question", body = ErrorBody),
+    ))]
+async fn ask(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<AskRequest>) -> ApiResult<Response> {
+    use warrant_answer::{Answerer, AskOptions, QueryPlan, RuleLibrary};
+    let store = state.store();
+    let vocab = state.vocabulary();
+    work.run(move || {
+        let rules = RuleLibrary::builtin();
+        let supplied = match (&req.plan, &req.question) {
+            (Some(_), Some(_)) => return Err(ApiError::bad_request("expected one of `question` and `plan`, not both")),
+            (Some(p), None) => {
+                let plan = QueryPlan::from_json_str(&p.to_string())
+                    .map_err(|e| ApiError::unprocessable_at("/plan", format!("/plan: {e}")))?;
+                if let Some(g) = &plan.goal
+                    && !vocab.contains(&g.predicate)
+                    && !rules.concludes(&g.predicate)
+                {
+                    return Err(ApiError::unprocessable_at(
+                        "/plan/goal/predicate",
+                        format!(
+                            "/plan/goal/predicate: unknown predicate {:?} (neither in the vocabulary nor concluded by a rule)",
+                            g.predicate
+                        ),
+                    ));
+                }
+                Some(plan)
+            }
+            (None, Some(q)) if !q.trim().is_empty() => None,
+            _ => return Err(ApiError::unprocessable_at("/question", "the question is empty")),
+        };
+        let limit = |v: Option<u32>, default: u32, max: u32, at: &str| match v {
+            None => Ok(default as usize),
+            Some(n) if (1..=max).contains(&n) => Ok(n as usize),
+            Some(_) => Err(ApiError::unprocessable_at(at, format!("{at}: expected a number from 1 to {max}"))),
+        };
+        let opts = AskOptions {
+            limit_facts: limit(req.limit_facts, 20, u32::MAX, "/limit_facts")?,
+            limit_chunks: limit(req.limit_chunks, 5, u32::MAX, "/limit_chunks")?,
+            max_depth: limit(req.depth, 5, 64, "/depth")?,
+            ..AskOptions::default()
+        };
+        let answerer = Answerer::with(store.as_ref(), vocab.as_ref().clone(), rules, opts);
+        let mut plan = match &supplied {
+            Some(p) => p.clone(),
+            None => answerer.plan(req.question.as_deref().unwrap_or_default()).map_err(ApiError::store)?,
+        };
+        if let Some(v) = &req.version {
+            plan.version = Some(v.clone());
+        }
+        let mut answer = answerer.answer(&plan).map_err(ApiError::store)?;
+        if supplied.is_none() && plan.predicates.is_none() && plan.goal.is_none() {
+            answer.diagnostics.insert(0, "no question template or predicate pattern matches the question".into());
+        }
+        json_response(&answer)
+    })
+    .await?
+}
+
+// ---------------------------------------------------------------------------------------
+// POST /v1/research, GET /v1/research/{run_id}
+
+/// `POST /v1/research`: as `warrant research --format json` (the `research_graph` tool's
+/// parameters, plus the run clock).
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResearchRequest {
+    /// The topic to research.
+    pub topic: String,
+    /// Hints: `time_range=START/END`, `path_predicates`, `path_intent`, `path_start_node`,
+    /// `limit` (an unknown key is 422).
+    #[serde(default)]
+    pub hints: std::collections::BTreeMap<String, String>,
+    /// Evidence token budget (absent or 0: 4000).
+    #[serde(default)]
+    pub budget_tokens: u32,
+    /// Most refine rounds (absent or 0: 5; at most 5 are run).
+    #[serde(default)]
+    pub max_iterations: u32,
+    /// The run clock, RFC 3339 (default: the system clock), for reproducible runs.
+    #[serde(default)]
+    pub now: Option<String>,
+}
+
+/// Research a topic over the store's knowledge graph; the run is recorded in the store's run
+/// log (`research.sqlite`, kept 24 h) under its `run_id`.
+#[utoipa::path(post, path = "/v1/research", tag = "store", request_body = ResearchRequest,
+    responses(
+        (status = 200, description = "The SearchResult, as `warrant research --format json`: `{synthesis, evidence, decomp_trace, tokens_used, iterations, run_id, sufficient?}`", body = Object),
+        (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+        (status = 422, description = "An empty topic, an unknown or malformed hint, a bad `now`", body = ErrorBody),
+    ))]
+async fn research(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<ResearchRequest>) -> ApiResult<Response> {
+    use warrant_research::{Chain, FixedClock, Intent, SqliteRunLog, StoreGraph, Timestamp, research_graph};
+    let store = state.store();
+    let dir = state.config().store.clone();
+    work.run(move || {
+        let intent = Intent {
+            topic: req.topic,
+            hints: req.hints,
+            budget_tokens: i64::from(req.budget_tokens),
+            max_iterations: i64::from(req.max_iterations),
+        }
+        .checked()
+        .map_err(ApiError::unprocessable)?;
+        let mut chain = Chain::new(StoreGraph::new(store.as_ref()));
+        if let Some(now) = &req.now {
+            let t = Timestamp::parse(now).ok_or_else(|| {
+                ApiError::unprocessable_at(
+                    "/now",
+                    format!("/now: expected an RFC 3339 time such as 2026-06-02T18:30:45Z, got {now:?}"),
+                )
+            })?;
+            chain = chain.with_clock(FixedClock(t));
+        }
+        let log = SqliteRunLog::open(&dir).map_err(|e| ApiError::internal(e.to_string()))?;
+        let record = research_graph(&chain, &log, &intent, None).map_err(|e| match e {
+            warrant_research::Error::Research(e) => ApiError::unprocessable(e.to_string()),
+            warrant_research::Error::RunLog(e) => ApiError::internal(e.to_string()),
+        })?;
+        json_response(&record.result_json())
+    })
+    .await?
+}
+
+/// A recorded research run (as `warrant research --show RUN_ID --format json`): its intent,
+/// every payload version, its status triples and its result.
+#[utoipa::path(get, path = "/v1/research/{run_id}", tag = "store",
+    params(("run_id" = String, Path, description = "The run id (`rg_` and 8 hex digits)")),
+    responses(
+        (status = 200, description = "The run record", body = Object),
+        (status = 404, description = "No such run (runs are kept 24 h)", body = ErrorBody),
+    ))]
+async fn research_run(
+    State(state): State<AppState>,
+    work: Work,
+    axum::extract::Path(run_id): axum::extract::Path<String>,
+) -> ApiResult<Response> {
+    use warrant_research::{RunLog, SqliteRunLog};
+    let dir = state.config().store.clone();
+    work.run(move || {
+        let log = SqliteRunLog::open(&dir).map_err(|e| ApiError::internal(e.to_string()))?;
+        match log.load(run_id.trim()).map_err(|e| ApiError::internal(e.to_string()))? {
+            Some(record) => json_response(&record),
+            None => Err(ApiError::missing(format!("no research run {run_id:?} (runs are kept 24 h)"))),
+        }
+    })
+    .await?
+}
+
+// ---------------------------------------------------------------------------------------
+// POST /v1/compile
+
+/// A source to compile.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompileSource {
+    /// Its name (as a file name: the extension picks the reader — `.md`, `.txt`, `.html`,
+    /// `.jsonl`, `.json`, `.vtt`, `.srt`).
+    pub name: String,
+    /// Its text.
+    pub text: String,
+}
+
+/// Coverage mode (§7.7 of the CKF spec).
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Coverage {
+    /// Report coverage only.
+    Summary,
+    /// Insert items for large uncovered spans.
+    Balanced,
+    /// Insert items for every uncovered span.
+    Complete,
+}
+
+/// `metadata.compression_level`.
+#[derive(Debug, Clone, Copy, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Compression {
+    /// `light`.
+    Light,
+    /// `standard`.
+    #[default]
+    Standard,
+    /// `dense`.
+    Dense,
+    /// `agentic`.
+    Agentic,
+}
+
+/// `POST /v1/compile`: as `warrant compile --format json` (without `--created-at`: the
+/// package's `created_at` is the deterministic default).
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompileRequest {
+    /// The sources (at least one).
+    pub sources: Vec<CompileSource>,
+    /// The package title.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// The source's version or edition.
+    #[serde(default)]
+    pub version: Option<String>,
+    /// Coverage mode (default by source kind).
+    #[serde(default)]
+    pub coverage: Option<Coverage>,
+    /// `metadata.compression_level`.
+    #[serde(default)]
+    pub compression_level: Compression,
+    /// Turn promotion into if-then rules, playbooks and anti-patterns off.
+    #[serde(default)]
+    pub no_promotion: bool,
+}
+
+/// Compile sources into a CKF knowledge package.
+#[utoipa::path(post, path = "/v1/compile", tag = "artefacts", request_body = CompileRequest,
+    responses(
+        (status = 200, description = "The package, as `warrant compile --format json`", body = Object),
+        (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+        (status = 422, description = "Unreadable sources, or nothing to compile", body = ErrorBody),
+    ))]
+async fn compile(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<CompileRequest>) -> ApiResult<Response> {
+    use warrant_ckf::compile::{CompressionLevel, Options, SourceInput};
+    use warrant_ckf::coverage::CoverageMode;
+    let max = state.config().max_body;
+    work.run(move || {
+        if req.sources.is_empty() {
+            return Err(
+                ApiError::bad_request("/sources: expected at least one source").with_details(json!({"pointer": "/sources"}))
+            );
+        }
+        let inputs: Vec<SourceInput<'_>> =
+            req.sources.iter().map(|s| SourceInput { name: &s.name, bytes: s.text.as_bytes() }).collect();
+        let opts = Options {
+            title: req.title.clone(),
+            version: req.version.clone(),
+            compression_level: match req.compression_level {
+                Compression::Light => CompressionLevel::Light,
+                Compression::Standard => CompressionLevel::Standard,
+                Compression::Dense => CompressionLevel::Dense,
+                Compression::Agentic => CompressionLevel::Agentic,
+            },
+            coverage: req.coverage.map(|c| match c {
+                Coverage::Summary => CoverageMode::Summary,
+                Coverage::Balanced => CoverageMode::Balanced,
+                Coverage::Complete => CoverageMode::Complete,
+            }),
+            promotion: !req.no_promotion,
+            read: warrant_ckf::source::ReadOptions { max_bytes: max },
+            ..Options::default()
+        };
+        let result = warrant_ckf::compile::compile(&inputs, &opts).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        // Fail closed, as the CLI does: what is returned must pass write-mode validation.
+        let text = warrant_ckf::encode::to_json(&result.package).map_err(|e| ApiError::internal(e.to_string()))?;
+        let value: Value = serde_json::from_str(&text).map_err(|e| ApiError::internal(e.to_string()))?;
+        let report = warrant_ckf::validate::check(&value, warrant_ckf::validate::Mode::Write);
+        if let Some(e) = report.errors.first() {
+            return Err(ApiError::internal(format!(
+                "the compiled package fails write-mode validation at {}: {} (please report this)",
+                if e.path.is_empty() { "/" } else { &e.path },
+                e.message
+            )));
+        }
+        Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+    })
+    .await?
+}
+
+// ---------------------------------------------------------------------------------------
+// GET routes
+
+/// The built-in policy packs.
+#[utoipa::path(get, path = "/v1/packs", tag = "policies",
+    responses((status = 200, description = "As `warrant policy packs --format json`: `[{pack_id, name, version, description, policies}]`", body = Vec<Object>)))]
+async fn packs() -> ApiResult<Response> {
+    let listing = warrant_cpl::packs::listing().map_err(ApiError::internal)?;
+    json_response(&listing)
+}
+
+/// This document.
+#[utoipa::path(get, path = "/v1/openapi.json", tag = "service",
+    responses((status = 200, description = "The OpenAPI 3.1 document of every route", body = Object)))]
+async fn openapi_json(State(state): State<AppState>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], state.openapi_json().to_string()).into_response()
+}
+
+/// Prometheus metrics: request counts and latency histograms per route, requests in flight,
+/// the store's size.
+#[utoipa::path(get, path = "/metrics", tag = "service",
+    responses((status = 200, description = "Prometheus text format 0.0.4", body = String, content_type = "text/plain")))]
+async fn metrics(State(state): State<AppState>) -> Response {
+    let gauges = tokio::task::spawn_blocking({
+        let state = state.clone();
+        move || state.store_gauges()
+    })
+    .await
+    .ok()
+    .flatten();
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], state.metrics().render(gauges)).into_response()
+}
+
+/// Health and readiness.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Status {
+    /// `ok` (alive) or `ready`.
+    pub status: String,
+}
+
+/// Liveness: the process answers (no token needed).
+#[utoipa::path(get, path = "/healthz", tag = "service", security(()),
+    responses((status = 200, description = "Alive", body = Status)))]
+async fn healthz() -> Json<Status> {
+    Json(Status { status: "ok".into() })
+}
+
+/// Readiness: the store is open and the server is not shutting down (no token needed).
+#[utoipa::path(get, path = "/readyz", tag = "service", security(()),
+    responses(
+        (status = 200, description = "Ready", body = Status),
+        (status = 503, description = "Shutting down", body = ErrorBody),
+    ))]
+async fn readyz(State(state): State<AppState>) -> Response {
+    if state.ready() {
+        (StatusCode::OK, Json(Status { status: "ready".into() })).into_response()
+    } else {
+        ApiError::not_ready("shutting down").into_response()
+    }
+}
