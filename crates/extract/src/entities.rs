@@ -457,16 +457,18 @@ pub fn find(text: &str, prose: &[Range<usize>], sentences: &[Range<usize>]) -> V
         let at = |m: Range<usize>| r.start + m.start..r.start + m.end;
         // Cheap byte checks skip regexes that cannot match.
         let has = |needle: &str| hay.contains(needle);
-        for m in URL.find_iter(hay).filter(|_| has("http") || has("www.")) {
+        // The gates are checked before the scan: a filter on the matches would run the regex anyway.
+        let scan = |gate: bool, re: &'static LazyLock<Regex>| gate.then(|| re.find_iter(hay)).into_iter().flatten();
+        for m in scan(has("http") || has("www."), &URL) {
             let host =
                 m.as_str().split("://").nth(1).unwrap_or(m.as_str()).split(['/', '?', '#']).next().unwrap_or("").to_string();
             push(at(m.range()), 0, "URL", attrs(vec![("host", Value::String(host))]));
         }
-        for m in EMAIL.find_iter(hay).filter(|_| has("@")) {
+        for m in scan(has("@"), &EMAIL) {
             let domain = m.as_str().rsplit('@').next().unwrap_or("").to_string();
             push(at(m.range()), 0, "EMAIL", attrs(vec![("domain", Value::String(domain))]));
         }
-        for c in INLINE_CODE.captures_iter(hay).filter(|_| has("`")) {
+        for c in has("`").then(|| INLINE_CODE.captures_iter(hay)).into_iter().flatten() {
             if let Some(inner) = c.get(1)
                 && !inner.as_str().trim().is_empty()
                 && inner.as_str().trim() == inner.as_str()
@@ -477,7 +479,7 @@ pub fn find(text: &str, prose: &[Range<usize>], sentences: &[Range<usize>]) -> V
         // snake_case, camelCase or a call `f()`: an underscore, "()" or a lower→upper step.
         let identish =
             has("_") || has("()") || hay.as_bytes().windows(2).any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
-        for m in IDENT.find_iter(hay).filter(|_| identish) {
+        for m in scan(identish, &IDENT) {
             push(at(m.range()), 2, "CODE_IDENTIFIER", None);
         }
         for d in find_dates(hay) {
@@ -502,11 +504,11 @@ pub fn find(text: &str, prose: &[Range<usize>], sentences: &[Range<usize>]) -> V
             };
             push(at(d.range), 3, kind, a);
         }
-        for m in HASH_ID.find_iter(hay).filter(|_| has("#")) {
+        for m in scan(has("#"), &HASH_ID) {
             push(at(m.range()), 3, "IDENTIFIER", None);
         }
         let versionish = has("ersion") || hay.as_bytes().windows(2).any(|w| (w[0] | 0x20) == b'v' && w[1].is_ascii_digit());
-        for c in VERSION.captures_iter(hay).filter(|_| versionish) {
+        for c in versionish.then(|| VERSION.captures_iter(hay)).into_iter().flatten() {
             let (Some(all), Some(v)) = (c.get(0), c.get(1).or_else(|| c.get(2))) else { continue };
             push(at(all.range()), 3, "VERSION", attrs(vec![("version", Value::String(v.as_str().to_string()))]));
         }
