@@ -51,7 +51,7 @@ pub use error::{Result, StoreError};
 pub use ingest::{IngestOptions, IngestSummary, PreparedDocument, Progress, extraction_consistency, ingest, prepare};
 pub use model::{
     Chunk, Document, DocumentInput, Entity, EntityMention, FactPosition, FactQuery, SearchHit, SignatureMatch, StoreStats,
-    pattern_from_json,
+    TermStats, pattern_from_json,
 };
 pub use sqlite::SqliteStore;
 
@@ -122,6 +122,17 @@ pub trait Store: Send + Sync {
     fn chunk_frequency(&self, word: &str, cap: usize) -> Result<usize> {
         let _ = (word, cap);
         Ok(0)
+    }
+
+    /// How many chunks the index holds, and how many contain each word (as
+    /// [`Store::chunk_frequency`] counts, exact up to half the chunks and capped just above:
+    /// a word in more than half of them has no BM25 weight, so its exact count is never
+    /// needed). Stores may cache the counts until their content changes.
+    fn term_stats(&self, words: &[&str]) -> Result<TermStats> {
+        let chunks = usize::try_from(self.stats()?.chunks).unwrap_or(usize::MAX);
+        let cap = chunks / 2 + 1;
+        let frequencies = words.iter().map(|w| self.chunk_frequency(w, cap)).collect::<Result<_>>()?;
+        Ok(TermStats { chunks, frequencies })
     }
 
     /// An entity by any surface form: its canonical id ("Session tokens" → `session_token`),

@@ -202,6 +202,15 @@ pub struct EntityMention {
     pub span: Option<warrant_facts::Span>,
 }
 
+/// Word statistics of the BM25 index (see `Store::term_stats`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TermStats {
+    /// Chunks in the BM25 index.
+    pub chunks: usize,
+    /// Per word asked about, the chunks containing it (at most `chunks / 2 + 1`).
+    pub frequencies: Vec<usize>,
+}
+
 /// Counts of what a store holds.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

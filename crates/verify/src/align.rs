@@ -335,21 +335,46 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         !f && (w.dates.iter().any(|x| d.conflicts(x))
             || d.year.is_some_and(|y| !window_years.is_empty() && !window_years.contains(&y)))
     });
-    for n in nums_missing.iter().filter(|_| conflict.is_none() && !other_time) {
+    // A window that names none of the claim's names and puts another name in their place
+    // speaks of another subject ("In Borealis 17, audit logs expire after 33 minutes" for "In
+    // Cinder 42, audit logs expire after 51 minutes"): its amounts and dates are not compared,
+    // and a name that differs together with an amount or date is two differences, not one
+    // substitution.
+    let other_subject = !focus.bare
+        && !found_names.is_empty()
+        && found_names.iter().zip(&focus.given_names).all(|(f, g)| !f && !g)
+        && w.names.iter().any(|m| {
+            !focus.names.iter().any(|n| variant(n, m)) && focus.names.iter().any(|n| shares_enough(focus.near(&n.near), &m.near))
+        });
+    // A bare number right after a name labels it ("Boeing 737", "Cinder 42"): part of the
+    // name, not a second difference.
+    let labels_name = |n: &Num| {
+        n.dimension == warrant_text::quantity::Dimension::Number
+            && focus.names.iter().any(|m| n.range.start > m.range.end && n.range.start - m.range.end <= 1)
+    };
+    let more_differs = nums_missing.iter().any(|n| !labels_name(n)) || !dates_missing.is_empty();
+    // An amount or date is compared only in a window about the same thing: all of the claim's
+    // words but one are there, or at least its first two, which name what it is about ("API
+    // keys expire after 11 minutes" is not about "audit logs expire after 51 minutes"; "a pen
+    // can be kept … for up to 28 days" is about "opened pens should be thrown away after 7
+    // days").
+    let same_thing = focus.all_keys.iter().filter(|k| !w.has_key(k)).count() <= 1
+        || focus.token_keys.iter().flatten().take(2).all(|k| w.has_key(k));
+    for n in nums_missing.iter().filter(|_| conflict.is_none() && !other_time && !other_subject && same_thing) {
         let near = focus.near(&n.near);
         if let Some(m) = w.nums.iter().find(|m| n.differs_from(m) && shares(near, &m.near)) {
             conflict = Some(Conflict::Number { claim: n.surface.clone(), source: m.surface.clone() });
             break;
         }
     }
-    if conflict.is_none() {
+    if conflict.is_none() && !other_subject && same_thing {
         let dated =
             |d: &DateKey, near: &[String]| w.dates.iter().zip(&w.date_near).any(|(x, xn)| d.conflicts(x) && shares(near, xn));
         if focus.dates.iter().zip(&focus.date_near).zip(&found_dates).any(|((d, dn), f)| !f && dated(d, focus.near(dn))) {
             conflict = Some(Conflict::Date);
         }
     }
-    if conflict.is_none() {
+    if conflict.is_none() && !(other_subject && more_differs) {
         // Another name standing where the claim's name stands ("born in Warsaw" for "born in
         // Paris").
         'names: for n in &names_missing {

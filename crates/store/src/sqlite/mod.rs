@@ -28,7 +28,7 @@ pub use schema::{APPLICATION_ID, current_version};
 use crate::error::{Result, SqlContext, StoreError};
 use crate::ingest::PreparedDocument;
 use crate::model::{
-    Chunk, Document, Entity, EntityMention, FactPosition, FactQuery, SearchHit, SignatureMatch, StoreStats, constant,
+    Chunk, Document, Entity, EntityMention, FactPosition, FactQuery, SearchHit, SignatureMatch, StoreStats, TermStats, constant,
 };
 use crate::{Store, WriteReport};
 
@@ -61,6 +61,17 @@ pub struct SqliteStore {
     readers: Mutex<Vec<Connection>>,
     writer: Mutex<Connection>,
     busy_timeout: Duration,
+    terms: Mutex<TermCache>,
+}
+
+/// Word counts of the BM25 index, valid while the index is unchanged. The fingerprint is
+/// the FTS5 averages record (rows and tokens indexed) and the last chunk key handed out, so
+/// any insert or delete — by this process or another — is noticed with two row reads.
+#[derive(Default)]
+struct TermCache {
+    fingerprint: Option<(Vec<u8>, i64)>,
+    chunks: usize,
+    frequencies: HashMap<String, usize>,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -98,7 +109,13 @@ impl SqliteStore {
     pub fn open_in_memory() -> Result<Self> {
         let mut conn = Connection::open_in_memory().ctx("open in-memory store")?;
         migrate(&mut conn, Path::new(":memory:"))?;
-        Ok(Self { file: None, writer: Mutex::new(conn), readers: Mutex::new(Vec::new()), busy_timeout: DEFAULT_BUSY_TIMEOUT })
+        Ok(Self {
+            file: None,
+            writer: Mutex::new(conn),
+            readers: Mutex::new(Vec::new()),
+            busy_timeout: DEFAULT_BUSY_TIMEOUT,
+            terms: Mutex::default(),
+        })
     }
 
     fn open_file(file: PathBuf, create: bool, busy_timeout: Duration) -> Result<Self> {
@@ -122,7 +139,13 @@ impl SqliteStore {
         ))
         .ctx("configure store")?;
         migrate(&mut conn, &file)?;
-        Ok(Self { file: Some(file), writer: Mutex::new(conn), readers: Mutex::new(Vec::new()), busy_timeout })
+        Ok(Self {
+            file: Some(file),
+            writer: Mutex::new(conn),
+            readers: Mutex::new(Vec::new()),
+            busy_timeout,
+            terms: Mutex::default(),
+        })
     }
 
     /// The database file, or `None` for an in-memory store.
@@ -353,6 +376,19 @@ fn fts_query(text: &str) -> Option<String> {
     (!words.is_empty()).then(|| words.iter().map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(" OR "))
 }
 
+/// Chunks containing `word` (as the index tokenizes it), counted up to `cap`.
+fn chunk_frequency_on(c: &Connection, word: &str, cap: usize) -> Result<usize> {
+    let Some(fts) = fts_query(word) else { return Ok(0) };
+    if cap == 0 {
+        return Ok(0);
+    }
+    let n: i64 = c
+        .prepare_cached("SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?1 LIMIT ?2)")
+        .and_then(|mut st| st.query_row(params![fts, i64::try_from(cap).unwrap_or(i64::MAX)], |r| r.get(0)))
+        .ctx("count chunks")?;
+    Ok(usize::try_from(n).unwrap_or(0))
+}
+
 impl Store for SqliteStore {
     fn document(&self, id: &str) -> Result<Option<Document>> {
         self.read(|c| {
@@ -555,16 +591,41 @@ impl Store for SqliteStore {
     }
 
     fn chunk_frequency(&self, word: &str, cap: usize) -> Result<usize> {
-        let Some(fts) = fts_query(word) else { return Ok(0) };
-        if cap == 0 {
-            return Ok(0);
-        }
+        self.read(|c| chunk_frequency_on(c, word, cap))
+    }
+
+    fn term_stats(&self, words: &[&str]) -> Result<TermStats> {
         self.read(|c| {
-            let n: i64 = c
-                .prepare_cached("SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?1 LIMIT ?2)")
-                .and_then(|mut st| st.query_row(params![fts, i64::try_from(cap).unwrap_or(i64::MAX)], |r| r.get(0)))
-                .ctx("count chunks")?;
-            Ok(usize::try_from(n).unwrap_or(0))
+            let fingerprint: (Vec<u8>, i64) = (
+                c.prepare_cached("SELECT block FROM chunks_fts_data WHERE id = 1")
+                    .and_then(|mut st| st.query_row([], |r| r.get(0)).optional())
+                    .ctx("read index averages")?
+                    .unwrap_or_default(),
+                c.prepare_cached("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'")
+                    .and_then(|mut st| st.query_row([], |r| r.get(0)).optional())
+                    .ctx("read chunk sequence")?
+                    .unwrap_or(0),
+            );
+            let mut cache = lock(&self.terms);
+            if cache.fingerprint.as_ref() != Some(&fingerprint) {
+                let n: i64 = c.query_row("SELECT count(*) FROM chunks", [], |r| r.get(0)).ctx("count chunks")?;
+                *cache =
+                    TermCache { fingerprint: Some(fingerprint), chunks: usize::try_from(n).unwrap_or(0), ..TermCache::default() };
+            }
+            let cap = cache.chunks / 2 + 1;
+            let mut frequencies = Vec::with_capacity(words.len());
+            for w in words {
+                let n = match cache.frequencies.get(*w) {
+                    Some(n) => *n,
+                    None => {
+                        let n = chunk_frequency_on(c, w, cap)?;
+                        cache.frequencies.insert((*w).to_string(), n);
+                        n
+                    }
+                };
+                frequencies.push(n);
+            }
+            Ok(TermStats { chunks: cache.chunks, frequencies })
         })
     }
 
@@ -1058,6 +1119,41 @@ mod tests {
         assert_eq!(s.chunk_frequency("gateway", 2).unwrap(), 2, "capped");
         assert_eq!(s.chunk_frequency("absent", 100).unwrap(), 0);
         assert_eq!(s.chunk_frequency("  ", 100).unwrap(), 0);
+    }
+
+    #[test]
+    fn term_stats_count_chunks_and_follow_every_change_to_the_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = SqliteStore::open(dir.path()).unwrap();
+        let doc = |id: &str, text: &str| crate::DocumentInput {
+            id: id.into(),
+            text: text.into(),
+            version: None,
+            title: None,
+            metadata: None,
+            origin: id.into(),
+        };
+        let opts = crate::IngestOptions { max_chunk_chars: 40, ..crate::IngestOptions::default() };
+        let docs = vec![
+            doc("a", "Gateways require keys.\n\nThe gateway is up.\n\nThe gateway logs requests."),
+            doc("b", "A gateway requires tokens.\n\nTokens expire hourly."),
+        ];
+        crate::ingest(&s, docs, Vec::new(), &opts, &mut |_| {}).unwrap();
+        let t = s.term_stats(&["gateway", "tokens", "absent"]).unwrap();
+        assert_eq!(t.chunks, 5);
+        // "gateway" is in 4 of 5 chunks: counted up to half the chunks plus one.
+        assert_eq!(t.frequencies, vec![3, 2, 0]);
+        // Cached answers agree with fresh counts.
+        assert_eq!(s.term_stats(&["tokens", "gateway"]).unwrap().frequencies, vec![2, 3]);
+        // A write through another handle (another process) is noticed: the counts follow it.
+        let other = SqliteStore::open_existing(dir.path()).unwrap();
+        crate::ingest(&other, vec![doc("c", "Tokens rotate daily.")], Vec::new(), &opts, &mut |_| {}).unwrap();
+        let t = s.term_stats(&["tokens", "rotate"]).unwrap();
+        assert_eq!((t.chunks, t.frequencies), (6, vec![3, 1]));
+        // Replacing a document (same number of chunks, other words) is noticed too.
+        crate::ingest(&other, vec![doc("c", "Keys rotate weekly.")], Vec::new(), &opts, &mut |_| {}).unwrap();
+        let t = s.term_stats(&["tokens", "keys"]).unwrap();
+        assert_eq!((t.chunks, t.frequencies), (6, vec![2, 2]));
     }
 
     #[test]
