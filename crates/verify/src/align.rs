@@ -5,6 +5,7 @@
 use crate::analysis::{Analysis, DateKey, Name, Num, Role};
 use crate::corpus::Corpus;
 use crate::lexicon;
+use warrant_text::number::BigRational;
 
 /// What a claim asserts beyond its context (the question, when there is one).
 #[derive(Debug, Clone, Default)]
@@ -340,18 +341,45 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     // Cinder 42, audit logs expire after 51 minutes"): its amounts and dates are not compared,
     // and a name that differs together with an amount or date is two differences, not one
     // substitution.
-    let other_subject = !focus.bare
-        && !found_names.is_empty()
-        && found_names.iter().zip(&focus.given_names).all(|(f, g)| !f && !g)
-        && w.names.iter().any(|m| {
-            !focus.names.iter().any(|n| variant(n, m)) && focus.names.iter().any(|n| shares_enough(focus.near(&n.near), &m.near))
-        });
-    // A bare number right after a name labels it ("Boeing 737", "Cinder 42"): part of the
-    // name, not a second difference.
+    // A bare number right after the claim's first name labels what the claim is about
+    // ("Cinder 42", "Boeing 737"): part of the name, not an amount. A window with the name
+    // under another label ("Cinder 273") speaks of another subject too. (After a later name
+    // it is the value asserted: "requires Python 3.8".)
     let labels_name = |n: &Num| {
         n.dimension == warrant_text::quantity::Dimension::Number
-            && focus.names.iter().any(|m| n.range.start > m.range.end && n.range.start - m.range.end <= 1)
+            && focus.names.first().is_some_and(|m| n.range.start > m.range.end && n.range.start - m.range.end <= 1)
     };
+    // The claim's subject is an instance in a series ("In Cinder 42, …", "The Elara 77 plan
+    // …": a name and its label number in the claim's first words). A window without that name
+    // under that label speaks of another instance: nothing in it conflicts with the claim.
+    let label_of = |a: &Analysis, name: &Name| -> Option<BigRational> {
+        a.names
+            .iter()
+            .filter(|m| m.stems == name.stems)
+            .find_map(|m| {
+                a.nums.iter().find(|n| {
+                    n.dimension == warrant_text::quantity::Dimension::Number
+                        && n.range.start > m.range.end
+                        && n.range.start - m.range.end <= 1
+                })
+            })
+            .map(|n| n.written.clone())
+    };
+    let claim_label = focus.names.first().filter(|n| n.tokens.start <= 2).and_then(|n| {
+        let mut only = Analysis::default();
+        only.names = vec![n.clone()];
+        only.nums = focus.nums.clone();
+        label_of(&only, n).map(|l| (n, l))
+    });
+    let other_instance = !focus.bare && claim_label.as_ref().is_some_and(|(n, l)| label_of(&w, n).as_ref() != Some(l));
+    let other_subject = !focus.bare
+        && (!found_names.is_empty()
+            && found_names.iter().zip(&focus.given_names).all(|(f, g)| !f && !g)
+            && w.names.iter().any(|m| {
+                !focus.names.iter().any(|n| variant(n, m))
+                    && focus.names.iter().any(|n| shares_enough(focus.near(&n.near), &m.near))
+            })
+            || nums_missing.iter().any(|n| labels_name(n)));
     let more_differs = nums_missing.iter().any(|n| !labels_name(n)) || !dates_missing.is_empty();
     // An amount or date is compared only in a window about the same thing: all of the claim's
     // words but one are there, or at least its first two, which name what it is about ("API
@@ -418,6 +446,10 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     }
     if conflict.is_none() {
         conflict = antonym(focus, &w);
+    }
+    // About another subject, only a name standing in for the claim's is a conflict.
+    if other_subject && !matches!(conflict, Some(Conflict::Substitution { .. } | Conflict::Agent { .. })) || other_instance {
+        conflict = None;
     }
     WindowEval {
         first,
