@@ -299,7 +299,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         + new_found(&found_names, &focus.given_names)
         + new_found(&found_nums, &focus.given_nums)
         + new_found(&found_dates, &focus.given_dates);
-    let support = covered as f64 / focus.total().max(1) as f64;
+    let mut support = covered as f64 / focus.total().max(1) as f64;
     // With fewer than two words, the claim's context is its support.
     let context = if focus.all_keys.len() < 2 {
         support
@@ -448,8 +448,13 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         conflict = antonym(focus, &w);
     }
     // About another subject, only a name standing in for the claim's is a conflict.
-    if other_subject && !matches!(conflict, Some(Conflict::Substitution { .. } | Conflict::Agent { .. })) || other_instance {
+    if other_subject && !matches!(conflict, Some(Conflict::Substitution { .. } | Conflict::Agent { .. })) {
         conflict = None;
+    }
+    // Nor does it support the claim (an "8" in "8 minutes" is not the claim's "Borealis 8").
+    if other_instance {
+        conflict = None;
+        support = 0.0;
     }
     WindowEval {
         first,
