@@ -26,60 +26,8 @@ pub enum Format {
     Json,
 }
 
-/// Artefact kinds `validate` knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-#[value(rename_all = "snake_case")]
-pub enum Kind {
-    /// A PredicateGraph 1.x document.
-    Predicategraph,
-    /// A standalone CPL policy.
-    CplPolicy,
-    /// A policy pack.
-    PolicyPack,
-    /// A verifier rubric.
-    VerifierRubric,
-    /// A CKF knowledge package (`.ckf.json`, `.ckf.yaml`, `.ckf.md`); CKF benchmark
-    /// projections are recognised and their projection shape checked.
-    CkfPackage,
-    /// An Agent Evidence pack.
-    EvidencePack,
-    /// An Agent Evidence claim map.
-    ClaimMap,
-    /// An Agent Evidence source map.
-    SourceMap,
-    /// An Agent Evidence provenance chain.
-    Provenance,
-    /// An Agent Evidence verification and review document.
-    Verification,
-    /// An Agent Evidence replay case.
-    Replay,
-    /// An Agent Evidence export manifest.
-    ExportManifest,
-    /// An Agent Evidence event.
-    Event,
-}
-
-impl Kind {
-    /// The library's kind.
-    pub fn lib(self) -> warrant_validate::Kind {
-        use warrant_validate::Kind as K;
-        match self {
-            Self::Predicategraph => K::Predicategraph,
-            Self::CplPolicy => K::CplPolicy,
-            Self::PolicyPack => K::PolicyPack,
-            Self::VerifierRubric => K::VerifierRubric,
-            Self::EvidencePack => K::EvidencePack,
-            Self::ClaimMap => K::ClaimMap,
-            Self::SourceMap => K::SourceMap,
-            Self::Provenance => K::Provenance,
-            Self::Verification => K::Verification,
-            Self::Replay => K::Replay,
-            Self::ExportManifest => K::ExportManifest,
-            Self::Event => K::Event,
-            Self::CkfPackage => K::CkfPackage,
-        }
-    }
-}
+/// Artefact kinds `validate` knows (the library's, with their command-line names).
+pub use warrant_validate::Kind;
 
 /// Subcommands.
 #[derive(Debug, Subcommand)]

@@ -34,6 +34,7 @@ pub enum ValidateError {
 /// Artefact kinds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum), value(rename_all = "snake_case"))]
 pub enum Kind {
     /// A PredicateGraph 1.x document.
     Predicategraph,

@@ -49,7 +49,7 @@ fn print_text(r: &FileReport, indent: &str, name: &str) {
 
 /// Runs `warrant validate`.
 pub fn run(args: ValidateArgs) -> CliResult<ExitCode> {
-    let kind = args.kind.map(crate::cli::Kind::lib);
+    let kind = args.kind;
     if args.all {
         if args.files.len() > 1 {
             return Err(CliError::input("--all takes at most one directory"));
