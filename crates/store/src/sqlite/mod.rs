@@ -1091,6 +1091,10 @@ fn insert_fact(st: &mut Statement<'_>, f: &Fact, doc_seq: Option<i64>, chunk_idx
 mod tests {
     use super::*;
 
+    fn doc(id: &str, text: &str) -> crate::DocumentInput {
+        crate::DocumentInput { id: id.into(), text: text.into(), version: None, title: None, metadata: None, origin: id.into() }
+    }
+
     #[test]
     fn fts_queries_quote_words() {
         assert_eq!(
@@ -1104,14 +1108,6 @@ mod tests {
     #[test]
     fn chunk_frequency_counts_stemmed_words_up_to_a_cap() {
         let s = SqliteStore::open_in_memory().unwrap();
-        let doc = |id: &str, text: &str| crate::DocumentInput {
-            id: id.into(),
-            text: text.into(),
-            version: None,
-            title: None,
-            metadata: None,
-            origin: id.into(),
-        };
         let docs = vec![doc("a", "Gateways require keys.\n\nThe gateway is up."), doc("b", "A gateway requires tokens.")];
         crate::ingest(&s, docs, Vec::new(), &crate::IngestOptions::default(), &mut |_| {}).unwrap();
         assert_eq!(s.chunk_frequency("gateway", 100).unwrap(), 3);
@@ -1125,14 +1121,6 @@ mod tests {
     fn term_stats_count_chunks_and_follow_every_change_to_the_index() {
         let dir = tempfile::tempdir().unwrap();
         let s = SqliteStore::open(dir.path()).unwrap();
-        let doc = |id: &str, text: &str| crate::DocumentInput {
-            id: id.into(),
-            text: text.into(),
-            version: None,
-            title: None,
-            metadata: None,
-            origin: id.into(),
-        };
         let opts = crate::IngestOptions { max_chunk_chars: 40, ..crate::IngestOptions::default() };
         let docs = vec![
             doc("a", "Gateways require keys.\n\nThe gateway is up.\n\nThe gateway logs requests."),
@@ -1159,14 +1147,6 @@ mod tests {
     #[test]
     fn entity_head_reads_the_first_mentions_only() {
         let s = SqliteStore::open_in_memory().unwrap();
-        let doc = |id: &str, text: &str| crate::DocumentInput {
-            id: id.into(),
-            text: text.into(),
-            version: None,
-            title: None,
-            metadata: None,
-            origin: id.into(),
-        };
         let docs = vec![
             doc("a", "Session tokens expire after 5 minutes."),
             doc("b", "The session token requires a key."),
