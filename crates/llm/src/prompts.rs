@@ -45,6 +45,12 @@ macro_rules! prompt {
 }
 
 prompt!(
+    ASK_PLAN,
+    "ask.plan.v1",
+    "ask.plan",
+    "Question planning (warrant ask --llm-plan): a QueryPlan over the vocabulary's and the rules' predicates."
+);
+prompt!(
     REPAIR,
     "repair.v1",
     "any JSON stage",
@@ -69,6 +75,24 @@ prompt!(
     "Second opinion on a claim the rules left unsupported or partially supported (warrant check --llm-verify)."
 );
 prompt!(
+    RESEARCH_ASSESS,
+    "research.assess.v1",
+    "research.assess",
+    "Research assess (warrant research --llm): whether the evidence answers the topic, and refined queries."
+);
+prompt!(
+    RESEARCH_ROUTE,
+    "research.route.v1",
+    "research.route",
+    "Research route (warrant research --llm): a RouteDecision over the classifier's candidates."
+);
+prompt!(
+    RESEARCH_SYNTHESIZE,
+    "research.synthesize.v1",
+    "research.synthesize",
+    "Research synthesis (warrant research --llm): an answer citing only the listed evidence ids."
+);
+prompt!(
     VERIFIER_JUDGE,
     "verifier.judge.v1",
     "verifier.judge",
@@ -76,7 +100,17 @@ prompt!(
 );
 
 /// Every prompt, by id.
-pub const ALL: [Prompt; 5] = [CLAIMS_VERIFY, FACTS_EXTRACT, GRAPH_EXTRACT, REPAIR, VERIFIER_JUDGE];
+pub const ALL: [Prompt; 9] = [
+    ASK_PLAN,
+    CLAIMS_VERIFY,
+    FACTS_EXTRACT,
+    GRAPH_EXTRACT,
+    REPAIR,
+    RESEARCH_ASSESS,
+    RESEARCH_ROUTE,
+    RESEARCH_SYNTHESIZE,
+    VERIFIER_JUDGE,
+];
 
 /// The prompt with this id.
 pub fn get(id: &str) -> Option<Prompt> {
