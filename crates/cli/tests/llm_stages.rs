@@ -199,3 +199,182 @@ fn ask_llm_plan_records_and_replays_byte_for_byte() {
     let out = warrant(d).args(["ask", "--store", "s", "--llm-plan", IDLE_QUESTION]).assert().code(2).get_output().stderr.clone();
     assert!(String::from_utf8_lossy(&out).contains("--llm-plan needs a model"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// research --llm
+// ---------------------------------------------------------------------------------------------
+
+const TOPIC: &str = "session token expiry";
+const CHUNK: &str = "warrant.local.knowledge.chunk.auth%2Emd.1";
+const ROUTE_MARK: &str = "You route a research request";
+const ASSESS_MARK: &str = "Decide whether the evidence below answers";
+const SYNTH_MARK: &str = "Answer the research topic from the evidence";
+
+fn research(d: &Path, store: &str, url: Option<&str>, extra: &[&str], code: i32) -> Vec<u8> {
+    let mut c = warrant(d);
+    c.args(["research", "--store", store, "--now", "2026-01-01T00:00:00Z", "--llm", "--llm-model", "fake-model"]).args(extra);
+    if let Some(u) = url {
+        c.args(["--llm-endpoint", u]);
+    }
+    c.arg(TOPIC);
+    run(&mut c, code)
+}
+
+fn good_route() -> Reply {
+    Reply::json(
+        &json!({"action": "walk_seeds", "args": {"seeds": [{"ref": "0", "ref_type": "candidate_index"}]}, "rationale": "named"}),
+    )
+}
+
+fn good_assess() -> Reply {
+    Reply::json(&json!({"sufficient": true, "refined_queries": [], "rationale": "the expiry is stated", "confidence": 0.9}))
+}
+
+/// A synthesis citing one real evidence id and, on its own line, one invented id.
+fn good_synth() -> Reply {
+    Reply::json(&json!({
+        "synthesis": format!("Session tokens expire after 30 minutes of inactivity [{CHUNK}].\nThey are kept in Redis [made.up.id]."),
+        "evidence_refs": [CHUNK, "made.up.id"]}))
+}
+
+fn show(d: &Path, store: &str, run_id: &str) -> Value {
+    json_of(&run(warrant(d).args(["research", "--store", store, "--show", run_id]), 0))
+}
+
+fn latest<'a>(record: &'a Value, category: &str) -> &'a Value {
+    &record["history"].as_array().unwrap().iter().rev().find(|h| h["category"] == category).unwrap()["payload"]
+}
+
+#[test]
+fn research_llm_runs_the_model_stages_and_strips_invented_refs() {
+    let dir = setup();
+    let d = dir.path();
+    let server = FakeLlm::start(vec![
+        Rule::when(ROUTE_MARK, vec![good_route()]),
+        Rule::when(ASSESS_MARK, vec![good_assess()]),
+        Rule::when(SYNTH_MARK, vec![good_synth()]),
+    ]);
+    let v = json_of(&research(d, "s", Some(&server.url()), &[], 0));
+    assert_eq!(v["synthesis"], format!("Session tokens expire after 30 minutes of inactivity [{CHUNK}]."));
+    let ids: Vec<&str> = v["evidence"].as_array().unwrap().iter().map(|e| e["entity_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, [CHUNK], "only the cited, existing evidence");
+    assert!(v.get("degraded").is_none(), "{v}");
+    assert_eq!(v["sufficient"], true);
+    assert_eq!(server.count(), 3);
+    let prompts: Vec<String> = server.received().iter().map(|r| r.prompt().to_string()).collect();
+    assert!(prompts[0].contains("[0] warrant.local.knowledge.graph.entity.session_token — session token"), "{}", prompts[0]);
+    assert!(prompts[1].contains("Action: walk_seeds") && prompts[1].contains(CHUNK), "{}", prompts[1]);
+    assert!(prompts[2].contains(&format!("- [{CHUNK}] obj=auth.md#1 Session tokens expire")), "{}", prompts[2]);
+
+    let record = show(d, "s", v["run_id"].as_str().unwrap());
+    assert_eq!(latest(&record, "assessment_output")["rationale"], "the expiry is stated");
+    assert_eq!(latest(&record, "route_decision")["rationale"], "named");
+    assert_eq!(record["warnings"], json!(["synthesize: stripped unknown evidence ref \"made.up.id\""]));
+}
+
+#[test]
+fn research_llm_repairs_an_invalid_route_once() {
+    let dir = setup();
+    let d = dir.path();
+    let server = FakeLlm::start(vec![
+        Rule::when("was rejected", vec![good_route()]),
+        Rule::when(ROUTE_MARK, vec![Reply::Content("```json\n{\"action\": \"walk_seeds\", \"args\": {\"seeds\": [\n```".into())]),
+        Rule::when(ASSESS_MARK, vec![good_assess()]),
+        Rule::when(SYNTH_MARK, vec![good_synth()]),
+    ]);
+    let v = json_of(&research(d, "s", Some(&server.url()), &[], 0));
+    assert!(v.get("degraded").is_none(), "{v}");
+    assert_eq!(v["decomp_trace"]["router_action"], "walk_seeds");
+    assert_eq!(server.count(), 4);
+    let repair = server.received()[1].prompt().to_string();
+    assert!(repair.contains("Problem: the reply is not JSON") && repair.contains(ROUTE_MARK), "{repair}");
+}
+
+#[test]
+fn research_llm_falls_back_to_the_rule_stages_on_schema_violations() {
+    let dir = setup();
+    let d = dir.path();
+    run(warrant(d).args(["ingest", "--store", "plain", "auth.md"]), 0);
+    let plain = json_of(&run(warrant(d).args(["research", "--store", "plain", "--now", "2026-01-01T00:00:00Z", TOPIC]), 0));
+    let server = FakeLlm::start(vec![
+        Rule::when(ROUTE_MARK, vec![Reply::json(&json!({"action": "fly", "args": {}}))]),
+        Rule::when(ASSESS_MARK, vec![Reply::json(&json!({"sufficient": "yes"}))]),
+        Rule::when(
+            SYNTH_MARK,
+            vec![Reply::json(&json!({"synthesis": "Tokens never expire [x.y.z].", "evidence_refs": ["x.y.z"]}))],
+        ),
+    ]);
+    let v = json_of(&research(d, "s", Some(&server.url()), &[], 0));
+    assert_eq!(server.count(), 6, "every stage asked twice");
+    let degraded: Vec<&str> = v["degraded"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+    assert_eq!(degraded.len(), 3, "{degraded:?}");
+    assert!(degraded[0].starts_with("research.route: the model's output was rejected twice: ") && degraded[0].contains("fly"));
+    assert!(degraded[0].ends_with("; the rule router was used"));
+    assert!(degraded[1].starts_with(
+        "research.assess: the model's output was rejected twice: /sufficient: expected true or false; after repair: /sufficient"
+    ));
+    assert_eq!(
+        degraded[2],
+        "research.synthesize: the model's output was rejected twice: /evidence_refs: no cited id is one of the listed evidence ids \
+         (cited: x.y.z); after repair: /evidence_refs: no cited id is one of the listed evidence ids (cited: x.y.z); the rule \
+         synthesizer was used"
+    );
+    // The rule stages' result, exactly; nothing the model invented survives.
+    for key in ["synthesis", "evidence", "decomp_trace", "sufficient", "run_id"] {
+        assert_eq!(v[key], plain[key], "{key}");
+    }
+    let record = show(d, "s", v["run_id"].as_str().unwrap());
+    let ao = latest(&record, "assessment_output");
+    assert_eq!(ao["degraded"], true);
+    assert!(ao["degraded_reason"].as_str().unwrap().starts_with("research.assess: the model's output was rejected twice"));
+    let warnings = record["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 3);
+    assert!(warnings[0].as_str().unwrap().starts_with("model degraded: research.route: "));
+    // Text format says so too.
+    let text = String::from_utf8(research(d, "s", Some(&server.url()), &["--format", "text"], 0)).unwrap();
+    assert!(text.contains("\nDegraded: research.route: the model's output was rejected twice"), "{text}");
+}
+
+#[test]
+fn research_llm_falls_back_on_500_and_timeout() {
+    let dir = setup();
+    let d = dir.path();
+    let server = FakeLlm::start(vec![Rule::any(vec![Reply::Status(500, "boom".into())])]);
+    let v = json_of(&research(d, "s", Some(&server.url()), &[], 0));
+    assert_eq!(
+        v["degraded"],
+        json!([
+            "research.route: the LLM endpoint answered HTTP 500 after 1 attempt(s): boom; the rule router was used",
+            "research.assess: the LLM endpoint answered HTTP 500 after 1 attempt(s): boom; the rule assessor was used",
+            "research.synthesize: the LLM endpoint answered HTTP 500 after 1 attempt(s): boom; the rule synthesizer was used"
+        ])
+    );
+    assert!(v["synthesis"].as_str().unwrap().starts_with("Evidence for session token expiry:"));
+
+    let server = FakeLlm::start(vec![Rule::any(vec![Reply::Delay(Duration::from_secs(3), Box::new(good_route()))])]);
+    let v = json_of(&research(d, "s", Some(&server.url()), &[], 0));
+    let degraded: Vec<&str> = v["degraded"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+    assert_eq!(degraded.len(), 3);
+    assert!(degraded.iter().all(|d| d.contains("the LLM request timed out after 1 attempt(s)")), "{degraded:?}");
+    assert_eq!(v["evidence"][0]["entity_id"], CHUNK);
+}
+
+#[test]
+fn research_llm_records_and_replays_byte_for_byte() {
+    let dir = setup();
+    let d = dir.path();
+    run(warrant(d).args(["ingest", "--store", "s2", "auth.md"]), 0);
+    let server = FakeLlm::start(vec![
+        Rule::when(ROUTE_MARK, vec![good_route()]),
+        Rule::when(ASSESS_MARK, vec![good_assess()]),
+        Rule::when(SYNTH_MARK, vec![good_synth()]),
+    ]);
+    let recorded = research(d, "s", Some(&server.url()), &["--llm-cache", "cache"], 0);
+    drop(server);
+    let replayed = research(d, "s2", None, &["--llm-cache", "cache"], 0);
+    assert_eq!(String::from_utf8(replayed).unwrap(), String::from_utf8(recorded.clone()).unwrap());
+    let v = json_of(&recorded);
+    assert_eq!(show(d, "s", v["run_id"].as_str().unwrap()), show(d, "s2", v["run_id"].as_str().unwrap()));
+    // A model stage without a model is bad input.
+    warrant(d).args(["research", "--store", "s", "--llm", TOPIC]).assert().code(2);
+}
