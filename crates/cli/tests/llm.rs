@@ -52,6 +52,7 @@ fn prompts_are_listed_with_versions() {
         ids,
         [
             "ask.plan.v1",
+            "ckf.map.v1",
             "claims.verify.v1",
             "facts.extract.v1",
             "graph.extract.v1",

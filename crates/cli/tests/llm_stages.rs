@@ -378,3 +378,190 @@ fn research_llm_records_and_replays_byte_for_byte() {
     // A model stage without a model is bad input.
     warrant(d).args(["research", "--store", "s", "--llm", TOPIC]).assert().code(2);
 }
+
+// ---------------------------------------------------------------------------------------------
+// compile --llm (CKF map step)
+// ---------------------------------------------------------------------------------------------
+
+const REFUND: &str = "# Refund policy\n\nCustomers may request a refund within 30 days of purchase. Refunds are issued to the original payment method.\n";
+const MAP_MARK: &str = "<<<SOURCE>>>";
+
+fn trace(excerpt: &str) -> Value {
+    json!({"source_basis": "explicit", "confidence": 0.9, "source_refs": ["s_001"], "source_excerpts": [excerpt]})
+}
+
+fn with_trace(mut item: Value, excerpt: &str) -> Value {
+    item.as_object_mut().unwrap().extend(trace(excerpt).as_object().unwrap().clone());
+    item
+}
+
+fn good_partial() -> Value {
+    json!({
+        "entities": [
+            with_trace(json!({"name": "Refund", "type": "process", "description": "Money returned to a customer.",
+                              "related": [{"name": "Payment method", "relation": "depends_on"}]}),
+                       "Refunds are issued to the original payment method."),
+            with_trace(json!({"name": "Payment method", "type": "object", "description": "How the customer paid."}),
+                       "the original payment method")
+        ],
+        "concepts": [],
+        "decision_rules": [
+            with_trace(json!({"condition": "A customer asks for a refund within 30 days of purchase.",
+                              "decision": "Grant the refund to the original payment method."}),
+                       // Whitespace may differ from the source.
+                       "Customers may request a refund  within\n30 days of purchase.")
+        ],
+        "atomic_units": [
+            with_trace(json!({"statement": "Customers may request a refund within 30 days of purchase.", "type": "rule"}),
+                       "Customers may request a refund within 30 days of purchase."),
+            // A number no excerpt shows: dropped, as the rule mapper would.
+            with_trace(json!({"statement": "Refunds take 5 days.", "type": "numeric_fact"}),
+                       "Refunds are issued to the original payment method.")
+        ],
+        "metadata": {"source_title": "Refund policy", "source_type": "policy"}
+    })
+}
+
+fn compile(d: &Path, url: Option<&str>, extra: &[&str]) -> (Vec<u8>, Value, String) {
+    let mut c = warrant(d);
+    c.args(["compile", "--llm", "--llm-model", "fake-model", "--report", "report.json"]).args(extra);
+    if let Some(u) = url {
+        c.args(["--llm-endpoint", u]);
+    }
+    c.arg("refund.md");
+    let out = c.output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(d.join("report.json")).unwrap()).unwrap();
+    (out.stdout, report, String::from_utf8(out.stderr).unwrap())
+}
+
+fn compile_setup() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "refund.md", REFUND);
+    write(dir.path(), "warrant.toml", "[llm]\nmax_retries = 0\nbackoff_ms = 1\ntimeout_secs = 1\n");
+    dir
+}
+
+fn ids(pkg: &Value, section: &str) -> Vec<String> {
+    pkg[section].as_array().map(|a| a.iter().map(|i| i["id"].as_str().unwrap().to_string()).collect()).unwrap_or_default()
+}
+
+#[test]
+fn compile_llm_maps_chunks_with_a_valid_partial() {
+    let dir = compile_setup();
+    let d = dir.path();
+    let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&good_partial())])]);
+    let (out, report, stderr) = compile(d, Some(&server.url()), &[]);
+    let pkg = json_of(&out);
+    assert_eq!(server.count(), 1, "one chunk, one request");
+    let prompt = server.received()[0].prompt().to_string();
+    assert!(prompt.contains("Span s_001") && prompt.contains(&format!("{MAP_MARK}\n{}", REFUND.trim_end())), "{prompt}");
+    assert!(
+        prompt.contains("- entities: name*, type*, description*, aliases[], attributes[], related[{name, relation}]"),
+        "{prompt}"
+    );
+    assert_eq!(pkg["metadata"]["compiler_profile"], "warrant-ckf 0.1.0 (mapper: llm:fake-model)");
+    assert!(report.get("degraded").is_none(), "{report}");
+    assert!(!stderr.contains("degraded:"), "{stderr}");
+    assert_eq!(ids(&pkg, "entities"), ["ent_payment_method", "ent_refund"]);
+    let refund = pkg["entities"].as_array().unwrap().iter().find(|e| e["name"] == "Refund").unwrap();
+    assert_eq!(refund["related_entities"][0]["entity_id"], "ent_payment_method");
+    assert_eq!(refund["related_entities"][0]["relation_type"], "depends_on");
+    let rule = &pkg["decision_rules"][0];
+    assert_eq!(rule["source_excerpts"], json!(["Customers may request a refund within 30 days of purchase."]));
+    let statements: Vec<&str> =
+        pkg["atomic_units"].as_array().unwrap().iter().map(|a| a["statement"].as_str().unwrap()).collect();
+    assert!(statements.contains(&"Customers may request a refund within 30 days of purchase."), "{statements:?}");
+    assert!(!statements.iter().any(|s| s.contains("5 days")), "the unshown number was dropped: {statements:?}");
+    // The rule mapper's principle is not there: the model's items replaced the rule mapper's.
+    assert!(pkg.get("principles").is_none_or(|p| p.as_array().unwrap().is_empty()), "{}", pkg["principles"]);
+}
+
+#[test]
+fn compile_llm_repairs_then_falls_back() {
+    let dir = compile_setup();
+    let d = dir.path();
+    // Repair: not JSON, then a valid partial.
+    let server = FakeLlm::start(vec![
+        Rule::when("was rejected", vec![Reply::json(&good_partial())]),
+        Rule::any(vec![Reply::Content("{\"entities\": [".into())]),
+    ]);
+    let (out, report, _) = compile(d, Some(&server.url()), &[]);
+    assert_eq!(server.count(), 2);
+    assert!(report.get("degraded").is_none());
+    assert_eq!(ids(&json_of(&out), "entities"), ["ent_payment_method", "ent_refund"]);
+
+    // Schema violations, twice: the rule mapper's package, with the reason.
+    let (plain, _, _) = {
+        let out = run(warrant(d).args(["compile", "refund.md"]), 0);
+        (out, Value::Null, String::new())
+    };
+    for (bad, why) in [
+        (json!({"concepts": []}), "/entities: missing (required, may be [])"),
+        (json!({"entities": [], "concepts": [], "rules": []}), "/rules: unknown section"),
+        (
+            json!({"entities": [with_trace(json!({"name": "Refund", "type": "process", "description": "x"}), "Refunds never expire.")], "concepts": []}),
+            "/entities/0/source_excerpts/0: not found verbatim in the chunk",
+        ),
+        (
+            json!({"entities": [with_trace(json!({"name": "Refund", "type": "process"}), "Refunds are issued")], "concepts": []}),
+            "/entities/0/description: missing (required in entities)",
+        ),
+        (
+            json!({"entities": [], "concepts": [{"label": "Refund", "definition": "Money back", "source_basis": "certain", "confidence": 0.5, "source_excerpts": ["Refunds are issued"]}]}),
+            "/concepts/0/source_basis: \"certain\" is not one of",
+        ),
+        (
+            json!({"entities": [with_trace(json!({"name": "Refund", "type": "process", "description": "x", "related": [{"name": "Payment method", "relation": "loves"}]}), "Refunds are issued")], "concepts": []}),
+            "/entities/0/related/0/relation: \"loves\" is not one of",
+        ),
+    ] {
+        let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&bad)])]);
+        let (out, report, stderr) = compile(d, Some(&server.url()), &[]);
+        assert_eq!(server.count(), 2, "{why}");
+        let degraded = report["degraded"][0].as_str().unwrap();
+        assert!(degraded.starts_with("s_001: ckf.map: the model's output was rejected twice: "), "{degraded}");
+        assert!(degraded.contains(why) && degraded.ends_with("; the rule mapper was used"), "{why}: {degraded}");
+        assert!(stderr.contains(&format!("degraded: {degraded}")), "{stderr}");
+        let (a, b) = (json_of(&out), json_of(&plain));
+        for section in ["entities", "principles", "atomic_units", "retrieval_chunks"] {
+            assert_eq!(a[section], b[section], "{section}: the rule mapper's items");
+        }
+    }
+}
+
+#[test]
+fn compile_llm_falls_back_on_500_and_timeout() {
+    let dir = compile_setup();
+    let d = dir.path();
+    let plain = json_of(&run(warrant(d).args(["compile", "refund.md"]), 0));
+    let server = FakeLlm::start(vec![Rule::any(vec![Reply::Status(500, "boom".into())])]);
+    let (out, report, _) = compile(d, Some(&server.url()), &[]);
+    assert_eq!(
+        report["degraded"],
+        json!(["s_001: ckf.map: the LLM endpoint answered HTTP 500 after 1 attempt(s): boom; the rule mapper was used"])
+    );
+    assert_eq!(json_of(&out)["atomic_units"], plain["atomic_units"]);
+
+    let server =
+        FakeLlm::start(vec![Rule::any(vec![Reply::Delay(Duration::from_secs(3), Box::new(Reply::json(&good_partial())))])]);
+    let (out, report, _) = compile(d, Some(&server.url()), &[]);
+    assert_eq!(
+        report["degraded"],
+        json!(["s_001: ckf.map: the LLM request timed out after 1 attempt(s); the rule mapper was used"])
+    );
+    assert_eq!(json_of(&out)["atomic_units"], plain["atomic_units"]);
+}
+
+#[test]
+fn compile_llm_records_and_replays_byte_for_byte() {
+    let dir = compile_setup();
+    let d = dir.path();
+    let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&good_partial())])]);
+    let (recorded, rec_report, _) = compile(d, Some(&server.url()), &["--llm-cache", "cache"]);
+    drop(server);
+    let (replayed, rep_report, _) = compile(d, None, &["--llm-cache", "cache"]);
+    assert_eq!(String::from_utf8(replayed).unwrap(), String::from_utf8(recorded).unwrap());
+    assert_eq!(rep_report, rec_report);
+    warrant(d).args(["compile", "--llm", "refund.md"]).assert().code(2);
+}

@@ -69,6 +69,12 @@ prompt!(
     "PredicateGraph claim extraction (warrant extract --llm): the claims of a model output, quoted exactly."
 );
 prompt!(
+    CKF_MAP,
+    "ckf.map.v1",
+    "ckf.map",
+    "CKF map step (warrant compile --llm): the knowledge items of one source chunk, with verbatim excerpts."
+);
+prompt!(
     CLAIMS_VERIFY,
     "claims.verify.v1",
     "claims.verify",
@@ -100,8 +106,9 @@ prompt!(
 );
 
 /// Every prompt, by id.
-pub const ALL: [Prompt; 9] = [
+pub const ALL: [Prompt; 10] = [
     ASK_PLAN,
+    CKF_MAP,
     CLAIMS_VERIFY,
     FACTS_EXTRACT,
     GRAPH_EXTRACT,
