@@ -13,12 +13,13 @@
 use std::collections::BTreeSet;
 
 use serde_json::Value;
+use warrant_facts::Vocabulary;
 use warrant_llm::{Llm, complete_json, prompts};
 use warrant_store::StoreError;
 
 use crate::engine::Answerer;
 use crate::plan::QueryPlan;
-use crate::rules::ParamUnit;
+use crate::rules::{ParamUnit, RuleLibrary};
 
 /// The stage name model calls are logged under.
 pub const STAGE: &str = "ask.plan";
@@ -102,22 +103,28 @@ pub fn prompt(answerer: &Answerer<'_>, question: &str) -> String {
 /// The stage's schema: a valid [`QueryPlan`] whose predicates and params this answerer knows.
 /// Errors name a JSON pointer.
 pub fn validate(answerer: &Answerer<'_>, v: &Value) -> Result<QueryPlan, String> {
+    validate_plan(answerer.vocabulary(), answerer.rules(), v)
+}
+
+/// [`validate`] over a vocabulary and a rule library: the plan's predicates must be vocabulary
+/// predicates or rule conclusions, its params ones a rule reads.
+pub fn validate_plan(vocab: &Vocabulary, rules: &RuleLibrary, v: &Value) -> Result<QueryPlan, String> {
+    let knows = |p: &str| vocab.contains(p) || rules.concludes(p);
     let plan = QueryPlan::from_json(v).map_err(|e| e.to_string())?;
     for (i, p) in plan.predicate_list().iter().enumerate() {
-        if !answerer.knows_predicate(p) {
+        if !knows(p) {
             return Err(format!("/predicates/{i}: unknown predicate {p:?} (neither in the vocabulary nor concluded by a rule)"));
         }
     }
     if let Some(g) = &plan.goal {
-        if !answerer.knows_predicate(&g.predicate) {
+        if !knows(&g.predicate) {
             return Err(format!(
                 "/goal/predicate: unknown predicate {:?} (neither in the vocabulary nor concluded by a rule)",
                 g.predicate
             ));
         }
     }
-    let declared: BTreeSet<&str> =
-        answerer.rules().rules().iter().flat_map(|r| r.params.iter().map(|p| p.name.as_str())).collect();
+    let declared: BTreeSet<&str> = rules.rules().iter().flat_map(|r| r.params.iter().map(|p| p.name.as_str())).collect();
     for name in plan.params().keys() {
         if !declared.contains(name.as_str()) {
             return Err(format!("/params/{name}: unknown param (no rule reads it)"));
@@ -131,5 +138,42 @@ pub fn plan_with_model(answerer: &Answerer<'_>, llm: &Llm, question: &str) -> Re
     match complete_json(llm, STAGE, &prompt(answerer, question), |v| validate(answerer, v)) {
         Ok(out) => Ok((out.value, PlanSource::Model { model: llm.model().to_string(), repaired: out.completions.len() > 1 })),
         Err(f) => Ok((answerer.plan(question)?, PlanSource::Degraded { reason: f.reason })),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn plans_are_checked_against_the_vocabulary_and_the_rules() {
+        let (vocab, rules) = (Vocabulary::builtin(), RuleLibrary::builtin());
+        let ok = |v: Value| validate_plan(&vocab, &rules, &v);
+        let p = ok(json!({"subjects": ["Session tokens"], "predicates": ["expires_after", "session_expired"],
+                          "params": {"inactivityMinutes": 20}}))
+        .unwrap();
+        assert_eq!(p.subject_list(), ["session_token"]);
+        assert_eq!(ok(json!({})).unwrap(), QueryPlan::default());
+        assert_eq!(
+            ok(json!({"predicates": ["expires_after", "ttl"]})).unwrap_err(),
+            "/predicates/1: unknown predicate \"ttl\" (neither in the vocabulary nor concluded by a rule)"
+        );
+        assert_eq!(ok(json!({"params": {"x": 1}})).unwrap_err(), "/params/x: unknown param (no rule reads it)");
+        assert_eq!(
+            ok(json!({"goal": {"predicate": "?p"}})).unwrap_err(),
+            "/goal/predicate: the goal's predicate must be a constant, not a variable"
+        );
+        assert_eq!(ok(json!([])).unwrap_err(), "/: expected a plan object");
+    }
+
+    #[test]
+    fn diagnostics() {
+        let m = PlanSource::Model { model: "m".into(), repaired: false };
+        assert_eq!((m.diagnostic().as_str(), m.degraded()), ("plan: from the model m (ask.plan.v1)", None));
+        let d = PlanSource::Degraded { reason: "ask.plan: boom".into() };
+        assert_eq!(d.diagnostic(), "plan: degraded: ask.plan: boom; the rule planner's plan was used");
+        assert_eq!(d.degraded(), Some("ask.plan: boom"));
     }
 }

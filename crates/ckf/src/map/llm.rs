@@ -383,3 +383,92 @@ fn check_keys(m: &Map<String, Value>) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::chunk::chunks;
+    use crate::source::{ReadOptions, read_source};
+
+    const SRC: &str = "# Fees\n\nA late fee of $25 applies after 10 days.\n";
+
+    fn with_input<T>(f: impl FnOnce(&MapInput<'_>) -> T) -> T {
+        let doc = read_source("fees.md", SRC.as_bytes(), &ReadOptions::default()).unwrap();
+        let cs = chunks(&doc.spans, 4000);
+        let input =
+            MapInput { spans: &doc.spans, base: 0, chunk: &cs[0], language: Lang::En, format: doc.format, first_chunk: true };
+        f(&input)
+    }
+
+    fn unit(statement: &str, excerpt: &str) -> Value {
+        json!({"statement": statement, "type": "rule", "source_basis": "explicit", "confidence": 0.8,
+               "source_refs": ["s_001"], "source_excerpts": [excerpt]})
+    }
+
+    #[test]
+    fn partials_decode_with_verbatim_excerpts() {
+        with_input(|input| {
+            let v = json!({"entities": [], "concepts": [], "core_intent": {"x": 1},
+                           "atomic_units": [unit("A late fee of $25 applies after 10 days.", "late fee of $25 applies  after 10 days"),
+                                            unit("The fee is $30.", "A late fee")]});
+            let p = decode_partial(&v, input).unwrap();
+            assert_eq!((p.items.len(), p.dropped_numeric), (1, 1), "the item whose $30 no excerpt shows is dropped");
+            let e = &p.items[0].trace.evidence[0];
+            assert_eq!(e.excerpt, "late fee of $25 applies after 10 days");
+            let span = &input.spans[0].text;
+            assert_eq!(&span[e.start as usize..e.end as usize], "late fee of $25 applies after 10 days");
+            assert_eq!(p.items[0].trace.confidence, Score::hundredths(80));
+        });
+    }
+
+    #[test]
+    fn schema_violations_name_a_pointer() {
+        with_input(|input| {
+            let bad = |v: Value| decode_partial(&v, input).unwrap_err();
+            assert_eq!(bad(json!({"entities": []})), "/concepts: missing (required, may be [])");
+            let mut u = unit("Fees apply.", "A late fee");
+            u["source_refs"] = json!(["s_002"]);
+            assert_eq!(
+                bad(json!({"entities": [], "concepts": [], "atomic_units": [u]})),
+                "/atomic_units/0/source_refs/0: \"s_002\" is not this chunk's span s_001"
+            );
+            let mut u = unit("Fees apply.", "A late fee");
+            u["confidence"] = json!(1.5);
+            assert_eq!(
+                bad(json!({"entities": [], "concepts": [], "atomic_units": [u]})),
+                "/atomic_units/0/confidence: expected a number between 0 and 1"
+            );
+            let mut u = unit("Fees apply.", "A late fee");
+            u["id"] = json!("atm_x");
+            assert!(
+                bad(json!({"entities": [], "concepts": [], "atomic_units": [u]}))
+                    .starts_with("/atomic_units/0/id: unknown field")
+            );
+            let u = unit("Fees apply.", &"A late fee ".repeat(30));
+            assert_eq!(
+                bad(json!({"entities": [], "concepts": [], "atomic_units": [u]})),
+                "/atomic_units/0/source_excerpts/0: not found verbatim in the chunk"
+            );
+            assert_eq!(bad(json!("x")), "/: expected an object of sections");
+        });
+    }
+
+    #[test]
+    fn prompt_and_refs() {
+        with_input(|input| {
+            let p = prompt(input);
+            assert!(p.starts_with("Write every generated field in en.\n\n"), "{p}");
+            assert!(p.contains("Span s_001 (Fees)\n<<<SOURCE>>>\n"), "{p}");
+            assert!(
+                p.contains("- procedures: name*, objective, steps*[{step, action*, input_required, output_expected}]"),
+                "{p}"
+            );
+        });
+        assert_eq!(ref_handles(&[Section::Concepts], "Late fee"), ["con_late_fee"]);
+        assert_eq!(locate("a  b c", 0..6, "b c"), Some(3..6));
+        assert_eq!(locate("a  b c", 0..6, "a b"), Some(0..4));
+        assert_eq!(locate("a b", 0..3, "  "), None);
+    }
+}
