@@ -322,6 +322,36 @@ mod tests {
 
     use super::*;
 
+    struct Echo;
+
+    impl warrant_llm::LlmClient for Echo {
+        fn complete(&self, prompt: &str, o: &warrant_llm::CompletionOptions) -> Result<Completion, warrant_llm::LlmError> {
+            Ok(Completion {
+                content: format!("{} {:?} {}", o.max_tokens.unwrap_or(0), o.response_format, prompt.len()),
+                origin: warrant_llm::Origin::Model,
+                model: "echo".into(),
+                request_key: "k".into(),
+                prompt_tokens: Some(7),
+                completion_tokens: Some(3),
+            })
+        }
+
+        fn model(&self) -> &str {
+            "echo"
+        }
+    }
+
+    #[test]
+    fn llm_model_adapts_the_client() {
+        let llm = Llm::new(Arc::new(Echo));
+        let m = LlmModel { llm: llm.clone(), stage: "research.route".into() };
+        let r = m.complete(&ModelRequest { prompt: "hello".into(), max_tokens: 512, timeout_secs: 30 }).unwrap();
+        assert_eq!(r.content, "512 Text 5");
+        assert_eq!((r.usage.prompt_tokens, r.usage.completion_tokens, r.finish_reason.as_str()), (7, 3, "stop"));
+        let calls = llm.calls();
+        assert_eq!((calls.len(), calls[0].stage.as_str()), (1, "research.route"));
+    }
+
     #[test]
     fn route_schema() {
         let ok = validate_route(&json!({"action": "decompose", "args": {"axes": ["entity_type"], "focus": "x"}})).unwrap();

@@ -162,7 +162,7 @@ fn run_prompts(args: &PromptsArgs) -> CliResult<ExitCode> {
         }
         Format::Text => {
             for p in prompts::ALL {
-                println!("{:<20} v{}  {}  {}", p.id, p.version(), p.sha256(), p.description);
+                println!("{:<24} v{}  {}  {}", p.id, p.version(), p.sha256(), p.description);
             }
         }
     }
