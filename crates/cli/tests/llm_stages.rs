@@ -369,9 +369,14 @@ fn research_llm_records_and_replays_byte_for_byte() {
         Rule::when(ASSESS_MARK, vec![good_assess()]),
         Rule::when(SYNTH_MARK, vec![good_synth()]),
     ]);
-    let recorded = research(d, "s", Some(&server.url()), &["--llm-cache", "cache"], 0);
+    let recorded = research(d, "s", Some(&server.url()), &["--llm-cache", "cache", "--llm-replay-case", "rec.json"], 0);
     drop(server);
-    let replayed = research(d, "s2", None, &["--llm-cache", "cache"], 0);
+    let replayed = research(d, "s2", None, &["--llm-cache", "cache", "--llm-replay-case", "rep.json"], 0);
+    let case = |f: &str| std::fs::read_to_string(d.join(f)).unwrap();
+    for stage in ["research.route", "research.assess", "research.synthesize"] {
+        assert!(case("rec.json").contains(stage) && case("rep.json").contains(stage), "{stage}: {}", case("rec.json"));
+    }
+    assert_ne!(case("rec.json"), case("rep.json"), "model outputs, then replayed ones");
     assert_eq!(String::from_utf8(replayed).unwrap(), String::from_utf8(recorded.clone()).unwrap());
     let v = json_of(&recorded);
     assert_eq!(show(d, "s", v["run_id"].as_str().unwrap()), show(d, "s2", v["run_id"].as_str().unwrap()));
@@ -558,9 +563,12 @@ fn compile_llm_records_and_replays_byte_for_byte() {
     let dir = compile_setup();
     let d = dir.path();
     let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&good_partial())])]);
-    let (recorded, rec_report, _) = compile(d, Some(&server.url()), &["--llm-cache", "cache"]);
+    let (recorded, rec_report, _) = compile(d, Some(&server.url()), &["--llm-cache", "cache", "--llm-replay-case", "rec.json"]);
     drop(server);
-    let (replayed, rep_report, _) = compile(d, None, &["--llm-cache", "cache"]);
+    let (replayed, rep_report, _) = compile(d, None, &["--llm-cache", "cache", "--llm-replay-case", "rep.json"]);
+    let case = |f: &str| std::fs::read_to_string(d.join(f)).unwrap();
+    assert!(case("rec.json").contains("ckf.map") && case("rep.json").contains("ckf.map"), "{}", case("rec.json"));
+    assert_ne!(case("rec.json"), case("rep.json"), "model outputs, then replayed ones");
     assert_eq!(String::from_utf8(replayed).unwrap(), String::from_utf8(recorded).unwrap());
     assert_eq!(rep_report, rec_report);
     warrant(d).args(["compile", "--llm", "refund.md"]).assert().code(2);
