@@ -283,11 +283,7 @@ fn decode_item(section: Section, v: &Value, at: &str, input: &MapInput<'_>) -> R
                     if !RELATIONS.contains(&relation) {
                         return Err(format!("{rat}/relation: {relation:?} is not one of {}", RELATIONS.join(", ")));
                     }
-                    rels.push(Relation {
-                        entity: normalize(name),
-                        relation_type: relation.into(),
-                        confidence: confidence.min(Score::hundredths(80)),
-                    });
+                    rels.push(Relation { entity: normalize(name), relation_type: relation.into(), confidence });
                 }
                 Field::Related(rels)
             }
