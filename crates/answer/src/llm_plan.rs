@@ -14,6 +14,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 use warrant_facts::Vocabulary;
+use warrant_llm::json::one_line;
 use warrant_llm::{Llm, complete_json, prompts};
 use warrant_store::StoreError;
 
@@ -109,6 +110,10 @@ pub fn validate(answerer: &Answerer<'_>, v: &Value) -> Result<QueryPlan, String>
 /// [`validate`] over a vocabulary and a rule library: the plan's predicates must be vocabulary
 /// predicates or rule conclusions, its params ones a rule reads.
 pub fn validate_plan(vocab: &Vocabulary, rules: &RuleLibrary, v: &Value) -> Result<QueryPlan, String> {
+    check_plan(vocab, rules, v).map_err(|e| one_line(&e))
+}
+
+fn check_plan(vocab: &Vocabulary, rules: &RuleLibrary, v: &Value) -> Result<QueryPlan, String> {
     let knows = |p: &str| vocab.contains(p) || rules.concludes(p);
     let plan = QueryPlan::from_json(v).map_err(|e| e.to_string())?;
     for (i, p) in plan.predicate_list().iter().enumerate() {
@@ -166,6 +171,7 @@ mod tests {
             "/goal/predicate: the goal's predicate must be a constant, not a variable"
         );
         assert_eq!(ok(json!([])).unwrap_err(), "/: expected a plan object");
+        assert!(!ok(json!({"a\nb": 1})).unwrap_err().contains('\n'));
     }
 
     #[test]

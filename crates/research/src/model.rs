@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
-use warrant_llm::json::StageOutput;
+use warrant_llm::json::{StageOutput, one_line};
 use warrant_llm::{Completion, Llm, ResponseFormat, complete_json, prompts};
 
 use crate::llm::{Model, ModelRequest, ModelResponse, assess_context, router_context, synthesis_context};
@@ -116,6 +116,10 @@ impl ModelStages {
 
 /// The route stage's schema: a RouteDecision that validates, with its action's arguments.
 pub fn validate_route(v: &Value) -> Result<RouteDecision, String> {
+    check_route(v).map_err(|e| one_line(&e))
+}
+
+fn check_route(v: &Value) -> Result<RouteDecision, String> {
     if !v.is_object() {
         return Err("/: expected a RouteDecision object {action, args, rationale}".into());
     }
@@ -166,6 +170,10 @@ pub struct AssessReply {
 /// The assess stage's schema: `{sufficient: bool, refined_queries?: [string], rationale?:
 /// string, confidence?: number}`.
 pub fn validate_assess(v: &Value) -> Result<AssessReply, String> {
+    check_assess(v).map_err(|e| one_line(&e))
+}
+
+fn check_assess(v: &Value) -> Result<AssessReply, String> {
     let Value::Object(m) = v else {
         return Err("/: expected an object {sufficient, refined_queries, rationale, confidence}".into());
     };
@@ -243,6 +251,10 @@ impl Assessor for ModelAssessor {
 /// citing (in `evidence_refs` or in brackets in the text) at least one of `valid` when there
 /// is any evidence.
 pub fn validate_synthesis(v: &Value, valid: &BTreeSet<&str>) -> Result<Synthesis, String> {
+    check_synthesis(v, valid).map_err(|e| one_line(&e))
+}
+
+fn check_synthesis(v: &Value, valid: &BTreeSet<&str>) -> Result<Synthesis, String> {
     let Value::Object(m) = v else { return Err("/: expected an object {synthesis, evidence_refs}".into()) };
     let synthesis = match m.get("synthesis") {
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
@@ -360,6 +372,7 @@ mod tests {
         let e = validate_route(&json!({"action": "walk_seeds", "args": {"seeds": []}})).unwrap_err();
         assert!(e.starts_with("/args: invalid walk_seeds args"), "{e}");
         assert!(validate_route(&json!([1])).unwrap_err().starts_with("/: expected"));
+        assert!(!validate_route(&json!({"action": "a\nb", "args": {}})).unwrap_err().contains('\n'));
     }
 
     #[test]

@@ -22,6 +22,7 @@ use std::sync::Mutex;
 
 use regex::Regex;
 use serde_json::{Map, Value};
+use warrant_llm::json::one_line;
 use warrant_llm::{Llm, complete_json, prompts};
 
 use crate::lang::Lang;
@@ -344,6 +345,10 @@ fn hints(v: &Value) -> Result<Hints, String> {
 
 /// The stage's schema: a partial (`emit_ckf_partial`) decoded into items of this chunk.
 pub fn decode_partial(v: &Value, input: &MapInput<'_>) -> Result<Partial, String> {
+    decode(v, input).map_err(|e| one_line(&e))
+}
+
+fn decode(v: &Value, input: &MapInput<'_>) -> Result<Partial, String> {
     let Value::Object(m) = v else { return Err("/: expected an object of sections".into()) };
     check_keys(m)?;
     for required in ["entities", "concepts"] {
@@ -448,6 +453,10 @@ mod tests {
                 "/atomic_units/0/source_excerpts/0: not found verbatim in the chunk"
             );
             assert_eq!(bad(json!("x")), "/: expected an object of sections");
+            assert_eq!(
+                bad(json!({"a\nb": []})),
+                "/a\\nb: unknown section (expected entities, concepts, … atomic_units, or metadata)"
+            );
         });
     }
 
