@@ -10,7 +10,7 @@ SECS="${1:-60}"; shift || true
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/.." && pwd)"
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(graph_loader policy_parser policy_eval tools_loader extract_input evidence_validator vocab_parser record_reader ckf_source ckf_compile ckf_package ask_plan ask_rules ask_question llm_reply research_payloads server_request)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(graph_loader policy_parser policy_eval tools_loader extract_input evidence_validator vocab_parser record_reader ckf_source ckf_compile ckf_package ask_plan ask_rules ask_question llm_reply llm_stage_replies research_payloads server_request)
 export RUSTC_BOOTSTRAP=1
 
 seed() {
@@ -30,6 +30,7 @@ seed vocab_parser "$REPO"/crates/facts/vocabulary/*.toml "$DATA"/vsabrains-exp3/
 seed research_payloads "$REPO"/crates/research/tests/fixtures/*.json
 seed server_request "$REPO"/bench/fixtures/*.json "$REPO"/examples/*/*.json
 seed llm_reply "$DATA"/cape/examples/reasoning/*.expectations.json "$REPO"/crates/llm/prompts/*.txt
+seed llm_stage_replies "$REPO"/crates/research/tests/fixtures/*.json "$REPO"/crates/answer/tests/fixtures/*.json
 CKF="$REPO"/crates/ckf/tests
 # ckf_source and ckf_compile read the first byte as the file-name pick (see the targets).
 seed_ckf() {

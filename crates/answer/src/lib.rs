@@ -15,6 +15,7 @@
 //! - [`engine`]: the [`Answerer`]: retrieval, ranking, backward chaining, answer assembly;
 //! - [`conflict`]: conflict keys, value classes and minimal conflict sets (D24, D25);
 //! - [`contract`]: the [`Answer`] contract, its validator and the chain checker;
+//! - [`llm_plan`]: question planning by a model (`ask --llm-plan`), validated, with fallback;
 //! - [`eval`]: the DS003 Exp3 suite runner and its metrics.
 //!
 //! ```
@@ -54,6 +55,7 @@ pub mod conflict;
 pub mod contract;
 pub mod engine;
 pub mod eval;
+pub mod llm_plan;
 pub mod plan;
 pub mod planner;
 pub mod rules;

@@ -176,6 +176,12 @@ pub struct CompileArgs {
     /// Largest source accepted, in bytes.
     #[arg(long = "max-bytes", value_name = "BYTES", default_value_t = warrant_ckf::source::DEFAULT_MAX_BYTES)]
     pub max_bytes: usize,
+    /// Map each chunk with a model (items validated against the item schema, one repair, else
+    /// the rule mapper; the report lists the chunks that fell back under `degraded`).
+    #[arg(long)]
+    pub llm: bool,
+    #[command(flatten)]
+    pub llm_opts: LlmArgs,
     /// Sources: .txt, .md, .html, .jsonl, .json (an array of records), .vtt, .srt; `-` reads stdin.
     #[arg(value_name = "SOURCE", required = true)]
     pub sources: Vec<String>,

@@ -48,9 +48,24 @@ fn prompts_are_listed_with_versions() {
     let dir = tempfile::tempdir().unwrap();
     let v = json_of(&run(warrant(dir.path()).args(["llm", "prompts", "--format", "json"]), 0));
     let ids: Vec<&str> = v.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["claims.verify.v1", "facts.extract.v1", "graph.extract.v1", "repair.v1", "verifier.judge.v1"]);
-    assert_eq!(v[1]["file"], "crates/llm/prompts/facts.extract.v1.txt");
-    assert_eq!(v[1]["version"], 1);
+    assert_eq!(
+        ids,
+        [
+            "ask.plan.v1",
+            "ckf.map.v1",
+            "claims.verify.v1",
+            "facts.extract.v1",
+            "graph.extract.v1",
+            "repair.v1",
+            "research.assess.v1",
+            "research.route.v1",
+            "research.synthesize.v1",
+            "verifier.judge.v1"
+        ]
+    );
+    let facts = v.as_array().unwrap().iter().find(|p| p["id"] == "facts.extract.v1").unwrap();
+    assert_eq!(facts["file"], "crates/llm/prompts/facts.extract.v1.txt");
+    assert_eq!(facts["version"], 1);
     let text = String::from_utf8(run(warrant(dir.path()).args(["llm", "prompts", "--show", "facts.extract.v1"]), 0)).unwrap();
     assert!(text.contains("{{predicates}}") && text.contains("{{text}}"));
     warrant(dir.path()).args(["llm", "prompts", "--show", "nope.v1"]).assert().code(2);

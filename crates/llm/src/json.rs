@@ -47,6 +47,15 @@ pub fn strip_code_fence(text: &str) -> &str {
     }
 }
 
+/// One line of text: control characters (a newline in a key a model wrote, say) escaped, so
+/// a validator's reason stays one line in reports and logs.
+pub fn one_line(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
+}
+
 /// Parses a reply: one fence stripped, then JSON.
 pub fn parse_reply(text: &str) -> Result<Value, String> {
     serde_json::from_str(strip_code_fence(text)).map_err(|e| format!("the reply is not JSON: {e}"))
@@ -92,5 +101,7 @@ mod tests {
         assert_eq!(strip_code_fence("```[1]```"), "```[1]```");
         assert_eq!(parse_reply("```json\n{\"a\": 1}\n```").unwrap()["a"], 1);
         assert!(parse_reply("{oops").unwrap_err().starts_with("the reply is not JSON"));
+        assert_eq!(one_line("/a\nb\t: x"), "/a\\nb\\t: x");
+        assert_eq!(one_line("plain"), "plain");
     }
 }

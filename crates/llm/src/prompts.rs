@@ -45,6 +45,12 @@ macro_rules! prompt {
 }
 
 prompt!(
+    ASK_PLAN,
+    "ask.plan.v1",
+    "ask.plan",
+    "Question planning (warrant ask --llm-plan): a QueryPlan over the vocabulary's and the rules' predicates."
+);
+prompt!(
     REPAIR,
     "repair.v1",
     "any JSON stage",
@@ -63,10 +69,34 @@ prompt!(
     "PredicateGraph claim extraction (warrant extract --llm): the claims of a model output, quoted exactly."
 );
 prompt!(
+    CKF_MAP,
+    "ckf.map.v1",
+    "ckf.map",
+    "CKF map step (warrant compile --llm): the knowledge items of one source chunk, with verbatim excerpts."
+);
+prompt!(
     CLAIMS_VERIFY,
     "claims.verify.v1",
     "claims.verify",
     "Second opinion on a claim the rules left unsupported or partially supported (warrant check --llm-verify)."
+);
+prompt!(
+    RESEARCH_ASSESS,
+    "research.assess.v1",
+    "research.assess",
+    "Research assess (warrant research --llm): whether the evidence answers the topic, and refined queries."
+);
+prompt!(
+    RESEARCH_ROUTE,
+    "research.route.v1",
+    "research.route",
+    "Research route (warrant research --llm): a RouteDecision over the classifier's candidates."
+);
+prompt!(
+    RESEARCH_SYNTHESIZE,
+    "research.synthesize.v1",
+    "research.synthesize",
+    "Research synthesis (warrant research --llm): an answer citing only the listed evidence ids."
 );
 prompt!(
     VERIFIER_JUDGE,
@@ -76,7 +106,18 @@ prompt!(
 );
 
 /// Every prompt, by id.
-pub const ALL: [Prompt; 5] = [CLAIMS_VERIFY, FACTS_EXTRACT, GRAPH_EXTRACT, REPAIR, VERIFIER_JUDGE];
+pub const ALL: [Prompt; 10] = [
+    ASK_PLAN,
+    CKF_MAP,
+    CLAIMS_VERIFY,
+    FACTS_EXTRACT,
+    GRAPH_EXTRACT,
+    REPAIR,
+    RESEARCH_ASSESS,
+    RESEARCH_ROUTE,
+    RESEARCH_SYNTHESIZE,
+    VERIFIER_JUDGE,
+];
 
 /// The prompt with this id.
 pub fn get(id: &str) -> Option<Prompt> {

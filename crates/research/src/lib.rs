@@ -14,7 +14,8 @@
 //! - [`rules`] and [`chain`]: R0–R6 as an in-process state machine, with caps and deadlines;
 //! - [`triples`]: status triples and the `research.*` predicates;
 //! - [`runlog`]: runs recorded beside the store for `warrant research --show`;
-//! - [`llm`]: the [`llm::Model`] trait and the model-backed route, assess and synthesize.
+//! - [`llm`]: the [`llm::Model`] trait and the model-backed route, assess and synthesize;
+//! - [`model`]: those stages over Warrant's LLM client, validated, repaired once, with rule fallbacks.
 //!
 //! ```
 //! use warrant_research::{Chain, Intent, MemoryRunLog, StoreGraph, research_graph};
@@ -40,6 +41,7 @@ pub mod fusion;
 pub mod graph;
 pub mod hints;
 pub mod llm;
+pub mod model;
 pub mod payload;
 pub mod rules;
 pub mod runlog;

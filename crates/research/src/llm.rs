@@ -94,7 +94,6 @@ pub const ROUTER_CANDIDATES: usize = 10;
 
 /// The router prompt.
 pub fn router_prompt(input: &RouteInput<'_>) -> String {
-    let co = input.classifier;
     let mut p = String::new();
     let _ = writeln!(p, "You route a research request over a knowledge graph. Reply with one JSON object:");
     let _ = writeln!(
@@ -106,6 +105,16 @@ pub fn router_prompt(input: &RouteInput<'_>) -> String {
         "retighten args: {{topic, hints?}}; walk_seeds args: {{seeds: [{{ref, ref_type: name|partial_id|candidate_index}}]}}; decompose args: {{axes: [..], focus, scope?: narrow|medium|broad}}."
     );
     let _ = writeln!(p, "Never write full entity ids; reference candidates.\n");
+    p.push_str(&router_context(input));
+    p
+}
+
+/// What the router prompt shows of the request (spec §6.2): the topic, the sorted working
+/// hints, the classifier's tier, confidence, intent and degraded flag, its sorted hints, and
+/// up to [`ROUTER_CANDIDATES`] candidates in canonical order.
+pub fn router_context(input: &RouteInput<'_>) -> String {
+    let co = input.classifier;
+    let mut p = String::new();
     let _ = writeln!(p, "Topic: {}", input.working.topic);
     for (k, v) in &input.working.hints {
         let _ = writeln!(p, "Hint: {k}={v}");
@@ -177,6 +186,44 @@ struct AssessReply {
     confidence: f64,
 }
 
+/// What the assessor prompt shows (spec §6.6): the topic, the routing action, the sub-query
+/// count, the tokens used against the intent budget, the degraded flag, and the top 20 evidence
+/// items with snippets cut to 280 chars.
+pub fn assess_context(input: &AssessInput<'_>, exec: &crate::payload::ExecutionOutput) -> String {
+    let mut p = String::new();
+    let _ = writeln!(p, "Topic: {}\nAction: {}\nSub-queries: {}", input.working.topic, input.action, exec.subquery_count);
+    let _ = writeln!(
+        p,
+        "Tokens: {} of {}\nDegraded: {}",
+        exec.budget_tokens_used,
+        input.intent.resolved_budget_tokens(),
+        exec.degraded
+    );
+    for e in exec.evidence.iter().take(20) {
+        let _ = writeln!(
+            p,
+            "- [{}] tier={} score={} {}",
+            e.entity_id,
+            e.tier,
+            crate::payload::fmt_float(e.score),
+            cut(&e.snippet_text, 280)
+        );
+    }
+    p
+}
+
+/// What the synthesizer prompt shows (spec §6.7): the topic and the top 30 evidence items with
+/// snippets cut to 480 chars and `obj=<ref>` for object-store refs.
+pub fn synthesis_context(input: &SynthesisInput<'_>) -> String {
+    let mut p = String::new();
+    let _ = writeln!(p, "Topic: {}", input.working.topic);
+    for e in input.execution.evidence.iter().take(30) {
+        let obj = if e.objectstore_ref.is_empty() { String::new() } else { format!(" obj={}", e.objectstore_ref) };
+        let _ = writeln!(p, "- [{}]{obj} {}", e.entity_id, cut(&e.snippet_text, 480));
+    }
+    p
+}
+
 /// A model-backed assessor: at most 1024 tokens. A failure gives a degraded, insufficient
 /// output; the chain continues.
 pub struct LlmAssessor<M: Model> {
@@ -199,24 +246,7 @@ impl<M: Model> Assessor for LlmAssessor<M> {
             p,
             "Decide whether the evidence answers the topic. Reply with one JSON object: {{\"sufficient\": bool, \"refined_queries\": [..], \"rationale\": \"…\", \"confidence\": 0..1}}."
         );
-        let _ = writeln!(p, "Topic: {topic}\nAction: {}\nSub-queries: {}", input.action, exec.subquery_count);
-        let _ = writeln!(
-            p,
-            "Tokens: {} of {}\nDegraded: {}",
-            exec.budget_tokens_used,
-            input.intent.resolved_budget_tokens(),
-            exec.degraded
-        );
-        for e in exec.evidence.iter().take(20) {
-            let _ = writeln!(
-                p,
-                "- [{}] tier={} score={} {}",
-                e.entity_id,
-                e.tier,
-                crate::payload::fmt_float(e.score),
-                cut(&e.snippet_text, 280)
-            );
-        }
+        p.push_str(&assess_context(input, exec));
         let (content, usage) = match call(&self.model, p, 1024, "assessor") {
             Ok(r) => r,
             Err(e) => return (degraded(e), Usage::default()),
@@ -254,11 +284,7 @@ impl<M: Model> Synthesizer for LlmSynthesizer<M> {
             p,
             "Answer the topic from the evidence only. Cite evidence ids in brackets. Reply with one JSON object: {{\"synthesis\": \"…\", \"evidence_refs\": [..]}}."
         );
-        let _ = writeln!(p, "Topic: {}", input.working.topic);
-        for e in input.execution.evidence.iter().take(30) {
-            let obj = if e.objectstore_ref.is_empty() { String::new() } else { format!(" obj={}", e.objectstore_ref) };
-            let _ = writeln!(p, "- [{}]{obj} {}", e.entity_id, cut(&e.snippet_text, 480));
-        }
+        p.push_str(&synthesis_context(input));
         let (content, usage) = call(&self.model, p, 2048, "synthesizer")?;
         let json = extract_json(&content).map_err(|e| format!("extract JSON: {e}"))?;
         let s: Synthesis = serde_json::from_str(json).map_err(|e| format!("extract JSON: {e}"))?;

@@ -9,6 +9,7 @@
 pub mod cues;
 pub mod entities;
 pub mod evidence;
+pub mod llm;
 mod rules;
 
 use crate::chunk::Chunk;

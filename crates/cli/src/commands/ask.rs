@@ -11,12 +11,14 @@ use std::time::Instant;
 use clap::{Args, ValueEnum};
 use serde_json::Value;
 use warrant_answer::contract::ChainRole;
+use warrant_answer::llm_plan::{PlanSource, plan_with_model};
 use warrant_answer::rules::{object_text, parse_rules};
 use warrant_answer::{Answer, Answerer, AskOptions, QueryPlan, RuleLibrary};
 use warrant_store::Store;
 
 use crate::cli::StoreArg;
 use crate::commands::ingest::load_vocabulary;
+use crate::commands::llm::LlmArgs;
 use crate::commands::{open_store, print_json};
 use crate::error::{CliError, CliResult};
 use crate::io::{display_name, read_text};
@@ -66,6 +68,12 @@ pub struct AskArgs {
     /// opened once, so process start is excluded.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,
+    /// Plan the question with a model (a QueryPlan validated against the vocabulary and the
+    /// rules; one repair, then the rule planner with a `plan: degraded: …` diagnostic).
+    #[arg(long = "llm-plan", conflicts_with = "plan")]
+    pub llm_plan: bool,
+    #[command(flatten)]
+    pub llm: LlmArgs,
     /// The question (several words are joined).
     #[arg(value_name = "QUESTION", required_unless_present = "plan")]
     pub question: Vec<String>,
@@ -102,6 +110,7 @@ pub fn run(args: AskArgs) -> CliResult<ExitCode> {
     if supplied.is_none() && question.trim().is_empty() {
         return Err(CliError::input("the question is empty"));
     }
+    let llm = if args.llm_plan { Some(args.llm.require("--llm-plan")?) } else { None };
     let store = open_store(&args.store)?;
     let opts = AskOptions {
         limit_facts: args.limit_facts as usize,
@@ -110,10 +119,16 @@ pub fn run(args: AskArgs) -> CliResult<ExitCode> {
         ..AskOptions::default()
     };
     let answerer = Answerer::with(&store, vocab, rules, opts);
+    // The model plans once; repeats (latency figures) reuse its plan.
+    let model_plan: Option<(QueryPlan, PlanSource)> = match &llm {
+        Some(l) if supplied.is_none() => Some(plan_with_model(&answerer, l, &question).map_err(CliError::store)?),
+        _ => None,
+    };
     let once = || -> CliResult<Answer> {
-        let mut plan = match &supplied {
-            Some(p) => p.clone(),
-            None => answerer.plan(&question).map_err(CliError::store)?,
+        let mut plan = match (&supplied, &model_plan) {
+            (Some(p), _) => p.clone(),
+            (None, Some((p, _))) => p.clone(),
+            (None, None) => answerer.plan(&question).map_err(CliError::store)?,
         };
         if let Some(v) = &args.answer_version {
             plan.version = Some(v.clone());
@@ -121,6 +136,9 @@ pub fn run(args: AskArgs) -> CliResult<ExitCode> {
         let mut answer = answerer.answer(&plan).map_err(CliError::store)?;
         if supplied.is_none() && plan.predicates.is_none() && plan.goal.is_none() {
             answer.diagnostics.insert(0, "no question template or predicate pattern matches the question".into());
+        }
+        if let Some((_, source)) = &model_plan {
+            answer.diagnostics.insert(0, source.diagnostic());
         }
         Ok(answer)
     };
@@ -142,6 +160,7 @@ pub fn run(args: AskArgs) -> CliResult<ExitCode> {
             times.last().copied().unwrap_or_default()
         );
     }
+    args.llm.write_replay_case(llm.as_ref(), warrant_evidence::Scope::default().set("run_id", "ask"))?;
     match args.format {
         AskFormat::Json => print_json(&answer)?,
         AskFormat::Text => print_text(&answer, &store)?,

@@ -2,9 +2,11 @@
 
 use std::process::ExitCode;
 
-use warrant_ckf::compile::{CompileError, CompressionLevel, Options, SourceInput, compile};
+use warrant_ckf::compile::{CompileError, CompressionLevel, Options, SourceInput, compile_with};
 use warrant_ckf::coverage::CoverageMode;
 use warrant_ckf::encode;
+use warrant_ckf::map::RuleMapper;
+use warrant_ckf::map::llm::LlmMapper;
 use warrant_ckf::source::ReadOptions;
 use warrant_ckf::validate::{Mode, check};
 
@@ -39,7 +41,13 @@ pub fn run(args: CompileArgs) -> CliResult<ExitCode> {
         read: ReadOptions { max_bytes: args.max_bytes },
         ..Options::default()
     };
-    let result = compile(&inputs, &opts).map_err(|e| match e {
+    let llm = if args.llm { Some(args.llm_opts.require("--llm")?) } else { None };
+    let model_mapper = llm.clone().map(LlmMapper::new);
+    let mapper: &dyn warrant_ckf::map::Mapper = match &model_mapper {
+        Some(m) => m,
+        None => &RuleMapper,
+    };
+    let result = compile_with(mapper, &inputs, &opts).map_err(|e| match e {
         CompileError::EmptyPackage { .. } => CliError::failure(format!("{}: {e}", names.join(", "))),
         other => CliError::input(other.to_string()),
     })?;
@@ -59,9 +67,20 @@ pub fn run(args: CompileArgs) -> CliResult<ExitCode> {
         PackageFormat::Yaml => encode::to_yaml(&result.package).map_err(|e| CliError::failure(e.to_string()))?,
         PackageFormat::Md => encode::to_markdown(&result.package).map_err(|e| CliError::failure(e.to_string()))?,
     };
+    let degraded = model_mapper.as_ref().map(LlmMapper::degraded).unwrap_or_default();
+    args.llm_opts.write_replay_case(llm.as_ref(), warrant_evidence::Scope::default().set("run_id", "compile"))?;
     if let Some(path) = &args.report {
-        let r =
-            serde_json::to_string_pretty(&result).map_err(|e| CliError::failure(format!("cannot serialise the report: {e}")))?;
+        let serialise = |e: serde_json::Error| CliError::failure(format!("cannot serialise the report: {e}"));
+        let r = if degraded.is_empty() {
+            serde_json::to_string_pretty(&result).map_err(serialise)?
+        } else {
+            // The report with the fallbacks added.
+            let mut v = serde_json::to_value(&result).map_err(serialise)?;
+            if let Some(m) = v.as_object_mut() {
+                m.insert("degraded".into(), serde_json::json!(degraded));
+            }
+            serde_json::to_string_pretty(&v).map_err(serialise)?
+        };
         write_atomic(path, format!("{r}\n").as_bytes())?;
     }
     match &args.output {
@@ -77,6 +96,9 @@ pub fn run(args: CompileArgs) -> CliResult<ExitCode> {
     }
     for w in &result.warnings {
         eprintln!("warning: {w}");
+    }
+    for d in &degraded {
+        eprintln!("degraded: {d}");
     }
     let items: usize = result.package.sections.iter().map(Vec::len).sum();
     let populated = result.package.sections.iter().filter(|s| !s.is_empty()).count();

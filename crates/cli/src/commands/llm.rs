@@ -22,7 +22,7 @@ use crate::commands::print_json;
 use crate::error::{CliError, CliResult};
 use crate::io::read_text;
 
-/// Model options (shared by `ingest`, `extract`, `check` and `policy eval`).
+/// Model options (shared by `ingest`, `extract`, `check`, `policy eval`, `ask`, `research` and `compile`).
 #[derive(Debug, Args, Clone, Default)]
 pub struct LlmArgs {
     /// OpenAI-compatible endpoint (`http://localhost:11434/v1`); overrides [llm] endpoint.
@@ -162,7 +162,7 @@ fn run_prompts(args: &PromptsArgs) -> CliResult<ExitCode> {
         }
         Format::Text => {
             for p in prompts::ALL {
-                println!("{:<20} v{}  {}  {}", p.id, p.version(), p.sha256(), p.description);
+                println!("{:<24} v{}  {}  {}", p.id, p.version(), p.sha256(), p.description);
             }
         }
     }

@@ -5,9 +5,12 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use clap::Args;
-use warrant_research::{Chain, FixedClock, Intent, RunLog, RunRecord, SqliteRunLog, StoreGraph, Timestamp, research_graph};
+use warrant_research::model::ModelStages;
+use warrant_research::stages::{RuleAssessor, RuleRouter};
+use warrant_research::{Chain, FixedClock, Intent, RunLog, RunRecord, SqliteRunLog, StoreGraph, Timestamp};
 
 use crate::cli::{Format, StoreArg};
+use crate::commands::llm::LlmArgs;
 use crate::commands::{open_store, print_json, store_dir};
 use crate::error::{CliError, CliResult};
 
@@ -37,6 +40,12 @@ pub struct ResearchArgs {
     /// time axis, for reproducible runs.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
+    /// Route, assess and synthesize with a model (each reply validated, repaired once, else
+    /// the rule stage runs and the run reports the reason under `degraded`).
+    #[arg(long)]
+    pub llm: bool,
+    #[command(flatten)]
+    pub llm_opts: LlmArgs,
     /// The topic (several words are joined).
     #[arg(value_name = "TOPIC", required_unless_present = "show")]
     pub topic: Vec<String>,
@@ -53,17 +62,44 @@ pub fn run(args: ResearchArgs) -> CliResult<ExitCode> {
         return show(&record, args.format);
     }
     let intent = intent(&args)?;
+    let llm = if args.llm { Some(args.llm_opts.require("--llm")?) } else { None };
     let mut chain = Chain::new(StoreGraph::new(&store));
+    let stages = llm.clone().map(ModelStages::new);
+    if let Some(m) = &stages {
+        chain = chain
+            .with_router(m.router(RuleRouter::default()))
+            .with_assessor(m.assessor(RuleAssessor::default()))
+            .with_synthesizer(m.synthesizer());
+    }
     if let Some(now) = &args.now {
         let t = Timestamp::parse(now).ok_or_else(|| {
             CliError::input(format!("--now: expected an RFC 3339 time such as 2026-06-02T18:30:45Z, got {now:?}"))
         })?;
         chain = chain.with_clock(FixedClock(t));
     }
-    let record = research_graph(&chain, &log, &intent, None).map_err(|e| CliError::input(e.to_string()))?;
+    // research_graph's steps, with the model stages' fallbacks added to the run's warnings
+    // before it is recorded.
+    let err = |e: String| CliError::input(e);
+    let seq = log.next_seq().map_err(|e| err(e.to_string()))?;
+    let mut record = chain.run(&intent, None, seq).map_err(|e| err(e.to_string()))?;
+    let degraded = stages.as_ref().map(ModelStages::degraded).unwrap_or_default();
+    record.warnings.extend(degraded.iter().map(|d| format!("model degraded: {d}")));
+    log.save(&record, Timestamp::parse(&record.started_at).unwrap_or_default()).map_err(|e| err(e.to_string()))?;
+    args.llm_opts.write_replay_case(llm.as_ref(), warrant_evidence::Scope::default().set("run_id", record.run_id.clone()))?;
     match args.format {
-        Format::Json => print_json(&record.result_json())?,
-        Format::Text => print_text(&record),
+        Format::Json => {
+            let mut v = record.result_json();
+            if let (Some(m), false) = (v.as_object_mut(), degraded.is_empty()) {
+                m.insert("degraded".into(), serde_json::json!(degraded));
+            }
+            print_json(&v)?;
+        }
+        Format::Text => {
+            print_text(&record);
+            for d in &degraded {
+                println!("\nDegraded: {d}");
+            }
+        }
     }
     Ok(if record.failure.is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
