@@ -366,9 +366,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
             .map(|n| n.written.clone())
     };
     let claim_label = focus.names.first().filter(|n| n.tokens.start <= 2).and_then(|n| {
-        let mut only = Analysis::default();
-        only.names = vec![n.clone()];
-        only.nums = focus.nums.clone();
+        let only = Analysis { names: vec![n.clone()], nums: focus.nums.clone(), ..Analysis::default() };
         label_of(&only, n).map(|l| (n, l))
     });
     let other_instance = !focus.bare && claim_label.as_ref().is_some_and(|(n, l)| label_of(&w, n).as_ref() != Some(l));
