@@ -14,10 +14,12 @@ fn thread_cpu() -> f64 {
 fn main() {
     let texts = warrant_testkit::gsm8k_solution_texts().expect("../shared/data/gsm8k");
     let bytes: usize = texts.iter().map(String::len).sum();
+    // `quick`: the whole extract only, min of 15 runs (for A/B comparisons of two builds).
+    let quick = std::env::args().nth(1).as_deref() == Some("quick");
     let time = |name: &str, f: &dyn Fn(&str)| {
         // The minimum of several runs: other processes only ever add time.
         let mut secs = f64::MAX;
-        for _ in 0..5 {
+        for _ in 0..if quick { 15 } else { 5 } {
             let t = thread_cpu();
             for s in &texts {
                 f(s);
@@ -53,6 +55,9 @@ fn main() {
     time("whole extract", &|s| {
         extract(&Answer { text: s.to_string(), ..Answer::default() }, &Options::default());
     });
+    if quick {
+        return;
+    }
     time("markdown scan", &|s| {
         markdown::scan(s);
     });
