@@ -234,6 +234,8 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
                 continue;
             }
             let sentence_cues = claims::cues(st);
+            // The domain is the sentence's: computed once for all its clauses.
+            let mut sentence_domain: Option<Option<&'static str>> = None;
             for c in claims::clauses(content, s.clone()) {
                 let r = claims::tidy(content, c);
                 let ct = &content[r.clone()];
@@ -245,7 +247,7 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
                 claims.push(DraftClaim {
                     range: r,
                     modality: claims::modality_with(ct, st, &sentence_cues),
-                    domain: claims::domain(st),
+                    domain: *sentence_domain.get_or_insert_with(|| claims::domain(st)),
                     sentence: s.clone(),
                 });
             }
