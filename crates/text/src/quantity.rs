@@ -343,7 +343,7 @@ fn number_end(b: &[u8], i: usize) -> usize {
 /// Finds every numeric mention in `text`, in order, non-overlapping.
 pub fn find_quantities(text: &str) -> Vec<Quantity> {
     let b = text.as_bytes();
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(8);
     let mut i = 0;
     while i < b.len() {
         // Jump to the next digit (or `.digit`).
