@@ -291,7 +291,6 @@ mod tests {
         assert_eq!(p, vec!["a b\nc", "d"]);
     }
 
-
     /// The char-by-char scan `sentences_in` replaced (it skips bytes to the next possible
     /// terminator): kept as the reference its output must equal.
     fn sentences_in_reference(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
