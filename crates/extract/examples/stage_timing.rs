@@ -109,8 +109,8 @@ fn main() {
     });
 }
 
-/// Every string of the shared data's JSON files, its Markdown files, the repository's README,
-/// the GSM8K solutions and pseudo-random splices of them (a fixed seed).
+/// Every string of the shared data's JSON files, its Markdown files, the shared specs, the
+/// GSM8K solutions and pseudo-random splices of them (a fixed seed).
 fn dump_corpus() -> Vec<String> {
     fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
         match v {
@@ -149,8 +149,12 @@ fn dump_corpus() -> Vec<String> {
             _ => {}
         }
     }
-    texts.push(include_str!("../../../README.md").to_string());
-    texts.push(include_str!("../../../bench/README.md").to_string());
+    // The shared specs (prose, tables, code, URLs); not the repository's READMEs, which change
+    // with every merge and would change the digest.
+    let mut specs: Vec<_> =
+        std::fs::read_dir(root.join("../specs")).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    specs.sort();
+    texts.extend(specs.iter().filter_map(|p| std::fs::read_to_string(p).ok()));
     // Splices: a slice of one text glued to a slice of another, at char boundaries.
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = move || {
