@@ -62,10 +62,17 @@ const WEEKDAYS: [&str; 7] = ["monday", "tuesday", "wednesday", "thursday", "frid
 pub fn is_calendar_name(word: &str) -> bool {
     let mut chars = word.chars();
     let capitalised = chars.next().is_some_and(char::is_uppercase) && chars.all(char::is_lowercase);
-    capitalised && {
-        let lower = word.to_lowercase();
-        MONTHS.contains(&lower.as_str()) || WEEKDAYS.contains(&lower.as_str())
+    // Every name is ASCII and at most 9 bytes; a word with any other character cannot be one
+    // (the only non-ASCII letter that lower-cases to ASCII is the Kelvin sign, to `k`, which
+    // no name contains). Lower-cased on the stack: this runs once per capitalised word.
+    if !capitalised || !word.is_ascii() || word.len() > 9 {
+        return false;
     }
+    let mut buf = [0u8; 9];
+    let lower = &mut buf[..word.len()];
+    lower.copy_from_slice(word.as_bytes());
+    lower.make_ascii_lowercase();
+    MONTHS.iter().chain(WEEKDAYS.iter()).any(|n| n.as_bytes() == &*lower)
 }
 
 /// Month number (1–12) of a month name or common abbreviation.
@@ -421,6 +428,24 @@ mod tests {
     fn years_need_a_preposition_and_unicode_is_safe() {
         assert_eq!(isos("costs €1999 in 2024"), vec![("2024".into(), Some("2024".into()))]);
         assert!(isos("16-3-4 = 9 and 1000 apples").is_empty());
+    }
+
+    #[test]
+    fn calendar_names() {
+        for (w, want) in [
+            ("March", true),
+            ("Friday", true),
+            ("September", true),
+            ("MAY", false),
+            ("may", false),
+            ("Mayday", false),
+            ("Márch", false),
+            ("Wednesdays", false),
+            ("", false),
+            ("Jan", false),
+        ] {
+            assert_eq!(is_calendar_name(w), want, "{w:?}");
+        }
     }
 
     #[test]
