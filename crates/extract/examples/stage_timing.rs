@@ -14,19 +14,29 @@ fn thread_cpu() -> f64 {
 fn main() {
     let texts = warrant_testkit::gsm8k_solution_texts().expect("../shared/data/gsm8k");
     let bytes: usize = texts.iter().map(String::len).sum();
+    // `quick`: wall clock, min of 15 runs (A/B comparisons of two builds on a busy machine).
+    let quick = std::env::args().nth(1).as_deref() == Some("quick");
     let time = |name: &str, f: &dyn Fn(&str)| {
         // The minimum of several runs: other processes only ever add time.
         let mut secs = f64::MAX;
-        for _ in 0..5 {
-            let t = thread_cpu();
+        for _ in 0..if quick { 15 } else { 5 } {
+            // Thread CPU time can tick coarsely (4 ms here): `quick` uses the wall clock.
+            let (t, w) = (thread_cpu(), std::time::Instant::now());
             for s in &texts {
                 f(s);
             }
-            secs = secs.min(thread_cpu() - t);
+            secs = secs.min(if quick { w.elapsed().as_secs_f64() } else { thread_cpu() - t });
         }
         println!("{name:<24} {:>8.1} ms  {:>8.1} MB/s", secs * 1e3, bytes as f64 / secs / 1e6);
     };
     use warrant_extract::*;
+    if std::env::args().nth(1).as_deref() == Some("dump") {
+        // An equivalence guard for speed work: every graph of a broad corpus, serialised, to
+        // the file given (diff two dumps; the last line is a digest).
+        let out = std::env::args().nth(2).expect("dump OUTPUT");
+        dump(&out);
+        return;
+    }
     if let Some(n) = std::env::args().nth(1).and_then(|a| a.strip_prefix("whole").map(|n| n.parse::<usize>().unwrap_or(10))) {
         for _ in 0..n {
             for s in &texts {
@@ -97,4 +107,95 @@ fn main() {
     time("citations", &|s| {
         citations::find(s, 0..s.len(), &Default::default());
     });
+}
+
+/// Every string of the shared data's JSON files, its Markdown files, the shared specs, the
+/// GSM8K solutions and pseudo-random splices of them (a fixed seed).
+fn dump_corpus() -> Vec<String> {
+    fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::String(s) if s.len() > 1 => out.push(s.clone()),
+            serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+            serde_json::Value::Object(m) => m.values().for_each(|x| strings(x, out)),
+            _ => {}
+        }
+    }
+    fn walk(dir: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, files);
+            } else {
+                files.push(p);
+            }
+        }
+    }
+    let root = warrant_testkit::data_root().expect("../shared/data");
+    let mut files = Vec::new();
+    walk(&root, &mut files);
+    let mut texts = warrant_testkit::gsm8k_solution_texts().unwrap();
+    for f in files {
+        let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let body = std::fs::read_to_string(&f).unwrap_or_default();
+        match ext {
+            "json" => {
+                if let Ok(v) = serde_json::from_str(&body) {
+                    strings(&v, &mut texts);
+                }
+            }
+            "jsonl" => body.lines().filter_map(|l| serde_json::from_str(l).ok()).for_each(|v| strings(&v, &mut texts)),
+            "md" | "cpl" => texts.push(body),
+            _ => {}
+        }
+    }
+    // The shared specs (prose, tables, code, URLs); not the repository's READMEs, which change
+    // with every merge and would change the digest.
+    let mut specs: Vec<_> =
+        std::fs::read_dir(root.join("../specs")).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    specs.sort();
+    texts.extend(specs.iter().filter_map(|p| std::fs::read_to_string(p).ok()));
+    // Splices: a slice of one text glued to a slice of another, at char boundaries.
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let n = texts.len();
+    for _ in 0..20_000 {
+        let mut s = String::new();
+        for _ in 0..1 + next() % 3 {
+            let t = &texts[(next() % n as u64) as usize];
+            let mut a = (next() % (t.len() as u64 + 1)) as usize;
+            let mut b = a + (next() % 400) as usize;
+            b = b.min(t.len());
+            while !t.is_char_boundary(a) {
+                a -= 1;
+            }
+            while !t.is_char_boundary(b) {
+                b -= 1;
+            }
+            s.push_str(&t[a..b.max(a)]);
+        }
+        texts.push(s);
+    }
+    texts
+}
+
+fn dump(out: &str) {
+    use std::hash::Hasher;
+    use std::io::Write;
+    let texts = dump_corpus();
+    let mut f = std::io::BufWriter::new(std::fs::File::create(out).unwrap());
+    let mut h = warrant_text::fasthash::Fnv::default();
+    for t in &texts {
+        let g = warrant_extract::extract(&warrant_extract::Answer { text: t.clone(), ..Default::default() }, &Default::default());
+        let line = serde_json::to_string(&g.graph).unwrap();
+        h.write(line.as_bytes());
+        writeln!(f, "{line}").unwrap();
+    }
+    writeln!(f, "{} texts, digest {:016x}", texts.len(), h.finish()).unwrap();
+    println!("{} texts, digest {:016x}", texts.len(), h.finish());
 }

@@ -80,7 +80,8 @@ fn capitalised_sequences(hay: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     // Words: maximal runs of letters and ' ’ & - (byte ranges). ASCII bytes are classified
     // directly; only non-ASCII bytes decode a char.
-    let mut words: Vec<Range<usize>> = Vec::new();
+    // Sized for typical prose (a word per ~6 bytes) so the vector rarely regrows.
+    let mut words: Vec<Range<usize>> = Vec::with_capacity(hay.len() / 6 + 4);
     let b = hay.as_bytes();
     let mut start: Option<usize> = None;
     let mut i = 0;
@@ -446,7 +447,9 @@ struct Candidate {
 /// Finds entities in the prose ranges; `sentences` (sorted) let gazetteer matches that are
 /// ambiguous check their sentence for cues.
 pub fn find(text: &str, prose: &[Range<usize>], sentences: &[Range<usize>]) -> Vec<FoundEntity> {
-    let mut cands: Vec<Candidate> = Vec::new();
+    // Candidates are large: start with room for a typical answer's instead of regrowing.
+    let total: usize = prose.iter().map(|r| r.len()).sum();
+    let mut cands: Vec<Candidate> = Vec::with_capacity(total / 16 + 8);
     let mut push = |range: Range<usize>, priority: u8, kind: &'static str, attributes: Option<Map<String, Value>>| {
         if range.start < range.end {
             cands.push(Candidate { range: range.clone(), priority, entity: FoundEntity { range, kind, attributes } });
@@ -636,7 +639,7 @@ fn select(mut cands: Vec<Candidate>) -> Vec<FoundEntity> {
     let len = cands.iter().map(|c| c.range.end).max().unwrap_or(0);
     let mut taken = vec![0u64; len / 64 + 1];
     let is_set = |t: &[u64], i: usize| t[i / 64] >> (i % 64) & 1 == 1;
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(cands.len());
     for c in cands {
         if c.range.clone().any(|i| is_set(&taken, i)) {
             continue;

@@ -93,6 +93,27 @@ fn known_tools(ctx: Option<&Map<String, Value>>) -> Vec<String> {
     out
 }
 
+/// A node id such as `e12`: the prefix and a number, without the formatting machinery (a graph
+/// has one per node and reference; `format!` was a measurable share of extraction).
+fn node_id(prefix: &str, n: usize) -> String {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut m = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    let mut s = String::with_capacity(prefix.len() + digits.len() - i);
+    s.push_str(prefix);
+    // Only ASCII digits were written.
+    s.extend(digits[i..].iter().map(|&d| char::from(d)));
+    s
+}
+
 fn line_of(text: &str, r: &Range<usize>) -> Range<usize> {
     let start = text[..r.start].rfind('\n').map_or(0, |p| p + 1);
     let end = text[r.end..].find('\n').map_or(text.len(), |p| r.end + p);
@@ -213,6 +234,8 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
                 continue;
             }
             let sentence_cues = claims::cues(st);
+            // The domain is the sentence's: computed once for all its clauses.
+            let mut sentence_domain: Option<Option<&'static str>> = None;
             for c in claims::clauses(content, s.clone()) {
                 let r = claims::tidy(content, c);
                 let ct = &content[r.clone()];
@@ -224,7 +247,7 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
                 claims.push(DraftClaim {
                     range: r,
                     modality: claims::modality_with(ct, st, &sentence_cues),
-                    domain: claims::domain(st),
+                    domain: *sentence_domain.get_or_insert_with(|| claims::domain(st)),
                     sentence: s.clone(),
                 });
             }
@@ -287,7 +310,7 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
         .into_iter()
         .enumerate()
         .map(|(i, e)| Entity {
-            id: format!("e{}", i + 1),
+            id: node_id("e", i + 1),
             text: text[e.range.clone()].to_string(),
             kind: e.kind.to_string(),
             span: span(&e.range),
@@ -305,10 +328,10 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
                 .enumerate()
                 .take_while(|(_, e)| e.start < c.range.end)
                 .filter(|(_, e)| e.end <= c.range.end)
-                .map(|(j, _)| format!("e{}", from + j + 1))
+                .map(|(j, _)| node_id("e", from + j + 1))
                 .collect();
             Claim {
-                id: format!("c{}", i + 1),
+                id: node_id("c", i + 1),
                 text: text[c.range.clone()].to_string(),
                 modality: c.modality,
                 domain: c.domain.map(str::to_string),
@@ -322,7 +345,7 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
         .into_iter()
         .enumerate()
         .map(|(i, o)| Operation {
-            id: format!("op{}", i + 1),
+            id: node_id("op", i + 1),
             kind: "arithmetic".into(),
             span: span(&o.range),
             operator: o.operator,
@@ -333,14 +356,14 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
     g.tool_calls = calls
         .into_iter()
         .enumerate()
-        .map(|(i, c)| ToolCall { id: format!("tc{}", i + 1), span: span(&c.range), name: c.name, arguments: c.arguments })
+        .map(|(i, c)| ToolCall { id: node_id("tc", i + 1), span: span(&c.range), name: c.name, arguments: c.arguments })
         .collect();
     g.citations = citations
         .iter()
         .enumerate()
         .map(|(i, (c, k))| Citation {
-            id: format!("cit{}", i + 1),
-            claim_id: format!("c{}", k + 1),
+            id: node_id("cit", i + 1),
+            claim_id: node_id("c", k + 1),
             source: CitationSource { kind: c.kind, value: c.value.clone() },
             span: Some(span(&c.range)),
         })
@@ -351,7 +374,7 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
         .map(|(i, cb)| {
             let code = &text[cb.code.clone()];
             let language = cb.lang.clone().unwrap_or_else(|| markdown::detect_language(code).to_string());
-            CodeBlock { id: format!("cb{}", i + 1), language, code: code.to_string(), span: span(&cb.code) }
+            CodeBlock { id: node_id("cb", i + 1), language, code: code.to_string(), span: span(&cb.code) }
         })
         .collect();
     g.discourse_acts = acts
@@ -365,14 +388,14 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
                 .enumerate()
                 .take_while(|(_, c)| c.range.start < a.range.end)
                 .filter(|(_, c)| c.range.end <= a.range.end)
-                .map(|(j, _)| format!("c{}", from + j + 1))
+                .map(|(j, _)| node_id("c", from + j + 1))
                 .collect();
             DiscourseAct {
-                id: format!("da{}", i + 1),
+                id: node_id("da", i + 1),
                 kind: a.kind,
                 span: span(&a.range),
                 claim_refs: Some(refs),
-                children: Some(a.children.iter().map(|c| format!("da{}", c + 1)).collect()),
+                children: Some(a.children.iter().map(|c| node_id("da", c + 1)).collect()),
             }
         })
         .collect();
@@ -413,4 +436,15 @@ fn output_id(answer: &Answer, opts: &Options, text: &str) -> String {
     let mut h = warrant_text::fasthash::Fnv::default();
     h.write(text.as_bytes());
     format!("out-{:016x}", h.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn node_ids() {
+        for (prefix, n, want) in [("e", 1, "e1"), ("cit", 10, "cit10"), ("da", 1234567, "da1234567"), ("c", 0, "c0")] {
+            assert_eq!(super::node_id(prefix, n), want);
+        }
+        assert_eq!(super::node_id("op", usize::MAX), format!("op{}", usize::MAX));
+    }
 }

@@ -62,10 +62,17 @@ const WEEKDAYS: [&str; 7] = ["monday", "tuesday", "wednesday", "thursday", "frid
 pub fn is_calendar_name(word: &str) -> bool {
     let mut chars = word.chars();
     let capitalised = chars.next().is_some_and(char::is_uppercase) && chars.all(char::is_lowercase);
-    capitalised && {
-        let lower = word.to_lowercase();
-        MONTHS.contains(&lower.as_str()) || WEEKDAYS.contains(&lower.as_str())
+    // Every name is ASCII and at most 9 bytes; a word with any other character cannot be one
+    // (the only non-ASCII letter that lower-cases to ASCII is the Kelvin sign, to `k`, which
+    // no name contains). Lower-cased on the stack: this runs once per capitalised word.
+    if !capitalised || !word.is_ascii() || word.len() > 9 {
+        return false;
     }
+    let mut buf = [0u8; 9];
+    let lower = &mut buf[..word.len()];
+    lower.copy_from_slice(word.as_bytes());
+    lower.make_ascii_lowercase();
+    MONTHS.iter().chain(WEEKDAYS.iter()).any(|n| n.as_bytes() == &*lower)
 }
 
 /// Month number (1–12) of a month name or common abbreviation.
@@ -303,21 +310,22 @@ pub fn find_dates(text: &str) -> Vec<DateMention> {
         weekday: None,
         minute_of_day: None,
     };
-    for c in ISO.captures_iter(text).filter(|_| numeric) {
+    // Each gate is checked before its scan (a filter on the matches would run the regex anyway).
+    for c in numeric.then(|| ISO.captures_iter(text)).into_iter().flatten() {
         let (Some(a), Some(y), Some(m), Some(d)) = (c.get(0), c.get(1), c.get(2), c.get(3)) else { continue };
         let (y, m, d) = (y.as_str().parse().ok(), m.as_str().parse().unwrap_or(0), d.as_str().parse().unwrap_or(0));
         if valid(y, m, d) {
             found.push(mk(a.range(), DateKind::Date, y, Some(m), Some(d)));
         }
     }
-    for c in US.captures_iter(text).filter(|_| numeric) {
+    for c in numeric.then(|| US.captures_iter(text)).into_iter().flatten() {
         let (Some(a), Some(m), Some(d), Some(y)) = (c.get(0), c.get(1), c.get(2), c.get(3)) else { continue };
         let (y, m, d) = (y.as_str().parse().ok(), m.as_str().parse().unwrap_or(0), d.as_str().parse().unwrap_or(0));
         if valid(y, m, d) {
             found.push(mk(a.range(), DateKind::Date, y, Some(m), Some(d)));
         }
     }
-    for c in MONTH_FORMS.captures_iter(text).filter(|_| months) {
+    for c in months.then(|| MONTH_FORMS.captures_iter(text)).into_iter().flatten() {
         let Some(a) = c.get(0) else { continue };
         let (mname, day, year) = match (c.name("m1"), c.name("m2"), c.name("m3")) {
             (Some(m), _, _) => (m, c.name("d1"), c.name("y1")),
@@ -337,7 +345,7 @@ pub fn find_dates(text: &str) -> Vec<DateMention> {
             None => found.push(mk(a.range(), DateKind::Date, y, Some(m), None)),
         }
     }
-    for a in DAY_WORDS.find_iter(text).filter(|_| days) {
+    for a in days.then(|| DAY_WORDS.find_iter(text)).into_iter().flatten() {
         let w = a.as_str().trim_end_matches(['s', 'S']);
         match WEEKDAYS.iter().position(|x| x.eq_ignore_ascii_case(w)) {
             Some(i) => {
@@ -351,7 +359,7 @@ pub fn find_dates(text: &str) -> Vec<DateMention> {
     if year_digits {
         find_years(text, &mut found);
     }
-    for c in TIME.captures_iter(text).filter(|_| clock) {
+    for c in clock.then(|| TIME.captures_iter(text)).into_iter().flatten() {
         let Some(a) = c.get(0) else { continue };
         let (h, m, ampm) = match (c.get(1), c.get(2), c.get(4)) {
             (Some(h), Some(m), _) => (h.as_str().parse::<u16>().unwrap_or(99), m.as_str().parse::<u16>().unwrap_or(99), c.get(3)),
@@ -420,6 +428,24 @@ mod tests {
     fn years_need_a_preposition_and_unicode_is_safe() {
         assert_eq!(isos("costs €1999 in 2024"), vec![("2024".into(), Some("2024".into()))]);
         assert!(isos("16-3-4 = 9 and 1000 apples").is_empty());
+    }
+
+    #[test]
+    fn calendar_names() {
+        for (w, want) in [
+            ("March", true),
+            ("Friday", true),
+            ("September", true),
+            ("MAY", false),
+            ("may", false),
+            ("Mayday", false),
+            ("Márch", false),
+            ("Wednesdays", false),
+            ("", false),
+            ("Jan", false),
+        ] {
+            assert_eq!(is_calendar_name(w), want, "{w:?}");
+        }
     }
 
     #[test]

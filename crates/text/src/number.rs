@@ -267,7 +267,68 @@ pub fn format_rational(v: &BigRational, max_frac: u32) -> String {
             scale *= 10;
             digits += 1;
         }
+        if let Some(s) = format_rounded_small(n, d, max_frac) {
+            return s;
+        }
     }
+    format_rational_big(v, max_frac)
+}
+
+/// [`format_rational`] for a fraction that does not terminate within `max_frac` digits, in
+/// machine integers: `n/d` rounded half-even to `max_frac` digits and marked with `…`. `None`
+/// when it does terminate (a longer exact expansion), or the numbers are too large.
+fn format_rounded_small(n: i128, d: u64, max_frac: u32) -> Option<String> {
+    if d == 0 || max_frac > 18 {
+        return None;
+    }
+    // Terminates within `max_frac` digits iff d = 2^a 5^b with max(a, b) <= max_frac.
+    let (mut rest, mut twos, mut fives) = (d, 0u32, 0u32);
+    while rest % 2 == 0 {
+        rest /= 2;
+        twos += 1;
+    }
+    while rest % 5 == 0 {
+        rest /= 5;
+        fives += 1;
+    }
+    if rest == 1 && twos.max(fives) <= max_frac {
+        return None;
+    }
+    let scaled = n.checked_mul(10i128.pow(max_frac))?;
+    let d = i128::from(d);
+    // Floor division, then the remainder against one half (ties to even).
+    let (mut q, r) = (scaled.div_euclid(d), scaled.rem_euclid(d));
+    match (2 * r).cmp(&d) {
+        Ordering::Greater => q += 1,
+        Ordering::Equal if q % 2 != 0 => q += 1,
+        _ => {}
+    }
+    let mut s = String::with_capacity(max_frac as usize + 24);
+    if q < 0 {
+        s.push('-');
+    }
+    let digits = q.unsigned_abs().to_string();
+    let k = max_frac as usize;
+    if k == 0 {
+        s.push_str(&digits);
+    } else {
+        if digits.len() <= k {
+            s.push('0');
+            s.push('.');
+            s.extend(std::iter::repeat_n('0', k - digits.len()));
+            s.push_str(&digits);
+        } else {
+            s.push_str(&digits[..digits.len() - k]);
+            s.push('.');
+            s.push_str(&digits[digits.len() - k..]);
+        }
+    }
+    s.push('…');
+    Some(s)
+}
+
+/// [`format_rational`] in big integers (any size).
+fn format_rational_big(v: &BigRational, max_frac: u32) -> String {
     // A rational terminates iff its reduced denominator has only factors 2 and 5.
     let mut den = v.denom().clone();
     let two = BigInt::from(2u8);
@@ -367,5 +428,27 @@ mod tests {
         assert_eq!(format_rational(&r(-9_223_372_036_854_775_807, 1), 0), "-9223372036854775807");
         assert_eq!(format_rational(&r(0, 1), 3), "0");
         assert_eq!(format_rational(&r(100, 3), 4), "33.3333…");
+        assert_eq!(format_rational(&r(-2, 3), 12), "-0.666666666667…");
+        assert_eq!(format_rational(&r(1, 3), 0), "0…");
+        assert_eq!(format_rational(&r(5, 2), 0), "2…");
+        assert_eq!(format_rational(&r(7, 2), 0), "4…");
+    }
+
+    proptest::proptest! {
+        /// The machine-integer paths write exactly what the big-integer path writes.
+        #[test]
+        fn small_paths_match_the_big_one(n in -10_000_000_000_000i64..10_000_000_000_000, d in 1i64..2_000_000_000, k in 0u32..14) {
+            let v = r(n, d);
+            proptest::prop_assert_eq!(format_rational(&v, k), format_rational_big(&v, k));
+        }
+
+        #[test]
+        fn small_paths_match_the_big_one_near_ties(q in -1_000_000i64..1_000_000, k in 0u32..6, den in proptest::sample::select(vec![3i64, 6, 7, 12, 14, 40, 80, 625, 1024, 3000])) {
+            // Values at and around rounding ties: (2q+1)/(2*10^k) and neighbours.
+            let t = 2 * 10i64.pow(k);
+            for v in [r(2 * q + 1, t), r(2 * q + 1, t * den), r(q, den), r(q * den + 1, den * t)] {
+                proptest::prop_assert_eq!(format_rational(&v, k), format_rational_big(&v, k));
+            }
+        }
     }
 }

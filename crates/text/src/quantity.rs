@@ -124,15 +124,16 @@ impl Quantity {
             Conversion::None => return None,
             Conversion::Same => self.value.clone(),
             Conversion::Unit(i) => {
-                let f = (UNITS[i].factor)();
-                // Small values multiply in machine integers, reduced with a machine gcd.
-                match (self.value.numer().to_i64(), self.value.denom().to_i64(), f.numer().to_i64(), f.denom().to_i64()) {
-                    (Some(a), Some(b), Some(c), Some(d)) => {
+                let (c, d) = UNITS[i].factor;
+                // Small values multiply in machine integers, reduced with a machine gcd (the
+                // factor is not built as a big rational: that cost a big-integer gcd per call).
+                match (self.value.numer().to_i64(), self.value.denom().to_i64()) {
+                    (Some(a), Some(b)) => {
                         let (n, m) = (i128::from(a) * i128::from(c), i128::from(b) * i128::from(d));
                         let g = gcd_u128(n.unsigned_abs(), m.unsigned_abs()).max(1) as i128;
                         BigRational::new_raw(BigInt::from(n / g), BigInt::from(m / g))
                     }
-                    _ => &self.value * f,
+                    _ => &self.value * ratio(c, d),
                 }
             }
             Conversion::Cents => &self.value / int(100),
@@ -152,16 +153,17 @@ fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
 struct Unit {
     names: &'static [&'static str],
     dim: fn() -> Dimension,
-    factor: fn() -> BigRational,
+    /// Numerator and (positive) denominator of the factor.
+    factor: (i64, i64),
     approx: bool,
 }
 
 macro_rules! unit {
     ($names:expr, $dim:expr, $num:expr, $den:expr) => {
-        Unit { names: $names, dim: || $dim, factor: || ratio($num, $den), approx: false }
+        Unit { names: $names, dim: || $dim, factor: ($num, $den), approx: false }
     };
     ($names:expr, $dim:expr, $num:expr, $den:expr, approx) => {
-        Unit { names: $names, dim: || $dim, factor: || ratio($num, $den), approx: true }
+        Unit { names: $names, dim: || $dim, factor: ($num, $den), approx: true }
     };
 }
 
@@ -341,7 +343,7 @@ fn number_end(b: &[u8], i: usize) -> usize {
 /// Finds every numeric mention in `text`, in order, non-overlapping.
 pub fn find_quantities(text: &str) -> Vec<Quantity> {
     let b = text.as_bytes();
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(8);
     let mut i = 0;
     while i < b.len() {
         // Jump to the next digit (or `.digit`).

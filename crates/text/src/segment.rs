@@ -103,29 +103,42 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
 pub fn sentences_in(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = range.start;
-    let mut iter = text[range.clone()].char_indices().map(|(i, c)| (i + range.start, c)).peekable();
-    while let Some((i, c)) = iter.next() {
+    let b = text.as_bytes();
+    let char_at = |j: usize| text[j..].chars().next().unwrap_or('\0');
+    // Bytes are skipped until one that can begin a terminator or a newline: ASCII `. ! ? \n`
+    // or the lead byte of `。 ！ ？ …` (never a UTF-8 continuation byte, so every stop is a
+    // char boundary). Decoding every char was most of this function's time.
+    let mut i = range.start;
+    while i < range.end {
+        if !matches!(b[i], b'.' | b'!' | b'?' | b'\n' | 0xE2 | 0xE3 | 0xEF) {
+            i += 1;
+            continue;
+        }
+        let c = char_at(i);
         let next_i = i + c.len_utf8();
         match c {
             '。' | '！' | '？' => {
                 push_trimmed(text, start..next_i, &mut out);
                 start = next_i;
+                i = next_i;
             }
             '.' | '!' | '?' | '…' => {
                 // Swallow runs of terminators and closing quotes/brackets.
                 let mut end = next_i;
-                while let Some(&(j, d)) = iter.peek() {
+                while end < range.end {
+                    let d = char_at(end);
                     if matches!(d, '.' | '!' | '?' | '…') || is_closer(d) {
-                        end = j + d.len_utf8();
-                        iter.next();
+                        end += d.len_utf8();
                     } else {
                         break;
                     }
                 }
+                let dot = i;
+                i = end;
                 if end < range.end && !text[end..].starts_with(char::is_whitespace) {
                     continue;
                 }
-                if c == '.' && !period_ends_sentence(text, i, end, range.end) {
+                if c == '.' && !period_ends_sentence(text, dot, end, range.end) {
                     continue;
                 }
                 push_trimmed(text, start..end, &mut out);
@@ -142,8 +155,9 @@ pub fn sentences_in(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
                     push_trimmed(text, start..i, &mut out);
                     start = next_i;
                 }
+                i = next_i;
             }
-            _ => {}
+            _ => i = next_i,
         }
     }
     push_trimmed(text, start..range.end, &mut out);
@@ -277,6 +291,72 @@ mod tests {
         assert_eq!(p, vec!["a b\nc", "d"]);
     }
 
+    /// The char-by-char scan `sentences_in` replaced (it skips bytes to the next possible
+    /// terminator): kept as the reference its output must equal.
+    fn sentences_in_reference(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
+        let mut out = Vec::new();
+        let mut start = range.start;
+        let mut iter = text[range.clone()].char_indices().map(|(i, c)| (i + range.start, c)).peekable();
+        while let Some((i, c)) = iter.next() {
+            let next_i = i + c.len_utf8();
+            match c {
+                '。' | '！' | '？' => {
+                    push_trimmed(text, start..next_i, &mut out);
+                    start = next_i;
+                }
+                '.' | '!' | '?' | '…' => {
+                    let mut end = next_i;
+                    while let Some(&(j, d)) = iter.peek() {
+                        if matches!(d, '.' | '!' | '?' | '…') || is_closer(d) {
+                            end = j + d.len_utf8();
+                            iter.next();
+                        } else {
+                            break;
+                        }
+                    }
+                    if end < range.end && !text[end..].starts_with(char::is_whitespace) {
+                        continue;
+                    }
+                    if c == '.' && !period_ends_sentence(text, i, end, range.end) {
+                        continue;
+                    }
+                    push_trimmed(text, start..end, &mut out);
+                    start = end;
+                }
+                '\n' => {
+                    let line_start = text[..i].rfind('\n').map_or(range.start, |p| (p + 1).max(range.start));
+                    let this_line = &text[line_start..i];
+                    let rest = &text[next_i..range.end];
+                    let next_line = rest.split('\n').next().unwrap_or("");
+                    let blank_next = next_line.trim().is_empty();
+                    if blank_next || is_block_line(this_line) || is_block_line(next_line) || this_line.trim_end().ends_with(':') {
+                        push_trimmed(text, start..i, &mut out);
+                        start = next_i;
+                    }
+                }
+                _ => {}
+            }
+        }
+        push_trimmed(text, start..range.end, &mut out);
+        out
+    }
+
+    #[test]
+    fn byte_scan_matches_the_reference_on_tricky_text() {
+        for t in [
+            "Dr. Smith paid $3.50. Then… he left!\n\n1. Open it.\n2. Close it: done",
+            "他来了。你好！真的？ “Quoted.” (Aside.) e.g. this… and that…… end",
+            "No. 5 is fine. No. Gift cards. etc. And Inc. Ltd.\n- item one\n- item two?!",
+            "a.b.c. U.S. troops… ’tis”. ok?’ » next",
+        ] {
+            for (a, b) in [(0, t.len()), (2, t.len() - 1)] {
+                if t.is_char_boundary(a) && t.is_char_boundary(b) {
+                    assert_eq!(sentences_in(t, a..b), sentences_in_reference(t, a..b), "{t:?}");
+                }
+            }
+        }
+    }
+
     proptest! {
         #[test]
         fn ranges_are_ordered_trimmed_char_boundaries(t in "(\\PC|\n| |\\.|!|\\?){0,80}") {
@@ -291,6 +371,19 @@ mod tests {
             for r in paragraphs(&t) {
                 prop_assert!(t.is_char_boundary(r.start) && t.is_char_boundary(r.end));
             }
+        }
+
+        #[test]
+        fn byte_scan_matches_the_reference(
+            t in "(\\PC|\n| |\\.|!|\\?|…|。|！|？|”|’|\\)|[0-9]|Dr|etc|No|e\\.g|- |# ){0,80}",
+            cut in 0usize..8,
+        ) {
+            let mut a = cut.min(t.len());
+            while !t.is_char_boundary(a) {
+                a -= 1;
+            }
+            prop_assert_eq!(sentences_in(&t, 0..t.len()), sentences_in_reference(&t, 0..t.len()));
+            prop_assert_eq!(sentences_in(&t, a..t.len()), sentences_in_reference(&t, a..t.len()));
         }
     }
 }
