@@ -186,23 +186,35 @@ pub fn reduce(items: Vec<Item>) -> Reduced {
     let mut redirect: FastMap<String, String> = FastMap::default();
     let mut merged = 0u32;
     let mut out_sections = Vec::with_capacity(sections.len());
-    for (k, mut items) in sections.into_iter().enumerate() {
-        let section = Section::ALL[k];
-        sort_section(&mut items);
-        let before = items.len();
-        let groups = dedup_section(section, items);
-        merged += (before - groups.len()) as u32;
-        let mut finished = Vec::with_capacity(groups.len());
-        for g in groups {
-            let (item, handles) = g.finish();
-            let h = item.handle();
-            for old in handles {
-                if old != h {
-                    redirect.insert(old, h.clone());
+    // Sections merge independently (each on its own thread); the redirects are recorded in
+    // section order, as one loop would.
+    let tasks: Vec<(Section, Vec<Item>)> = Section::ALL.into_iter().zip(sections).collect();
+    let done = crate::par::map_owned(
+        tasks,
+        |(_, items)| items.len(),
+        |(section, mut items)| {
+            sort_section(&mut items);
+            let before = items.len();
+            let groups = dedup_section(section, items);
+            let merged = (before - groups.len()) as u32;
+            let mut finished = Vec::with_capacity(groups.len());
+            let mut moved = Vec::new();
+            for g in groups {
+                let (item, handles) = g.finish();
+                let h = item.handle();
+                for old in handles {
+                    if old != h {
+                        moved.push((old, h.clone()));
+                    }
                 }
+                finished.push(item);
             }
-            finished.push(item);
-        }
+            (finished, merged, moved)
+        },
+    );
+    for (finished, n, moved) in done {
+        merged += n;
+        redirect.extend(moved);
         out_sections.push(finished);
     }
     let mut warnings = Vec::new();
@@ -377,7 +389,7 @@ fn fuzzy(groups: &mut [Option<Group>], section: Section, fields: &[&str], thresh
 
 /// Rewrites every cross-reference through `redirect` and drops those to items that are gone.
 pub fn rewrite_refs(sections: &mut [Vec<Item>], redirect: &FastMap<String, String>) {
-    let handles: Vec<Vec<String>> = sections.iter().map(|s| s.iter().map(Item::handle).collect()).collect();
+    let handles: Vec<Vec<String>> = sections.iter().map(|s| crate::par::map(s, 256, Item::handle)).collect();
     let live: FastSet<&str> = handles.iter().flatten().map(String::as_str).collect();
     let resolve = |h: &String| -> Option<String> {
         let mut cur = h.clone();
