@@ -47,7 +47,7 @@ fn main() {
         let t0 = process_cpu_ns();
         let t_main = thread_cpu_ns();
         let r = compile(&[SourceInput { name: &name, bytes: text.as_bytes() }], &opts).unwrap();
-        let json = warrant_ckf::encode::to_json(&r.package).unwrap();
+        let json = warrant_ckf::encode::to_json_with_threads(&r.package, threads).unwrap();
         let main_ns = thread_cpu_ns() - t_main;
         let ns = process_cpu_ns() - t0;
         let wall = wall.elapsed().as_secs_f64();

@@ -6,7 +6,8 @@
 //! never depends on the number of threads or on scheduling.
 //!
 //! The number of threads is a per-thread setting ([`with_threads`]); outside it (unit tests,
-//! direct calls of a stage) everything runs on the calling thread.
+//! direct calls of a stage) everything runs on the calling thread. Worker threads inherit it,
+//! so a stage that works section by section can still split a large section's items.
 
 use std::cell::Cell;
 use std::sync::Mutex;
@@ -57,7 +58,7 @@ pub fn map<T: Sync, R: Send>(items: &[T], grain: usize, f: impl Fn(&T) -> R + Sy
         done
     };
     let mut parts = std::thread::scope(|s| {
-        let handles: Vec<_> = (1..n).map(|_| s.spawn(work)).collect();
+        let handles: Vec<_> = (1..n).map(|_| s.spawn(|| with_threads(n, work))).collect();
         let mut parts = work();
         for h in handles {
             match h.join() {
@@ -88,7 +89,7 @@ pub fn for_each_mut<T: Send>(items: &mut [T], grain: usize, f: impl Fn(&mut T) +
         }
     };
     std::thread::scope(|s| {
-        let handles: Vec<_> = (1..n).map(|_| s.spawn(work)).collect();
+        let handles: Vec<_> = (1..n).map(|_| s.spawn(|| with_threads(n, work))).collect();
         work();
         for h in handles {
             if let Err(e) = h.join() {
@@ -119,7 +120,7 @@ pub fn map_owned<T: Send, R: Send>(items: Vec<T>, cost: impl Fn(&T) -> usize, f:
         done
     };
     let mut parts = std::thread::scope(|s| {
-        let handles: Vec<_> = (1..n).map(|_| s.spawn(work)).collect();
+        let handles: Vec<_> = (1..n).map(|_| s.spawn(|| with_threads(n, work))).collect();
         let mut parts = work();
         for h in handles {
             match h.join() {

@@ -44,7 +44,8 @@ pub fn order_key(it: &Item) -> (u32, String, String) {
 /// Sorts a section in §3.2 order. The canonical content JSON only breaks ties of span and label,
 /// so it is computed for those items alone.
 pub fn sort_section(items: &mut [Item]) {
-    let mut keyed: Vec<((u32, String), usize)> = items.iter().map(|it| (it.trace.first_span(), it.label())).zip(0..).collect();
+    let mut keyed: Vec<((u32, String), usize)> =
+        crate::par::map(items, 256, |it| (it.trace.first_span(), it.label())).into_iter().zip(0..).collect();
     keyed.sort();
     let mut order: Vec<usize> = Vec::with_capacity(keyed.len());
     let mut i = 0;
@@ -228,8 +229,8 @@ fn dedup_section(section: Section, items: Vec<Item>) -> Vec<Group> {
     let mut groups: Vec<Option<Group>> = Vec::with_capacity(items.len());
     // Step 1: same handle (merge key + identity).
     let mut by_handle: FastMap<String, usize> = FastMap::default();
-    for it in items {
-        let h = it.handle();
+    let handles = crate::par::map(&items, 256, Item::handle);
+    for (it, h) in items.into_iter().zip(handles) {
         match by_handle.get(&h) {
             Some(&g) => {
                 if let Some(grp) = groups[g].as_mut() {
@@ -350,21 +351,18 @@ fn merge_pair(groups: &mut [Option<Group>], a: usize, b: usize, by_confidence: b
 
 fn fuzzy(groups: &mut [Option<Group>], section: Section, fields: &[&str], threshold: f64) {
     // Entities compare every label; other sections their key fields.
-    let keys: Vec<Vec<Vec<String>>> = groups
-        .iter()
-        .map(|g| match g {
-            None => Vec::new(),
-            Some(g) if section == Section::Entities => {
-                let mut labels = vec![tokens(g.item.text("name"))];
-                if let Field::List(a) = g.item.field("aliases") {
-                    labels.extend(a.iter().map(|x| tokens(x)));
-                }
-                labels
+    let keys: Vec<Vec<Vec<String>>> = crate::par::map(groups, 128, |g| match g {
+        None => Vec::new(),
+        Some(g) if section == Section::Entities => {
+            let mut labels = vec![tokens(g.item.text("name"))];
+            if let Field::List(a) = g.item.field("aliases") {
+                labels.extend(a.iter().map(|x| tokens(x)));
             }
-            Some(g) => vec![tokens(&g.item.key_text(fields))],
-        })
-        .collect();
-    let idents: Vec<String> = groups.iter().map(|g| g.as_ref().map(|g| identity(&g.item)).unwrap_or_default()).collect();
+            labels
+        }
+        Some(g) => vec![tokens(&g.item.key_text(fields))],
+    });
+    let idents: Vec<String> = crate::par::map(groups, 256, |g| g.as_ref().map(|g| identity(&g.item)).unwrap_or_default());
     let mut index = JaccardIndex::new(threshold, keys.iter().flatten().map(Vec::as_slice));
     let identity_fields = section.spec().identity;
     let ident_in_key = identity_fields.iter().all(|f| fields.contains(f));

@@ -236,7 +236,7 @@ fn dedup(sections: &mut [Vec<Item>], out: &mut Sanitized) {
 /// item it duplicates), in order.
 fn dedup_section(s: Section, items: &mut Vec<Item>) -> Vec<(String, String)> {
     let Some(key) = s.spec().sanitize_key else { return Vec::new() };
-    let keys: Vec<Vec<String>> = items.iter().map(|it| tokens(&it.key_text(key))).collect();
+    let keys: Vec<Vec<String>> = crate::par::map(items, 128, |it| tokens(&it.key_text(key)));
     let mut ix = JaccardIndex::new(0.85, keys.iter().map(Vec::as_slice));
     let mut keep = vec![true; items.len()];
     let mut redirects = Vec::new();
