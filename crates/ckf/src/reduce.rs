@@ -23,7 +23,7 @@ use crate::map::evidence::{contains_number, numbers};
 use crate::model::{Basis, Evidence, Field, Item, Section};
 use crate::normalize::{normalize, slug_full};
 use crate::score::{Score, merge_confidence};
-use crate::similarity::JaccardIndex;
+use crate::similarity::{EarlierMatches, JaccardIndex};
 
 /// Sections after reduce, and what it noticed.
 #[derive(Debug, Clone, Default)]
@@ -350,6 +350,9 @@ fn merge_pair(groups: &mut [Option<Group>], a: usize, b: usize, by_confidence: b
 }
 
 fn fuzzy(groups: &mut [Option<Group>], section: Section, fields: &[&str], threshold: f64) {
+    if section != Section::Entities {
+        return fuzzy_by_key(groups, section, fields, threshold);
+    }
     // Entities compare every label; other sections their key fields.
     let keys: Vec<Vec<Vec<String>>> = crate::par::map(groups, 128, |g| match g {
         None => Vec::new(),
@@ -381,6 +384,28 @@ fn fuzzy(groups: &mut [Option<Group>], section: Section, fields: &[&str], thresh
                     index.insert(i, k.clone());
                 }
             }
+        }
+    }
+}
+
+/// [`fuzzy`] for sections other than entities: one key per item, and a merge always keeps the
+/// earlier item, so an item is merged into the first earlier item still standing that matches
+/// it (found up front on every allowed thread: see [`EarlierMatches`]).
+fn fuzzy_by_key(groups: &mut [Option<Group>], section: Section, fields: &[&str], threshold: f64) {
+    let keys: Vec<Vec<String>> =
+        crate::par::map(groups, 128, |g| g.as_ref().map(|g| tokens(&g.item.key_text(fields))).unwrap_or_default());
+    let idents: Vec<String> = crate::par::map(groups, 256, |g| g.as_ref().map(|g| identity(&g.item)).unwrap_or_default());
+    let identity_fields = section.spec().identity;
+    let ident_in_key = identity_fields.iter().all(|f| fields.contains(f));
+    // Items that differ in what they say are not merged on a similar label alone.
+    let accept = |i: usize, t: usize| ident_in_key || identity_fields.is_empty() || idents[t] == idents[i];
+    let found = EarlierMatches::new(threshold, &keys, accept);
+    for i in 0..groups.len() {
+        if groups[i].is_none() {
+            continue;
+        }
+        if let Some(t) = found.first(i, |t| groups[t].is_some(), accept) {
+            merge_pair(groups, t, i, false);
         }
     }
 }

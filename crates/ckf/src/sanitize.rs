@@ -14,7 +14,7 @@ use crate::gate::{self, tokens};
 use crate::lang::{self, Lang};
 use crate::model::{Field, Item, Role, SanitizerAudit, SanitizerReject, Section};
 use crate::normalize::chars;
-use crate::similarity::JaccardIndex;
+use crate::similarity::EarlierMatches;
 
 /// What happens to an item that fails.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -237,16 +237,15 @@ fn dedup(sections: &mut [Vec<Item>], out: &mut Sanitized) {
 fn dedup_section(s: Section, items: &mut Vec<Item>) -> Vec<(String, String)> {
     let Some(key) = s.spec().sanitize_key else { return Vec::new() };
     let keys: Vec<Vec<String>> = crate::par::map(items, 128, |it| tokens(&it.key_text(key)));
-    let mut ix = JaccardIndex::new(0.85, keys.iter().map(Vec::as_slice));
+    // An item goes when an earlier kept item matches it (the earlier matches are found on
+    // every allowed thread; keeping is one pass in order).
+    let found = EarlierMatches::new(0.85, &keys, |_, _| true);
     let mut keep = vec![true; items.len()];
     let mut redirects = Vec::new();
-    for (i, k) in keys.iter().enumerate() {
-        match ix.first_match(k) {
-            Some(t) => {
-                keep[i] = false;
-                redirects.push((items[i].handle(), items[t].handle()));
-            }
-            None => ix.insert(i, k.clone()),
+    for i in 0..keys.len() {
+        if let Some(t) = found.first(i, |j| keep[j], |_, _| true) {
+            keep[i] = false;
+            redirects.push((items[i].handle(), items[t].handle()));
         }
     }
     let mut k = keep.into_iter();
