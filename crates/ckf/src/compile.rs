@@ -388,19 +388,18 @@ fn file_stem(file: &str) -> String {
 fn verbatim_guard(sections: &mut [Vec<Item>], spans: &[Span], warnings: &mut Vec<String>) {
     let mut dropped = 0;
     for items in sections.iter_mut() {
-        items.retain(|it| {
-            let ok = it.trace.evidence.iter().all(|e| {
+        let verbatim = crate::par::map(items, 128, |it| {
+            it.trace.evidence.iter().all(|e| {
                 let Some(span) = spans.get(e.span as usize) else { return false };
                 let (a, b) = (e.start as usize, e.end as usize);
                 let (Some(slice), Some(after)) = (span.text.get(a..b), span.text.get(b..)) else { return false };
                 let glued = after.chars().next().is_some_and(unicode_normalization::char::is_combining_mark);
                 !glued && normalize(slice) == e.excerpt && e.excerpt.chars().count() <= crate::map::evidence::MAX_EXCERPT
-            });
-            if !ok {
-                dropped += 1;
-            }
-            ok
+            })
         });
+        dropped += verbatim.iter().filter(|ok| !**ok).count();
+        let mut ok = verbatim.into_iter();
+        items.retain(|_| ok.next().unwrap_or(true));
     }
     if dropped > 0 {
         warnings.push(format!("{dropped} items dropped: an excerpt was not verbatim"));

@@ -87,7 +87,7 @@ pub fn promote(sections: &mut [Vec<Item>], language: Lang, opts: PromoteOptions)
     let mut targets: Vec<(Section, JaccardIndex, usize)> = [Section::IfThenRules, Section::Playbooks, Section::AntiPatterns]
         .into_iter()
         .map(|t| {
-            let keys: Vec<Vec<String>> = sections[t.index()].iter().map(|it| tokens(&dup_key(it))).collect();
+            let keys: Vec<Vec<String>> = crate::par::map(&sections[t.index()], 128, |it| tokens(&dup_key(it)));
             let mut ix = JaccardIndex::new(NEAR_DUPLICATE, keys.iter().map(Vec::as_slice));
             for (k, key) in keys.into_iter().enumerate() {
                 ix.insert(k, key);

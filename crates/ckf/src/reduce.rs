@@ -198,17 +198,15 @@ pub fn reduce(items: Vec<Item>) -> Reduced {
             let before = items.len();
             let groups = dedup_section(section, items);
             let merged = (before - groups.len()) as u32;
-            let mut finished = Vec::with_capacity(groups.len());
+            let (finished, absorbed): (Vec<Item>, Vec<Vec<String>>) = groups.into_iter().map(Group::finish).unzip();
+            let own = crate::par::map(&finished, 256, Item::handle);
             let mut moved = Vec::new();
-            for g in groups {
-                let (item, handles) = g.finish();
-                let h = item.handle();
+            for (h, handles) in own.into_iter().zip(absorbed) {
                 for old in handles {
                     if old != h {
                         moved.push((old, h.clone()));
                     }
                 }
-                finished.push(item);
             }
             (finished, merged, moved)
         },

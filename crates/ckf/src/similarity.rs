@@ -310,5 +310,32 @@ mod tests {
                 ix.insert(i, s.clone());
             }
         }
+
+        /// The sequential near-duplicate pass (an index of the kept sets, queried in order)
+        /// and `EarlierMatches` (every set's earlier matches found up front, on 1–3 threads)
+        /// keep and redirect the same sets, with or without a pair filter.
+        #[test]
+        fn earlier_matches_agree_with_the_sequential_pass(docs in proptest::collection::vec(proptest::collection::vec(0u8..6, 0..5), 1..40), t in 0.3f64..1.0, threads in 1usize..4, odd in any::<bool>()) {
+            let sets: Vec<Vec<String>> = docs.iter().map(|d| d.iter().map(|x| format!("tok{x}")).collect()).collect();
+            let accept = |i: usize, j: usize| !odd || (i + j) % 3 != 0;
+            let mut ix = JaccardIndex::new(t, sets.iter().map(Vec::as_slice));
+            let mut want = Vec::new();
+            for (i, s) in sets.iter().enumerate() {
+                let target = ix.matches_iter(s).find(|&j| accept(i, j));
+                if target.is_none() {
+                    ix.insert(i, s.clone());
+                }
+                want.push(target);
+            }
+            let found = crate::par::with_threads(threads, || EarlierMatches::new(t, &sets, accept));
+            let mut keep = vec![true; sets.len()];
+            let mut got = Vec::new();
+            for i in 0..sets.len() {
+                let target = found.first(i, |j| keep[j], accept);
+                keep[i] = target.is_none();
+                got.push(target);
+            }
+            prop_assert_eq!(got, want);
+        }
     }
 }
