@@ -1,9 +1,13 @@
-//! Compiles the benchmark corpus N times (default 3) and prints the CPU time of this thread per
-//! run — immune to other processes' load — for profiling with `perf` or `valgrind`.
+//! Compiles the benchmark corpus N times (default 3) and prints, per run (compile and JSON
+//! encoding): the CPU time of the whole process (every thread), the CPU time of the calling
+//! thread (the sequential part plus its share of the parallel stages), the wall-clock time, and
+//! the first hex digits of the package's SHA-256 (the same for any thread count). CPU times are
+//! less sensitive to other processes' load than wall clock; for profiling with `perf`.
 //!
 //! `cargo run --profile bench -p warrant-ckf --example profile_compile -- [N] [BYTES | FILE]`
 //!
-//! With a FILE, that file is compiled instead of the generated corpus.
+//! With a FILE, that file is compiled instead of the generated corpus. `WARRANT_CKF_THREADS=1`
+//! runs on one thread (default: every core).
 
 #![allow(clippy::unwrap_used)]
 

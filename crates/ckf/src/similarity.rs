@@ -204,12 +204,18 @@ pub struct EarlierMatches {
     listed: Vec<Vec<usize>>,
     /// True when a set has more earlier matches than listed.
     cut: Vec<bool>,
+    /// On one thread: nothing is found up front; `ix` holds the kept sets, as the sequential
+    /// pass has it (cheaper than listing every set's matches).
+    sequential: bool,
 }
 
 impl EarlierMatches {
     /// Finds the matches; `accept(i, j)` can refuse a pair (it must depend on `i` and `j` only).
     pub fn new(threshold: f64, sets: &[Vec<String>], accept: impl Fn(usize, usize) -> bool + Sync) -> Self {
         let mut ix = JaccardIndex::new(threshold, sets.iter().map(Vec::as_slice));
+        if crate::par::threads() <= 1 {
+            return EarlierMatches { ix, slot: Vec::new(), listed: Vec::new(), cut: Vec::new(), sequential: true };
+        }
         let mut slot = vec![None; sets.len()];
         for (i, set) in sets.iter().enumerate() {
             if set.is_empty() {
@@ -246,11 +252,21 @@ impl EarlierMatches {
                 .collect::<Vec<_>>()
         });
         let (listed, cut) = found.into_iter().flatten().unzip();
-        EarlierMatches { ix, slot, listed, cut }
+        EarlierMatches { ix, slot, listed, cut, sequential: false }
     }
 
     /// The first earlier set matching set `i` that `kept` (and `accept`, as given to `new`).
-    pub fn first(&self, i: usize, kept: impl Fn(usize) -> bool, accept: impl Fn(usize, usize) -> bool) -> Option<usize> {
+    /// `set` is set `i`; a set that is kept must be reported with [`Self::keep`].
+    pub fn first(
+        &self,
+        i: usize,
+        set: &[String],
+        kept: impl Fn(usize) -> bool,
+        accept: impl Fn(usize, usize) -> bool,
+    ) -> Option<usize> {
+        if self.sequential {
+            return self.ix.matches_iter(set).filter(|&j| kept(j)).find(|&j| accept(i, j));
+        }
         if let Some(&j) = self.listed[i].iter().find(|&&j| kept(j)) {
             return Some(j);
         }
@@ -261,6 +277,13 @@ impl EarlierMatches {
         let s = self.slot[i]?;
         let mut scratch = (Vec::new(), Vec::new());
         self.ix.earlier(s, &mut scratch).filter(|&j| accept(i, j)).find(|&j| kept(j))
+    }
+
+    /// Records that set `i` (`set`) is kept.
+    pub fn keep(&mut self, i: usize, set: &[String]) {
+        if self.sequential {
+            self.ix.insert(i, set.to_vec());
+        }
     }
 }
 
@@ -327,12 +350,15 @@ mod tests {
                 }
                 want.push(target);
             }
-            let found = crate::par::with_threads(threads, || EarlierMatches::new(t, &sets, accept));
+            let mut found = crate::par::with_threads(threads, || EarlierMatches::new(t, &sets, accept));
             let mut keep = vec![true; sets.len()];
             let mut got = Vec::new();
             for i in 0..sets.len() {
-                let target = found.first(i, |j| keep[j], accept);
+                let target = found.first(i, &sets[i], |j| keep[j], accept);
                 keep[i] = target.is_none();
+                if keep[i] {
+                    found.keep(i, &sets[i]);
+                }
                 got.push(target);
             }
             prop_assert_eq!(got, want);
