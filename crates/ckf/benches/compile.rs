@@ -1,5 +1,6 @@
 //! Compile throughput, end to end (read, segment, map, reduce, promote, coverage, sanitize, ids,
-//! numeric guard, traceability, metadata, JSON), in bytes of source text per second, one core.
+//! numeric guard, traceability, metadata, JSON), in bytes of source text per second, wall clock:
+//! with the default options (every core) and, for the handbook, on one thread.
 //!
 //! Corpora: a deterministic generated policy handbook in Markdown (~1 MB: headings, rules,
 //! exceptions, definitions, numbered procedures, FAQ-style questions, numbers everywhere), the
@@ -40,6 +41,13 @@ fn benches(c: &mut Criterion) {
             let r =
                 compile(&[SourceInput { name: "handbook.md", bytes: black_box(text.as_bytes()) }], &Options::default()).unwrap();
             warrant_ckf::encode::to_json(&r.package).unwrap().len()
+        })
+    });
+    let one = Options { threads: 1, ..Options::default() };
+    g.bench_function("generated_handbook_1mb_one_thread", |b| {
+        b.iter(|| {
+            let r = compile(&[SourceInput { name: "handbook.md", bytes: black_box(text.as_bytes()) }], &one).unwrap();
+            warrant_ckf::encode::to_json_with_threads(&r.package, 1).unwrap().len()
         })
     });
     // Real prose: the 500 HaluEval knowledge passages (Wikipedia text, dense in names and

@@ -1,9 +1,13 @@
-//! Compiles the benchmark corpus N times (default 3) and prints the CPU time of this thread per
-//! run — immune to other processes' load — for profiling with `perf` or `valgrind`.
+//! Compiles the benchmark corpus N times (default 3) and prints, per run (compile and JSON
+//! encoding): the CPU time of the whole process (every thread), the CPU time of the calling
+//! thread (the sequential part plus its share of the parallel stages), the wall-clock time, and
+//! the first hex digits of the package's SHA-256 (the same for any thread count). CPU times are
+//! less sensitive to other processes' load than wall clock; for profiling with `perf`.
 //!
 //! `cargo run --profile bench -p warrant-ckf --example profile_compile -- [N] [BYTES | FILE]`
 //!
-//! With a FILE, that file is compiled instead of the generated corpus.
+//! With a FILE, that file is compiled instead of the generated corpus. `WARRANT_CKF_THREADS=1`
+//! runs on one thread (default: every core).
 
 #![allow(clippy::unwrap_used)]
 
@@ -23,6 +27,16 @@ fn thread_cpu_ns() -> u64 {
         .unwrap_or(0)
 }
 
+/// CPU time of the whole process (every thread, finished ones included), in nanoseconds, at
+/// the kernel's tick resolution (10 ms) (Linux), else 0.
+fn process_cpu_ns() -> u64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return 0 };
+    // After the command name (in parentheses), utime and stime are the 12th and 13th fields.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<u64> = rest.split_whitespace().skip(11).take(2).filter_map(|x| x.parse().ok()).collect();
+    f.iter().sum::<u64>() * 10_000_000
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let runs: usize = args.get(1).and_then(|x| x.parse().ok()).unwrap_or(3);
@@ -30,18 +44,28 @@ fn main() {
         Some(a) if a.parse::<usize>().is_err() => (a.clone(), std::fs::read_to_string(a).unwrap()),
         a => ("handbook.md".to_string(), corpus::corpus(a.and_then(|x| x.parse().ok()).unwrap_or(1 << 20))),
     };
+    let threads = std::env::var("WARRANT_CKF_THREADS").ok().and_then(|x| x.parse().ok()).unwrap_or(0);
+    let opts = Options { threads, ..Options::default() };
     for _ in 0..runs {
-        let t0 = thread_cpu_ns();
-        let r = compile(&[SourceInput { name: &name, bytes: text.as_bytes() }], &Options::default()).unwrap();
-        let json = warrant_ckf::encode::to_json(&r.package).unwrap();
-        let ns = thread_cpu_ns() - t0;
+        let wall = std::time::Instant::now();
+        let t0 = process_cpu_ns();
+        let t_main = thread_cpu_ns();
+        let r = compile(&[SourceInput { name: &name, bytes: text.as_bytes() }], &opts).unwrap();
+        let json = warrant_ckf::encode::to_json_with_threads(&r.package, threads).unwrap();
+        let main_ns = thread_cpu_ns() - t_main;
+        let ns = process_cpu_ns() - t0;
+        let wall = wall.elapsed().as_secs_f64();
         let items: usize = r.package.sections.iter().map(Vec::len).sum();
         println!(
-            "{} bytes → {items} items, {} bytes of JSON: {:.0} ms CPU, {:.2} MB/s",
+            "{} bytes → {items} items, {} bytes of JSON (sha256 {}): CPU {:.0} ms all threads, {:.0} ms this thread ({:.2} MB/s per CPU second); wall {:.0} ms ({:.2} MB/s)",
             text.len(),
             json.len(),
+            &warrant_ckf::hash::sha256_hex(json.as_bytes())[..12],
             ns as f64 / 1e6,
-            text.len() as f64 / (ns as f64 / 1e9) / 1e6
+            main_ns as f64 / 1e6,
+            text.len() as f64 / (ns as f64 / 1e9) / 1e6,
+            wall * 1e3,
+            text.len() as f64 / wall / 1e6
         );
     }
 }

@@ -96,6 +96,10 @@ pub struct Options {
     pub check_excerpt_language: bool,
     /// Reading limits.
     pub read: ReadOptions,
+    /// Threads for the parallel stages (mapping chunks, per-section and per-item work):
+    /// `0` (default) uses every available core, `1` runs everything on the calling thread.
+    /// The output does not depend on it.
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -111,6 +115,7 @@ impl Default for Options {
             sanitizer_action: SanitizerAction::Remove,
             check_excerpt_language: true,
             read: ReadOptions::default(),
+            threads: 0,
         }
     }
 }
@@ -174,7 +179,14 @@ pub fn compile(sources: &[SourceInput<'_>], opts: &Options) -> Result<CompileRes
 }
 
 /// Compiles sources with a given mapper.
+///
+/// Stages that work item by item or section by section use up to [`Options::threads`] threads;
+/// the output is the same, byte for byte, whatever the number.
 pub fn compile_with(mapper: &dyn Mapper, sources: &[SourceInput<'_>], opts: &Options) -> Result<CompileResult, CompileError> {
+    crate::par::with_threads(opts.threads, || compile_inner(mapper, sources, opts))
+}
+
+fn compile_inner(mapper: &dyn Mapper, sources: &[SourceInput<'_>], opts: &Options) -> Result<CompileResult, CompileError> {
     if sources.is_empty() {
         return Err(CompileError::NoSources);
     }
@@ -218,11 +230,16 @@ pub fn compile_with(mapper: &dyn Mapper, sources: &[SourceInput<'_>], opts: &Opt
         let base = spans.len() as u32;
         let chunks = chunk::chunks(&d.spans, opts.max_chunk_chars);
         chunk_count += chunks.len();
-        for (k, c) in chunks.iter().enumerate() {
+        // Chunks are mapped independently (on every allowed thread), then folded in order.
+        let numbered: Vec<(usize, &chunk::Chunk)> = chunks.iter().enumerate().collect();
+        let mapped = crate::par::map(&numbered, 1, |&(k, c)| {
             let mut c = c.clone();
             c.span += base;
             let input = MapInput { spans: &d.spans, base, chunk: &c, language, format: d.format, first_chunk: k == 0 };
-            let p = mapper.map(&input)?;
+            mapper.map(&input)
+        });
+        for p in mapped {
+            let p = p?;
             dropped_numeric += p.dropped_numeric;
             intro.purpose.extend(p.intro.purpose);
             intro.audience.extend(p.intro.audience);
@@ -371,19 +388,18 @@ fn file_stem(file: &str) -> String {
 fn verbatim_guard(sections: &mut [Vec<Item>], spans: &[Span], warnings: &mut Vec<String>) {
     let mut dropped = 0;
     for items in sections.iter_mut() {
-        items.retain(|it| {
-            let ok = it.trace.evidence.iter().all(|e| {
+        let verbatim = crate::par::map(items, 128, |it| {
+            it.trace.evidence.iter().all(|e| {
                 let Some(span) = spans.get(e.span as usize) else { return false };
                 let (a, b) = (e.start as usize, e.end as usize);
                 let (Some(slice), Some(after)) = (span.text.get(a..b), span.text.get(b..)) else { return false };
                 let glued = after.chars().next().is_some_and(unicode_normalization::char::is_combining_mark);
                 !glued && normalize(slice) == e.excerpt && e.excerpt.chars().count() <= crate::map::evidence::MAX_EXCERPT
-            });
-            if !ok {
-                dropped += 1;
-            }
-            ok
+            })
         });
+        dropped += verbatim.iter().filter(|ok| !**ok).count();
+        let mut ok = verbatim.into_iter();
+        items.retain(|_| ok.next().unwrap_or(true));
     }
     if dropped > 0 {
         warnings.push(format!("{dropped} items dropped: an excerpt was not verbatim"));

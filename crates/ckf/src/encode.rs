@@ -49,11 +49,123 @@ const AUDITS: [&str; 4] = ["promotion_audit", "sanitizer_audit", "coverage_repor
 #[error("{0}")]
 pub struct EncodeError(pub String);
 
-/// The canonical JSON (2-space indent, newline-terminated).
+/// The canonical JSON (2-space indent, newline-terminated): exactly
+/// `serde_json::to_string_pretty(package)` and a newline.
+///
+/// The item sections are encoded in blocks on every available core and spliced in, indented
+/// to their depth (JSON strings hold no raw newline, so every newline of a block is
+/// structural and is followed by the indentation).
 pub fn to_json(package: &Package) -> Result<String, EncodeError> {
-    let mut s = serde_json::to_string_pretty(package).map_err(|e| EncodeError(format!("cannot serialise the package: {e}")))?;
-    s.push('\n');
-    Ok(s)
+    to_json_with_threads(package, 0)
+}
+
+/// [`to_json`] on at most `threads` threads (`0` = every core); the same bytes for any number.
+pub fn to_json_with_threads(package: &Package, threads: usize) -> Result<String, EncodeError> {
+    crate::par::with_threads(threads, || json_pretty(package))
+}
+
+fn serialise_error(e: &serde_json::Error) -> EncodeError {
+    EncodeError(format!("cannot serialise the package: {e}"))
+}
+
+/// Writes pretty JSON through, adding `pad` after every newline.
+struct Indented<'a> {
+    out: &'a mut Vec<u8>,
+    pad: &'static [u8],
+}
+
+impl std::io::Write for Indented<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut rest = buf;
+        while let Some(i) = rest.iter().position(|&b| b == b'\n') {
+            self.out.extend_from_slice(&rest[..=i]);
+            self.out.extend_from_slice(self.pad);
+            rest = &rest[i + 1..];
+        }
+        self.out.extend_from_slice(rest);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A top-level value, pretty and indented one level.
+fn value<T: serde::Serialize + ?Sized>(v: &T) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::new();
+    serde_json::to_writer_pretty(Indented { out: &mut out, pad: b"  " }, v).map_err(|e| serialise_error(&e))?;
+    Ok(out)
+}
+
+/// A section's items as the body of a top-level array (each item indented two levels,
+/// separated by `,\n    `), encoded in blocks on the allowed threads.
+fn section(items: &[crate::model::Item]) -> Result<Vec<u8>, EncodeError> {
+    const BLOCK: usize = 64;
+    let blocks: Vec<&[crate::model::Item]> = items.chunks(BLOCK).collect();
+    let encoded = crate::par::map(&blocks, 1, |block| -> Result<Vec<u8>, EncodeError> {
+        let mut out = Vec::new();
+        for (i, it) in block.iter().enumerate() {
+            if i > 0 {
+                out.extend_from_slice(b",\n    ");
+            }
+            serde_json::to_writer_pretty(Indented { out: &mut out, pad: b"    " }, it).map_err(|e| serialise_error(&e))?;
+        }
+        Ok(out)
+    });
+    let mut parts = Vec::with_capacity(encoded.len());
+    for e in encoded {
+        parts.push(e?);
+    }
+    let mut out = Vec::with_capacity(parts.iter().map(|p| p.len() + 6).sum::<usize>() + 8);
+    if parts.is_empty() {
+        out.extend_from_slice(b"[]");
+        return Ok(out);
+    }
+    out.extend_from_slice(b"[\n    ");
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b",\n    ");
+        }
+        out.extend_from_slice(p);
+    }
+    out.extend_from_slice(b"\n  ]");
+    Ok(out)
+}
+
+/// The entries of `Package`'s `Serialize`, in its order (a test holds the two together).
+fn json_pretty(p: &Package) -> Result<String, EncodeError> {
+    use crate::model::Section;
+    let mut entries: Vec<(&str, Vec<u8>)> =
+        vec![("metadata", value(&p.metadata)?), ("core_intent", value(&p.core_intent)?), ("domain_map", value(&p.domain_map)?)];
+    for sec in Section::ALL {
+        entries.push((sec.key(), section(&p.sections[sec.index()])?));
+    }
+    entries.push(("agent_instructions", value(&p.agent_instructions)?));
+    entries.push(("knowledge_limits", value(&p.knowledge_limits)?));
+    entries.push(("source_traceability", value(&p.source_traceability)?));
+    if let Some(a) = &p.promotion_audit {
+        entries.push(("promotion_audit", value(a)?));
+    }
+    if let Some(a) = &p.sanitizer_audit {
+        entries.push(("sanitizer_audit", value(a)?));
+    }
+    if let Some(a) = &p.coverage_report {
+        entries.push(("coverage_report", value(a)?));
+    }
+    if let Some(a) = &p.numeric_integrity {
+        entries.push(("numeric_integrity", value(a)?));
+    }
+    let mut out: Vec<u8> = Vec::with_capacity(entries.iter().map(|(k, v)| k.len() + v.len() + 8).sum::<usize>() + 4);
+    out.extend_from_slice(b"{");
+    for (i, (k, v)) in entries.iter().enumerate() {
+        out.extend_from_slice(if i == 0 { b"\n  \"" } else { b",\n  \"" });
+        out.extend_from_slice(k.as_bytes());
+        out.extend_from_slice(b"\": ");
+        out.extend_from_slice(v);
+    }
+    out.extend_from_slice(b"\n}\n");
+    String::from_utf8(out).map_err(|e| EncodeError(format!("cannot serialise the package: {e}")))
 }
 
 fn yaml_from_json(json: &str) -> Result<Yaml, EncodeError> {
@@ -236,6 +348,26 @@ mod tests {
         assert_eq!(parse_markdown(&md).unwrap(), json);
         assert_eq!(parse_any(&md).unwrap(), json);
         assert_eq!(parse_any(&yaml).unwrap(), json);
+    }
+
+    #[test]
+    fn json_is_serde_pretty_json_whatever_the_threads() {
+        let src = "# Refunds\n\nRefunds take 5 days. If the order is over $500, a manager must approve it.\n\n\
+                   Avoid refunds in cash. Refunds \"in kind\" are not allowed because of fraud.\n\n\
+                   1. Open the portal.\n2. Click refund.\n";
+        let big: String = (0..200).map(|i| format!("## Part {i}\n\nItem {i} must ship within {i} days.\n\n")).collect();
+        for text in [src.to_string(), big] {
+            let p = compile(&[SourceInput { name: "refunds.md", bytes: text.as_bytes() }], &Options::default()).unwrap().package;
+            let want = format!("{}\n", serde_json::to_string_pretty(&p).unwrap());
+            assert_eq!(to_json(&p).unwrap(), want);
+            assert_eq!(crate::par::with_threads(1, || json_pretty(&p)).unwrap(), want);
+            assert_eq!(crate::par::with_threads(3, || json_pretty(&p)).unwrap(), want);
+        }
+        let mut empty = compile(&[SourceInput { name: "a.md", bytes: src.as_bytes() }], &Options::default()).unwrap().package;
+        empty.sections.iter_mut().for_each(Vec::clear);
+        empty.promotion_audit = None;
+        empty.numeric_integrity = None;
+        assert_eq!(to_json(&empty).unwrap(), format!("{}\n", serde_json::to_string_pretty(&empty).unwrap()));
     }
 
     #[test]

@@ -26,25 +26,37 @@ pub fn base_id(it: &Item) -> String {
 /// Sorts every section, assigns ids and rewrites references. Returns handle → id.
 pub fn assign(sections: &mut [Vec<Item>]) -> FastMap<String, String> {
     let mut by_handle: FastMap<String, String> = FastMap::default();
-    for items in sections.iter_mut() {
-        crate::reduce::sort_section(items);
-        let mut used: FastSet<String> = FastSet::default();
-        for it in items.iter_mut() {
-            let base = base_id(it);
-            let mut id = base.clone();
-            if used.contains(&id) {
-                let h = sha256_hex(it.content_json().as_bytes());
-                id = format!("{base}_{}", &h[..6]);
-                let mut n = 2;
-                while used.contains(&id) {
-                    id = format!("{base}_{}_{n}", &h[..6]);
-                    n += 1;
+    // Ids are unique within a section: each section is sorted and numbered on its own thread,
+    // and the handles are recorded in section order (the first id of a handle wins).
+    let tasks: Vec<&mut Vec<Item>> = sections.iter_mut().collect();
+    let named = crate::par::map_owned(
+        tasks,
+        |items| items.len(),
+        |items| {
+            crate::reduce::sort_section(items);
+            let mut used: FastSet<String> = FastSet::default();
+            let mut named: Vec<(String, String)> = Vec::with_capacity(items.len());
+            for it in items.iter_mut() {
+                let base = base_id(it);
+                let mut id = base.clone();
+                if used.contains(&id) {
+                    let h = sha256_hex(it.content_json().as_bytes());
+                    id = format!("{base}_{}", &h[..6]);
+                    let mut n = 2;
+                    while used.contains(&id) {
+                        id = format!("{base}_{}_{n}", &h[..6]);
+                        n += 1;
+                    }
                 }
+                used.insert(id.clone());
+                named.push((it.handle(), id.clone()));
+                it.id = id;
             }
-            used.insert(id.clone());
-            by_handle.entry(it.handle()).or_insert_with(|| id.clone());
-            it.id = id;
-        }
+            named
+        },
+    );
+    for (handle, id) in named.into_iter().flatten() {
+        by_handle.entry(handle).or_insert(id);
     }
     for items in sections.iter_mut() {
         for it in items.iter_mut() {

@@ -16,6 +16,7 @@ pub mod map;
 pub mod model;
 pub mod normalize;
 pub mod numeric;
+pub mod par;
 pub mod promote;
 pub mod quality;
 pub mod reduce;

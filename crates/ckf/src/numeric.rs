@@ -86,7 +86,21 @@ fn longer_literal(hay: &str, token: &str) -> Option<String> {
 pub fn guard(sections: &mut [Vec<Item>], spans: &[Span]) -> NumericIntegrity {
     let mut report = NumericIntegrity::default();
     for items in sections.iter_mut() {
-        items.retain_mut(|item| check_item(item, spans, &mut report));
+        // Items are checked independently (on every allowed thread, each with its own
+        // report); the reports are added up in order.
+        let mut checked: Vec<(Item, NumericIntegrity, bool)> =
+            std::mem::take(items).into_iter().map(|it| (it, NumericIntegrity::default(), true)).collect();
+        crate::par::for_each_mut(&mut checked, 64, |(item, r, ok)| *ok = check_item(item, spans, r));
+        for (item, r, ok) in checked {
+            report.total_values_checked += r.total_values_checked;
+            report.exact_matches += r.exact_matches;
+            report.corrected += r.corrected;
+            report.unverifiable += r.unverifiable;
+            report.corrections.extend(r.corrections);
+            if ok {
+                items.push(item);
+            }
+        }
     }
     let total = report.total_values_checked;
     report.numeric_integrity_score = if total == 0 {

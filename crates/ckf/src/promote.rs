@@ -87,7 +87,7 @@ pub fn promote(sections: &mut [Vec<Item>], language: Lang, opts: PromoteOptions)
     let mut targets: Vec<(Section, JaccardIndex, usize)> = [Section::IfThenRules, Section::Playbooks, Section::AntiPatterns]
         .into_iter()
         .map(|t| {
-            let keys: Vec<Vec<String>> = sections[t.index()].iter().map(|it| tokens(&dup_key(it))).collect();
+            let keys: Vec<Vec<String>> = crate::par::map(&sections[t.index()], 128, |it| tokens(&dup_key(it)));
             let mut ix = JaccardIndex::new(NEAR_DUPLICATE, keys.iter().map(Vec::as_slice));
             for (k, key) in keys.into_iter().enumerate() {
                 ix.insert(k, key);
@@ -96,46 +96,18 @@ pub fn promote(sections: &mut [Vec<Item>], language: Lang, opts: PromoteOptions)
             (t, ix, n)
         })
         .collect();
+    // Building each candidate's items and its text checks depend on nothing else: they run on
+    // every allowed thread. The near-duplicate checks against what was promoted before, the
+    // counts and the order of the promoted items stay one sequential pass, in candidate order.
+    let built: Vec<Vec<Considered>> = {
+        let sections: &[Vec<Item>] = sections;
+        crate::par::map(&candidates, 32, |c| build(c, &sections[c.source_section.index()][c.source], language))
+    };
     let mut promoted: Vec<Item> = Vec::new();
-    for c in &candidates {
+    for (c, considered) in candidates.iter().zip(built) {
         let source = &sections[c.source_section.index()][c.source];
-        // Playbooks: a whole retrieval chunk with numbered steps or sequence words (its first
-        // sentence stands for it), or an atomic unit that says first/then/finally.
-        if c.source_section == Section::RetrievalChunks && c.first {
-            let body = source.text("compressed_knowledge");
-            if STEP_CUE.is_match(body) || FIRST_CUE.is_match(body) {
-                let built = playbook(source);
-                consider(c, built, Section::Playbooks, body, language, &mut targets, &mut promoted, &mut audit, source);
-            }
-        } else if c.source_section == Section::AtomicUnits && cues::flags(&c.text) & cues::flag::SEQUENCE != 0 {
-            let built = cues::sequence_steps(&c.text)
-                .map(|steps| derive(source, Section::Playbooks).with("name", &gate::label(&c.text, 8)).with_list("steps", steps));
-            consider(c, built, Section::Playbooks, &c.text, language, &mut targets, &mut promoted, &mut audit, source);
-        }
-        if IF_CUE.is_match(&c.text) {
-            let built = cues::conditional(&c.text, language)
-                .or_else(|| cues::conditional(&c.text, Lang::En))
-                .or_else(|| to_clause(&c.text))
-                .map(|(cond, then)| {
-                    let because = cues::exception_split(&c.text)
-                        .map(|(_, case, _)| format!("Exception: {}", c.text[case].trim_end_matches('.')))
-                        .or_else(|| cues::rationale(&c.text))
-                        .unwrap_or_default();
-                    derive(source, Section::IfThenRules)
-                        .with("if", c.text[cond].trim_end_matches(','))
-                        .with("then", &c.text[then])
-                        .with("because", &because)
-                });
-            consider(c, built, Section::IfThenRules, &c.text, language, &mut targets, &mut promoted, &mut audit, source);
-        }
-        if ANTI_CUE.is_match(&c.text) {
-            let built = cues::prohibited_behaviour(&c.text).map(|name| {
-                derive(source, Section::AntiPatterns)
-                    .with("name", &name)
-                    .with("description", &c.text)
-                    .with("replacement_behavior", cues::replacement(&c.text).as_deref().unwrap_or(""))
-            });
-            consider(c, built, Section::AntiPatterns, &c.text, language, &mut targets, &mut promoted, &mut audit, source);
+        for k in considered {
+            consider(c, k, &mut targets, &mut promoted, &mut audit, source);
         }
     }
     for it in promoted {
@@ -143,6 +115,73 @@ pub fn promote(sections: &mut [Vec<Item>], language: Lang, opts: PromoteOptions)
         sections[i].push(it);
     }
     audit
+}
+
+/// One promotion a candidate was considered for, prepared without the near-duplicate check.
+struct Considered {
+    target: Section,
+    /// The gates read the source chunk's body (a chunk's playbook), else the candidate's text.
+    reads_body: bool,
+    /// The first text gate that failed (language, truncation, completeness).
+    text_reason: Option<&'static str>,
+    built: Option<Item>,
+    /// The near-duplicate key tokens of `built`.
+    key: Vec<String>,
+}
+
+impl Considered {
+    fn new(target: Section, text: &str, reads_body: bool, built: Option<Item>, language: Lang) -> Self {
+        let text_reason = text_gate(text, language);
+        // The key is only read when the text gates pass and there is an item.
+        let key = match (&text_reason, &built) {
+            (None, Some(it)) => tokens(&dup_key(it)),
+            _ => Vec::new(),
+        };
+        Considered { target, reads_body, text_reason, built, key }
+    }
+}
+
+/// What one candidate could be promoted to, in the order the targets are considered.
+fn build(c: &Candidate, source: &Item, language: Lang) -> Vec<Considered> {
+    let mut out = Vec::new();
+    // Playbooks: a whole retrieval chunk with numbered steps or sequence words (its first
+    // sentence stands for it), or an atomic unit that says first/then/finally.
+    if c.source_section == Section::RetrievalChunks && c.first {
+        let body = source.text("compressed_knowledge");
+        if STEP_CUE.is_match(body) || FIRST_CUE.is_match(body) {
+            out.push(Considered::new(Section::Playbooks, body, true, playbook(source), language));
+        }
+    } else if c.source_section == Section::AtomicUnits && cues::flags(&c.text) & cues::flag::SEQUENCE != 0 {
+        let built = cues::sequence_steps(&c.text)
+            .map(|steps| derive(source, Section::Playbooks).with("name", &gate::label(&c.text, 8)).with_list("steps", steps));
+        out.push(Considered::new(Section::Playbooks, &c.text, false, built, language));
+    }
+    if IF_CUE.is_match(&c.text) {
+        let built = cues::conditional(&c.text, language)
+            .or_else(|| cues::conditional(&c.text, Lang::En))
+            .or_else(|| to_clause(&c.text))
+            .map(|(cond, then)| {
+                let because = cues::exception_split(&c.text)
+                    .map(|(_, case, _)| format!("Exception: {}", c.text[case].trim_end_matches('.')))
+                    .or_else(|| cues::rationale(&c.text))
+                    .unwrap_or_default();
+                derive(source, Section::IfThenRules)
+                    .with("if", c.text[cond].trim_end_matches(','))
+                    .with("then", &c.text[then])
+                    .with("because", &because)
+            });
+        out.push(Considered::new(Section::IfThenRules, &c.text, false, built, language));
+    }
+    if ANTI_CUE.is_match(&c.text) {
+        let built = cues::prohibited_behaviour(&c.text).map(|name| {
+            derive(source, Section::AntiPatterns)
+                .with("name", &name)
+                .with("description", &c.text)
+                .with("replacement_behavior", cues::replacement(&c.text).as_deref().unwrap_or(""))
+        });
+        out.push(Considered::new(Section::AntiPatterns, &c.text, false, built, language));
+    }
+    out
 }
 
 /// `To X, Y` as a conditional: the `if` keeps the purpose clause.
@@ -210,23 +249,19 @@ fn dup_key(it: &Item) -> String {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn consider(
     c: &Candidate,
-    built: Option<Item>,
-    target: Section,
-    text: &str,
-    language: Lang,
+    k: Considered,
     targets: &mut [(Section, JaccardIndex, usize)],
     promoted: &mut Vec<Item>,
     audit: &mut PromotionAudit,
     source: &Item,
 ) {
-    let reason = gate_reason(text, built.as_ref(), language, targets, target);
-    match (reason, built) {
+    let reason = gate_reason(&k, targets);
+    match (reason, k.built) {
         (None, Some(item)) => {
-            if let Some((_, ix, n)) = targets.iter_mut().find(|(t, _, _)| *t == target) {
-                ix.insert(*n, tokens(&dup_key(&item)));
+            if let Some((_, ix, n)) = targets.iter_mut().find(|(t, _, _)| *t == k.target) {
+                ix.insert(*n, k.key);
                 *n += 1;
             }
             audit.promoted_count += 1;
@@ -234,25 +269,20 @@ fn consider(
         }
         (reason, _) => {
             audit.rejected_count += 1;
-            let preview = crate::normalize::preview(text, 80);
+            let text = if k.reads_body { source.text("compressed_knowledge") } else { &c.text };
             audit.rejected_items.push(PromotionReject {
                 source_id: source.trace.refs().first().map(|s| span_id(*s)).unwrap_or_default(),
                 source_section: c.source_section.key(),
-                target_section: target.key(),
+                target_section: k.target.key(),
                 reason: reason.unwrap_or("no_pattern_match"),
-                text_preview: preview,
+                text_preview: crate::normalize::preview(text, 80),
             });
         }
     }
 }
 
-fn gate_reason(
-    text: &str,
-    built: Option<&Item>,
-    language: Lang,
-    targets: &[(Section, JaccardIndex, usize)],
-    target: Section,
-) -> Option<&'static str> {
+/// The gates that read only the text: language, truncation, completeness.
+fn text_gate(text: &str, language: Lang) -> Option<&'static str> {
     if chars(text) >= 50 {
         let detected = lang::detect(text);
         if detected != Lang::Und && language != Lang::Und && detected != language {
@@ -265,13 +295,19 @@ fn gate_reason(
     if !gate::is_complete(text) {
         return Some("incomplete_proposition");
     }
-    let item = built?;
-    let dup =
-        targets.iter().find(|(t, _, _)| *t == target).is_some_and(|(_, ix, _)| ix.first_match(&tokens(&dup_key(item))).is_some());
+    None
+}
+
+fn gate_reason(k: &Considered, targets: &[(Section, JaccardIndex, usize)]) -> Option<&'static str> {
+    if let Some(r) = k.text_reason {
+        return Some(r);
+    }
+    let item = k.built.as_ref()?;
+    let dup = targets.iter().find(|(t, _, _)| *t == k.target).is_some_and(|(_, ix, _)| ix.first_match(&k.key).is_some());
     if dup {
         return Some("near_duplicate");
     }
-    if item.fields.iter().zip(target.spec().fields).any(|(f, fs)| fs.required && f.is_empty()) {
+    if item.fields.iter().zip(k.target.spec().fields).any(|(f, fs)| fs.required && f.is_empty()) {
         return Some("no_pattern_match");
     }
     None

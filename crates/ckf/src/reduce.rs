@@ -23,7 +23,7 @@ use crate::map::evidence::{contains_number, numbers};
 use crate::model::{Basis, Evidence, Field, Item, Section};
 use crate::normalize::{normalize, slug_full};
 use crate::score::{Score, merge_confidence};
-use crate::similarity::JaccardIndex;
+use crate::similarity::{EarlierMatches, JaccardIndex};
 
 /// Sections after reduce, and what it noticed.
 #[derive(Debug, Clone, Default)]
@@ -44,7 +44,8 @@ pub fn order_key(it: &Item) -> (u32, String, String) {
 /// Sorts a section in §3.2 order. The canonical content JSON only breaks ties of span and label,
 /// so it is computed for those items alone.
 pub fn sort_section(items: &mut [Item]) {
-    let mut keyed: Vec<((u32, String), usize)> = items.iter().map(|it| (it.trace.first_span(), it.label())).zip(0..).collect();
+    let mut keyed: Vec<((u32, String), usize)> =
+        crate::par::map(items, 256, |it| (it.trace.first_span(), it.label())).into_iter().zip(0..).collect();
     keyed.sort();
     let mut order: Vec<usize> = Vec::with_capacity(keyed.len());
     let mut i = 0;
@@ -186,23 +187,33 @@ pub fn reduce(items: Vec<Item>) -> Reduced {
     let mut redirect: FastMap<String, String> = FastMap::default();
     let mut merged = 0u32;
     let mut out_sections = Vec::with_capacity(sections.len());
-    for (k, mut items) in sections.into_iter().enumerate() {
-        let section = Section::ALL[k];
-        sort_section(&mut items);
-        let before = items.len();
-        let groups = dedup_section(section, items);
-        merged += (before - groups.len()) as u32;
-        let mut finished = Vec::with_capacity(groups.len());
-        for g in groups {
-            let (item, handles) = g.finish();
-            let h = item.handle();
-            for old in handles {
-                if old != h {
-                    redirect.insert(old, h.clone());
+    // Sections merge independently (each on its own thread); the redirects are recorded in
+    // section order, as one loop would.
+    let tasks: Vec<(Section, Vec<Item>)> = Section::ALL.into_iter().zip(sections).collect();
+    let done = crate::par::map_owned(
+        tasks,
+        |(_, items)| items.len(),
+        |(section, mut items)| {
+            sort_section(&mut items);
+            let before = items.len();
+            let groups = dedup_section(section, items);
+            let merged = (before - groups.len()) as u32;
+            let (finished, absorbed): (Vec<Item>, Vec<Vec<String>>) = groups.into_iter().map(Group::finish).unzip();
+            let own = crate::par::map(&finished, 256, Item::handle);
+            let mut moved = Vec::new();
+            for (h, handles) in own.into_iter().zip(absorbed) {
+                for old in handles {
+                    if old != h {
+                        moved.push((old, h.clone()));
+                    }
                 }
             }
-            finished.push(item);
-        }
+            (finished, merged, moved)
+        },
+    );
+    for (finished, n, moved) in done {
+        merged += n;
+        redirect.extend(moved);
         out_sections.push(finished);
     }
     let mut warnings = Vec::new();
@@ -216,8 +227,8 @@ fn dedup_section(section: Section, items: Vec<Item>) -> Vec<Group> {
     let mut groups: Vec<Option<Group>> = Vec::with_capacity(items.len());
     // Step 1: same handle (merge key + identity).
     let mut by_handle: FastMap<String, usize> = FastMap::default();
-    for it in items {
-        let h = it.handle();
+    let handles = crate::par::map(&items, 256, Item::handle);
+    for (it, h) in items.into_iter().zip(handles) {
         match by_handle.get(&h) {
             Some(&g) => {
                 if let Some(grp) = groups[g].as_mut() {
@@ -337,22 +348,22 @@ fn merge_pair(groups: &mut [Option<Group>], a: usize, b: usize, by_confidence: b
 }
 
 fn fuzzy(groups: &mut [Option<Group>], section: Section, fields: &[&str], threshold: f64) {
+    if section != Section::Entities {
+        return fuzzy_by_key(groups, section, fields, threshold);
+    }
     // Entities compare every label; other sections their key fields.
-    let keys: Vec<Vec<Vec<String>>> = groups
-        .iter()
-        .map(|g| match g {
-            None => Vec::new(),
-            Some(g) if section == Section::Entities => {
-                let mut labels = vec![tokens(g.item.text("name"))];
-                if let Field::List(a) = g.item.field("aliases") {
-                    labels.extend(a.iter().map(|x| tokens(x)));
-                }
-                labels
+    let keys: Vec<Vec<Vec<String>>> = crate::par::map(groups, 128, |g| match g {
+        None => Vec::new(),
+        Some(g) if section == Section::Entities => {
+            let mut labels = vec![tokens(g.item.text("name"))];
+            if let Field::List(a) = g.item.field("aliases") {
+                labels.extend(a.iter().map(|x| tokens(x)));
             }
-            Some(g) => vec![tokens(&g.item.key_text(fields))],
-        })
-        .collect();
-    let idents: Vec<String> = groups.iter().map(|g| g.as_ref().map(|g| identity(&g.item)).unwrap_or_default()).collect();
+            labels
+        }
+        Some(g) => vec![tokens(&g.item.key_text(fields))],
+    });
+    let idents: Vec<String> = crate::par::map(groups, 256, |g| g.as_ref().map(|g| identity(&g.item)).unwrap_or_default());
     let mut index = JaccardIndex::new(threshold, keys.iter().flatten().map(Vec::as_slice));
     let identity_fields = section.spec().identity;
     let ident_in_key = identity_fields.iter().all(|f| fields.contains(f));
@@ -375,9 +386,32 @@ fn fuzzy(groups: &mut [Option<Group>], section: Section, fields: &[&str], thresh
     }
 }
 
+/// [`fuzzy`] for sections other than entities: one key per item, and a merge always keeps the
+/// earlier item, so an item is merged into the first earlier item still standing that matches
+/// it (found up front on every allowed thread: see [`EarlierMatches`]).
+fn fuzzy_by_key(groups: &mut [Option<Group>], section: Section, fields: &[&str], threshold: f64) {
+    let keys: Vec<Vec<String>> =
+        crate::par::map(groups, 128, |g| g.as_ref().map(|g| tokens(&g.item.key_text(fields))).unwrap_or_default());
+    let idents: Vec<String> = crate::par::map(groups, 256, |g| g.as_ref().map(|g| identity(&g.item)).unwrap_or_default());
+    let identity_fields = section.spec().identity;
+    let ident_in_key = identity_fields.iter().all(|f| fields.contains(f));
+    // Items that differ in what they say are not merged on a similar label alone.
+    let accept = |i: usize, t: usize| ident_in_key || identity_fields.is_empty() || idents[t] == idents[i];
+    let mut found = EarlierMatches::new(threshold, &keys, accept);
+    for i in 0..groups.len() {
+        if groups[i].is_none() {
+            continue;
+        }
+        match found.first(i, &keys[i], |t| groups[t].is_some(), accept) {
+            Some(t) => merge_pair(groups, t, i, false),
+            None => found.keep(i, &keys[i]),
+        }
+    }
+}
+
 /// Rewrites every cross-reference through `redirect` and drops those to items that are gone.
 pub fn rewrite_refs(sections: &mut [Vec<Item>], redirect: &FastMap<String, String>) {
-    let handles: Vec<Vec<String>> = sections.iter().map(|s| s.iter().map(Item::handle).collect()).collect();
+    let handles: Vec<Vec<String>> = sections.iter().map(|s| crate::par::map(s, 256, Item::handle)).collect();
     let live: FastSet<&str> = handles.iter().flatten().map(String::as_str).collect();
     let resolve = |h: &String| -> Option<String> {
         let mut cur = h.clone();

@@ -14,7 +14,7 @@ use crate::gate::{self, tokens};
 use crate::lang::{self, Lang};
 use crate::model::{Field, Item, Role, SanitizerAudit, SanitizerReject, Section};
 use crate::normalize::chars;
-use crate::similarity::JaccardIndex;
+use crate::similarity::EarlierMatches;
 
 /// What happens to an item that fails.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -157,12 +157,17 @@ fn preview(t: &str) -> String {
 fn pass(sections: &mut [Vec<Item>], lang: Lang, opts: &SanitizeOptions, audit: &mut SanitizerAudit) -> Vec<Item> {
     let mut rejected = Vec::new();
     for items in sections.iter_mut() {
-        let mut kept = Vec::with_capacity(items.len());
-        for mut it in std::mem::take(items) {
+        // The checks of one item depend on nothing else: run them on every allowed thread,
+        // then keep or reject in order.
+        crate::par::for_each_mut(items, 64, |it| {
             if it.section == Section::RetrievalChunks {
-                repair_title(&mut it, lang);
+                repair_title(it, lang);
             }
-            match failure(&it, lang, opts) {
+        });
+        let failures = crate::par::map(items, 64, |it| failure(it, lang, opts));
+        let mut kept = Vec::with_capacity(items.len());
+        for (it, failed) in std::mem::take(items).into_iter().zip(failures) {
+            match failed {
                 None => kept.push(it),
                 Some((reason, field, text)) => {
                     match opts.action {
@@ -214,26 +219,41 @@ pub fn sanitize(sections: &mut [Vec<Item>], lang: Lang, preflight: Lang, opts: &
 }
 
 /// Rich-section near-duplicates at token Jaccard ≥ 0.85 (§7.8): the later item goes.
+/// Sections are independent: each is searched on its own thread, and the redirects are
+/// recorded in section order.
 fn dedup(sections: &mut [Vec<Item>], out: &mut Sanitized) {
-    for s in Section::ALL {
-        let Some(key) = s.spec().sanitize_key else { continue };
-        let items = &mut sections[s.index()];
-        let keys: Vec<Vec<String>> = items.iter().map(|it| tokens(&it.key_text(key))).collect();
-        let mut ix = JaccardIndex::new(0.85, keys.iter().map(Vec::as_slice));
-        let mut keep = vec![true; items.len()];
-        for (i, k) in keys.iter().enumerate() {
-            match ix.first_match(k) {
-                Some(t) => {
-                    keep[i] = false;
-                    out.redirect.insert(items[i].handle(), items[t].handle());
-                    out.audit.deduplicated_count += 1;
-                }
-                None => ix.insert(i, k.clone()),
-            }
+    let tasks: Vec<(Section, &mut Vec<Item>)> = Section::ALL.into_iter().zip(sections.iter_mut()).collect();
+    let done = crate::par::map_owned(tasks, |(_, items)| items.len(), |(s, items)| dedup_section(s, items));
+    for redirects in done {
+        for (from, to) in redirects {
+            out.redirect.insert(from, to);
+            out.audit.deduplicated_count += 1;
         }
-        let mut k = keep.into_iter();
-        items.retain(|_| k.next().unwrap_or(true));
     }
+}
+
+/// Drops one section's near-duplicates; returns (handle of the dropped item, handle of the
+/// item it duplicates), in order.
+fn dedup_section(s: Section, items: &mut Vec<Item>) -> Vec<(String, String)> {
+    let Some(key) = s.spec().sanitize_key else { return Vec::new() };
+    let keys: Vec<Vec<String>> = crate::par::map(items, 128, |it| tokens(&it.key_text(key)));
+    // An item goes when an earlier kept item matches it (the earlier matches are found on
+    // every allowed thread; keeping is one pass in order).
+    let mut found = EarlierMatches::new(0.85, &keys, |_, _| true);
+    let mut keep = vec![true; items.len()];
+    let mut redirects = Vec::new();
+    for (i, k) in keys.iter().enumerate() {
+        match found.first(i, k, |j| keep[j], |_, _| true) {
+            Some(t) => {
+                keep[i] = false;
+                redirects.push((items[i].handle(), items[t].handle()));
+            }
+            None => found.keep(i, k),
+        }
+    }
+    let mut k = keep.into_iter();
+    items.retain(|_| k.next().unwrap_or(true));
+    redirects
 }
 
 #[cfg(test)]

@@ -8,12 +8,12 @@
 //! get the full Jaccard, so results are exactly those a quadratic scan would find. Tokens are
 //! interned as their rank (`u32`): sets are sorted integer lists.
 
-use std::cell::RefCell;
+use std::sync::Mutex;
 
 use warrant_text::fasthash::FastMap;
 
 /// An index of token sets, queried for the earliest set at or above a threshold.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct JaccardIndex {
     threshold: f64,
     /// Global token rank: lower is rarer.
@@ -22,7 +22,7 @@ pub struct JaccardIndex {
     /// Prefix token → (set slot, the token's position in that set).
     postings: FastMap<u32, Vec<(usize, usize)>>,
     /// Per-slot overlap counts for one query (reset after each), and the slots it touched.
-    scratch: RefCell<(Vec<u32>, Vec<usize>)>,
+    scratch: Mutex<(Vec<u32>, Vec<usize>)>,
 }
 
 /// Jaccard of two sorted, deduplicated integer sets.
@@ -55,7 +55,7 @@ impl JaccardIndex {
         let mut order: Vec<(&str, u32)> = df.into_iter().collect();
         order.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(b.0)));
         let rank = order.into_iter().enumerate().map(|(i, (t, _))| (t.to_string(), i as u32)).collect();
-        Self { threshold, rank, sets: Vec::new(), postings: FastMap::default(), scratch: RefCell::new((Vec::new(), Vec::new())) }
+        Self { threshold, rank, sets: Vec::new(), postings: FastMap::default(), scratch: Mutex::new((Vec::new(), Vec::new())) }
     }
 
     /// Ranks of a token set, sorted (rarest first). A token the index has never seen cannot be
@@ -125,16 +125,29 @@ impl JaccardIndex {
     /// The query's ranks and the slots that pass the prefix, length and position filters, in
     /// slot order.
     fn candidates(&self, tokens: &[String]) -> (Vec<u32>, Vec<usize>) {
-        let t = self.threshold - 1e-12;
         let x = self.ranked(tokens);
+        let slots = match self.scratch.lock() {
+            Ok(mut scratch) => self.candidate_slots(&x, usize::MAX, &mut scratch),
+            Err(_) => self.candidate_slots(&x, usize::MAX, &mut (Vec::new(), Vec::new())),
+        };
+        (x, slots)
+    }
+
+    /// The slots before `before` that pass the prefix, length and position filters for ranks
+    /// `x`, in slot order; `scratch` is the caller's (one per thread).
+    fn candidate_slots(&self, x: &[u32], before: usize, scratch: &mut (Vec<u32>, Vec<usize>)) -> Vec<usize> {
+        let t = self.threshold - 1e-12;
         let n = x.len();
         // Overlap seen so far per candidate slot, plus one (0: unseen); `u32::MAX`: pruned.
-        let mut scratch = self.scratch.borrow_mut();
-        let (seen, touched) = &mut *scratch;
+        let (seen, touched) = scratch;
         seen.resize(self.sets.len(), 0);
         for (i, r) in x.iter().take(self.prefix_len(n)).enumerate() {
             let Some(list) = self.postings.get(r) else { continue };
             for &(slot, j) in list {
+                // Postings are in slot order.
+                if slot >= before {
+                    break;
+                }
                 let state = seen[slot];
                 if state == u32::MAX {
                     continue;
@@ -162,14 +175,125 @@ impl JaccardIndex {
             seen[slot] = 0;
         }
         touched.clear();
-        drop(scratch);
         slots.sort_unstable();
-        (x, slots)
+        slots
     }
 
     /// The first indexed id matching `tokens`, if any.
     pub fn first_match(&self, tokens: &[String]) -> Option<usize> {
         self.matches_iter(tokens).next()
+    }
+}
+
+/// How many earlier matches [`EarlierMatches`] lists per set before it stops looking.
+const LISTED: usize = 4;
+
+/// For a sequence of token sets, each set's earlier sets at or above a threshold, found on
+/// every allowed thread up front — for the sequential "keep a set unless an earlier *kept*
+/// set matches it" passes (near-duplicate removal), which then only look the lists up.
+///
+/// Whether two sets match depends on those two sets alone (ranks are fixed by the corpus and
+/// the filters are exact), so an index of every set answers what an index of the kept sets
+/// would, once the sets that were not kept are skipped.
+#[derive(Debug)]
+pub struct EarlierMatches {
+    ix: JaccardIndex,
+    /// Set position → slot in `ix` (empty sets are not indexed).
+    slot: Vec<Option<usize>>,
+    /// Up to [`LISTED`] earlier matching positions per set (that `accept`s), in order.
+    listed: Vec<Vec<usize>>,
+    /// True when a set has more earlier matches than listed.
+    cut: Vec<bool>,
+    /// On one thread: nothing is found up front; `ix` holds the kept sets, as the sequential
+    /// pass has it (cheaper than listing every set's matches).
+    sequential: bool,
+}
+
+impl EarlierMatches {
+    /// Finds the matches; `accept(i, j)` can refuse a pair (it must depend on `i` and `j` only).
+    pub fn new(threshold: f64, sets: &[Vec<String>], accept: impl Fn(usize, usize) -> bool + Sync) -> Self {
+        let mut ix = JaccardIndex::new(threshold, sets.iter().map(Vec::as_slice));
+        if crate::par::threads() <= 1 {
+            return EarlierMatches { ix, slot: Vec::new(), listed: Vec::new(), cut: Vec::new(), sequential: true };
+        }
+        let mut slot = vec![None; sets.len()];
+        for (i, set) in sets.iter().enumerate() {
+            if set.is_empty() {
+                continue;
+            }
+            // Every token is ranked already (the corpus is these sets).
+            let ranks = ix.ranked(set);
+            let at = ix.sets.len();
+            for (pos, r) in ranks.iter().take(ix.prefix_len(ranks.len())).enumerate() {
+                ix.postings.entry(*r).or_default().push((at, pos));
+            }
+            ix.sets.push((i, ranks));
+            slot[i] = Some(at);
+        }
+        let positions: Vec<usize> = (0..sets.len()).collect();
+        let blocks: Vec<&[usize]> = positions.chunks(64).collect();
+        let found = crate::par::map(&blocks, 1, |block| {
+            let mut scratch = (Vec::new(), Vec::new());
+            block
+                .iter()
+                .map(|&i| {
+                    let Some(s) = slot[i] else { return (Vec::new(), false) };
+                    let mut listed = Vec::new();
+                    let mut cut = false;
+                    for j in ix.earlier(s, &mut scratch).filter(|&j| accept(i, j)) {
+                        if listed.len() == LISTED {
+                            cut = true;
+                            break;
+                        }
+                        listed.push(j);
+                    }
+                    (listed, cut)
+                })
+                .collect::<Vec<_>>()
+        });
+        let (listed, cut) = found.into_iter().flatten().unzip();
+        EarlierMatches { ix, slot, listed, cut, sequential: false }
+    }
+
+    /// The first earlier set matching set `i` that `kept` (and `accept`, as given to `new`).
+    /// `set` is set `i`; a set that is kept must be reported with [`Self::keep`].
+    pub fn first(
+        &self,
+        i: usize,
+        set: &[String],
+        kept: impl Fn(usize) -> bool,
+        accept: impl Fn(usize, usize) -> bool,
+    ) -> Option<usize> {
+        if self.sequential {
+            return self.ix.matches_iter(set).filter(|&j| kept(j)).find(|&j| accept(i, j));
+        }
+        if let Some(&j) = self.listed[i].iter().find(|&&j| kept(j)) {
+            return Some(j);
+        }
+        if !self.cut[i] {
+            return None;
+        }
+        // More matches than listed, none of those kept: look at every one (rare).
+        let s = self.slot[i]?;
+        let mut scratch = (Vec::new(), Vec::new());
+        self.ix.earlier(s, &mut scratch).filter(|&j| accept(i, j)).find(|&j| kept(j))
+    }
+
+    /// Records that set `i` (`set`) is kept.
+    pub fn keep(&mut self, i: usize, set: &[String]) {
+        if self.sequential {
+            self.ix.insert(i, set.to_vec());
+        }
+    }
+}
+
+impl JaccardIndex {
+    /// Ids of the sets indexed before `slot` that match it, in order.
+    fn earlier<'a>(&'a self, slot: usize, scratch: &mut (Vec<u32>, Vec<usize>)) -> impl Iterator<Item = usize> + 'a {
+        let x = &self.sets[slot].1;
+        let slots = self.candidate_slots(x, slot, scratch);
+        let t = self.threshold - 1e-12;
+        slots.into_iter().filter(move |&s| jaccard_ranks(x, &self.sets[s].1) >= t).map(|s| self.sets[s].0)
     }
 }
 
@@ -208,6 +332,36 @@ mod tests {
                 prop_assert_eq!(ix.matches(s), want);
                 ix.insert(i, s.clone());
             }
+        }
+
+        /// The sequential near-duplicate pass (an index of the kept sets, queried in order)
+        /// and `EarlierMatches` (every set's earlier matches found up front, on 1–3 threads)
+        /// keep and redirect the same sets, with or without a pair filter.
+        #[test]
+        fn earlier_matches_agree_with_the_sequential_pass(docs in proptest::collection::vec(proptest::collection::vec(0u8..6, 0..5), 1..40), t in 0.3f64..1.0, threads in 1usize..4, odd in any::<bool>()) {
+            let sets: Vec<Vec<String>> = docs.iter().map(|d| d.iter().map(|x| format!("tok{x}")).collect()).collect();
+            let accept = |i: usize, j: usize| !odd || (i + j) % 3 != 0;
+            let mut ix = JaccardIndex::new(t, sets.iter().map(Vec::as_slice));
+            let mut want = Vec::new();
+            for (i, s) in sets.iter().enumerate() {
+                let target = ix.matches_iter(s).find(|&j| accept(i, j));
+                if target.is_none() {
+                    ix.insert(i, s.clone());
+                }
+                want.push(target);
+            }
+            let mut found = crate::par::with_threads(threads, || EarlierMatches::new(t, &sets, accept));
+            let mut keep = vec![true; sets.len()];
+            let mut got = Vec::new();
+            for i in 0..sets.len() {
+                let target = found.first(i, &sets[i], |j| keep[j], accept);
+                keep[i] = target.is_none();
+                if keep[i] {
+                    found.keep(i, &sets[i]);
+                }
+                got.push(target);
+            }
+            prop_assert_eq!(got, want);
         }
     }
 }
