@@ -365,7 +365,7 @@ pub fn run(config: Config, on_listening: impl FnOnce(SocketAddr)) -> Result<(), 
     let workers = std::thread::available_parallelism().map_or(2, usize::from);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)
-        .max_blocking_threads((workers * 4).max(8))
+        .max_blocking_threads(workers)
         .thread_name("warrant-serve")
         .enable_all()
         .build()?;
