@@ -1,7 +1,7 @@
 //! `is_professional_tone(claim | discourse_act)`: a rule-based detector of informal or
 //! unprofessional language (spec §4.14). Lexicons are configurable.
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::Regex;
@@ -43,14 +43,19 @@ pub const DEFAULT_PROFANITY: &[&str] = &[
 #[derive(Debug, Clone)]
 pub struct ToneLexicon {
     slang: AhoCorasick,
-    slang_terms: Vec<String>,
+    slang_terms: Arc<[String]>,
     profanity: AhoCorasick,
-    profanity_terms: Vec<String>,
+    profanity_terms: Arc<[String]>,
 }
+
+/// The default detector, built once: engines are made per request (`Engine::default()`), and
+/// building the two automata each time was ~4% of a server check.
+static DEFAULT_TONE: LazyLock<ToneLexicon> = LazyLock::new(|| ToneLexicon::new(DEFAULT_SLANG, DEFAULT_PROFANITY));
 
 impl Default for ToneLexicon {
     fn default() -> Self {
-        Self::new(DEFAULT_SLANG, DEFAULT_PROFANITY)
+        // Cheap: the automata and term lists are shared.
+        DEFAULT_TONE.clone()
     }
 }
 
@@ -68,7 +73,12 @@ impl ToneLexicon {
     pub fn new(slang: &[&str], profanity: &[&str]) -> Self {
         let slang_terms: Vec<String> = slang.iter().map(|s| s.to_lowercase()).collect();
         let profanity_terms: Vec<String> = profanity.iter().map(|s| s.to_lowercase()).collect();
-        Self { slang: automaton(&slang_terms), slang_terms, profanity: automaton(&profanity_terms), profanity_terms }
+        Self {
+            slang: automaton(&slang_terms),
+            slang_terms: slang_terms.into(),
+            profanity: automaton(&profanity_terms),
+            profanity_terms: profanity_terms.into(),
+        }
     }
 
     /// The first unprofessional finding in `text`, as `(rule, match)`.
