@@ -5,22 +5,17 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use warrant_answer::{Answerer, QueryPlan, validate_contract};
-use warrant_store::{DocumentInput, IngestOptions, SqliteStore, ingest};
+use warrant_store::SqliteStore;
+
+#[path = "common/store.rs"]
+mod common;
 
 fn store() -> &'static SqliteStore {
     static STORE: OnceLock<SqliteStore> = OnceLock::new();
     STORE.get_or_init(|| {
-        let s = SqliteStore::open_in_memory().expect("in-memory store");
-        let doc = DocumentInput {
-            id: "d".into(),
-            text: "Session tokens expire after 15 minutes of inactivity. The gateway requires the vault. The vault requires the gateway. The renderer is part of the billing module.".into(),
-            version: Some("2.0".into()),
-            title: None,
-            metadata: None,
-            origin: "fuzz".into(),
-        };
-        ingest(&s, vec![doc], Vec::new(), &IngestOptions::default(), &mut |_| {}).expect("ingest");
-        s
+        common::one_document_store(
+            "Session tokens expire after 15 minutes of inactivity. The gateway requires the vault. The vault requires the gateway. The renderer is part of the billing module.",
+        )
     })
 }
 

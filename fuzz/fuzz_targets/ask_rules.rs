@@ -7,7 +7,10 @@ use libfuzzer_sys::fuzz_target;
 use warrant_answer::rules::parse_rules;
 use warrant_answer::{Answerer, AskOptions, Goal, QueryPlan, RuleLibrary, validate_contract};
 use warrant_facts::Vocabulary;
-use warrant_store::{DocumentInput, IngestOptions, SqliteStore, ingest};
+use warrant_store::SqliteStore;
+
+#[path = "common/store.rs"]
+mod common;
 
 struct Fixed {
     vocab: Vocabulary,
@@ -18,16 +21,9 @@ struct Fixed {
 fn fixed() -> &'static Fixed {
     static FIXED: OnceLock<Fixed> = OnceLock::new();
     FIXED.get_or_init(|| {
-        let store = SqliteStore::open_in_memory().expect("in-memory store");
-        let doc = DocumentInput {
-            id: "d".into(),
-            text: "Session tokens expire after 15 minutes of inactivity. The gateway requires the vault. The vault requires the gateway. The renderer is part of the billing module.".into(),
-            version: Some("2.0".into()),
-            title: None,
-            metadata: None,
-            origin: "fuzz".into(),
-        };
-        ingest(&store, vec![doc], Vec::new(), &IngestOptions::default(), &mut |_| {}).expect("ingest");
+        let store = common::one_document_store(
+            "Session tokens expire after 15 minutes of inactivity. The gateway requires the vault. The vault requires the gateway. The renderer is part of the billing module.",
+        );
         Fixed { vocab: Vocabulary::builtin(), rules: RuleLibrary::builtin(), store }
     })
 }
