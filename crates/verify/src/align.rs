@@ -336,40 +336,25 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         !f && (w.dates.iter().any(|x| d.conflicts(x))
             || d.year.is_some_and(|y| !window_years.is_empty() && !window_years.contains(&y)))
     });
+    // A bare number right after the claim's first name labels what the claim is about
+    // ("Cinder 42", "Boeing 737"): part of the name, not an amount. A window with the name
+    // under another label ("Cinder 273") speaks of another subject too. (After a later name
+    // it is the value asserted: "requires Python 3.8".)
+    let labels_name = |n: &Num| focus.names.first().is_some_and(|m| labels(n, m));
+    // The claim's subject is an instance in a series ("In Cinder 42, …", "The Elara 77 plan
+    // …": a name and its label number in the claim's first words). A window without that name
+    // under that label speaks of another instance: nothing in it conflicts with the claim.
+    let claim_label = focus
+        .names
+        .first()
+        .filter(|n| n.tokens.start <= 2)
+        .and_then(|n| focus.nums.iter().find(|x| labels(x, n)).map(|x| (n, &x.written)));
+    let other_instance = !focus.bare && claim_label.is_some_and(|(n, l)| label_of(&w.names, &w.nums, n) != Some(l));
     // A window that names none of the claim's names and puts another name in their place
     // speaks of another subject ("In Borealis 17, audit logs expire after 33 minutes" for "In
     // Cinder 42, audit logs expire after 51 minutes"): its amounts and dates are not compared,
     // and a name that differs together with an amount or date is two differences, not one
     // substitution.
-    // A bare number right after the claim's first name labels what the claim is about
-    // ("Cinder 42", "Boeing 737"): part of the name, not an amount. A window with the name
-    // under another label ("Cinder 273") speaks of another subject too. (After a later name
-    // it is the value asserted: "requires Python 3.8".)
-    let labels_name = |n: &Num| {
-        n.dimension == warrant_text::quantity::Dimension::Number
-            && focus.names.first().is_some_and(|m| n.range.start > m.range.end && n.range.start - m.range.end <= 1)
-    };
-    // The claim's subject is an instance in a series ("In Cinder 42, …", "The Elara 77 plan
-    // …": a name and its label number in the claim's first words). A window without that name
-    // under that label speaks of another instance: nothing in it conflicts with the claim.
-    let label_of = |a: &Analysis, name: &Name| -> Option<BigRational> {
-        a.names
-            .iter()
-            .filter(|m| m.stems == name.stems)
-            .find_map(|m| {
-                a.nums.iter().find(|n| {
-                    n.dimension == warrant_text::quantity::Dimension::Number
-                        && n.range.start > m.range.end
-                        && n.range.start - m.range.end <= 1
-                })
-            })
-            .map(|n| n.written.clone())
-    };
-    let claim_label = focus.names.first().filter(|n| n.tokens.start <= 2).and_then(|n| {
-        let only = Analysis { names: vec![n.clone()], nums: focus.nums.clone(), ..Analysis::default() };
-        label_of(&only, n).map(|l| (n, l))
-    });
-    let other_instance = !focus.bare && claim_label.as_ref().is_some_and(|(n, l)| label_of(&w, n).as_ref() != Some(l));
     let other_subject = !focus.bare
         && (!found_names.is_empty()
             && found_names.iter().zip(&focus.given_names).all(|(f, g)| !f && !g)
@@ -519,6 +504,18 @@ const BESIDE: usize = 4;
 /// words of one are words of the other. "Apache License" and "MIT License" are not variants.
 fn variant(a: &Name, b: &Name) -> bool {
     a.stems.iter().all(|w| b.stems.contains(w)) || b.stems.iter().all(|w| a.stems.contains(w))
+}
+
+/// True when `num` is a bare number right after `name` ("Cinder 42"): a label, part of the name.
+fn labels(num: &Num, name: &Name) -> bool {
+    num.dimension == warrant_text::quantity::Dimension::Number
+        && num.range.start > name.range.end
+        && num.range.start - name.range.end <= 1
+}
+
+/// The label a text (its names and numbers) gives `name`, if any.
+fn label_of<'a>(names: &[Name], nums: &'a [Num], name: &Name) -> Option<&'a BigRational> {
+    names.iter().filter(|m| m.stems == name.stems).find_map(|m| nums.iter().find(|n| labels(n, m))).map(|n| &n.written)
 }
 
 /// True when another name's neighbourhood matches the claim name's closely enough to stand in
