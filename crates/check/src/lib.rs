@@ -13,6 +13,7 @@
 //! The same inputs give the same report, byte for byte.
 
 pub mod batch;
+pub mod chunk_index;
 pub mod evidence;
 pub mod gate;
 pub mod policy_input;

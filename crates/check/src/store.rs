@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::chunk_index::ChunkIndex;
 use warrant_facts::{ChunkContext, Fact, Object, Polarity, Vocabulary, extract_facts};
 use warrant_store::{FactQuery, Store, StoreError};
 use warrant_verify::{ClaimResult, Corpus, Edge, Relationship, Selector, Source, Status};
@@ -18,69 +19,29 @@ pub const MAX_FACT_EDGES: usize = 3;
 pub type ChunkScope = BTreeMap<String, BTreeSet<String>>;
 
 /// The corpus a set of claims is checked against in a store: the BM25 top chunks for each
-/// claim text, each chunk a source placed at its offset in its document (so quotes point into
-/// the document), in document then chunk order; and which chunks each claim retrieved.
+/// claim text ([`ChunkIndex`]), each chunk a source placed at its offset in its document (so
+/// quotes point into the document), in stored order; and which chunks each claim retrieved.
 pub fn retrieve(store: &dyn Store, claims: &[&str], per_claim: usize) -> Result<(Corpus, ChunkScope), StoreError> {
-    let queries = queries_of(store, claims)?;
-    let mut chunks: BTreeMap<(String, usize), Source> = BTreeMap::new();
+    let index = ChunkIndex::of(store)?;
+    let mut picked: BTreeSet<usize> = BTreeSet::new();
     let mut scope = ChunkScope::new();
-    for (text, query) in claims.iter().zip(&queries) {
+    let mut scratch = Vec::new();
+    for text in claims {
         let ids = scope.entry((*text).to_string()).or_default();
-        if query.is_empty() {
-            continue;
-        }
-        for hit in store.search(query, per_claim)? {
-            ids.insert(hit.chunk_id.clone());
-            chunks.entry((hit.doc_id.clone(), hit.index)).or_insert_with(|| {
-                let mut s = Source::new(hit.doc_id, hit.text);
-                s.offset = hit.start;
-                s
-            });
+        for at in index.search(&index.query(text), per_claim, &mut scratch) {
+            ids.insert(index.chunk(at).id.clone());
+            picked.insert(at);
         }
     }
-    Ok((Corpus::new(chunks.into_values().collect()), scope))
-}
-
-/// Each claim's BM25 query: its content words that can rank a chunk. Function words, words
-/// no chunk contains, and words in more than half of the chunks are left out: BM25 gives the
-/// last an inverse document frequency of about zero (FTS5 clamps it), so they change no
-/// ranking, yet every chunk they occur in must be scored — on a store of product sheets that
-/// is nearly every chunk. When nothing else is left, the claim's words are searched as they
-/// are (a store of a few chunks).
-fn queries_of(store: &dyn Store, claims: &[&str]) -> Result<Vec<String>, StoreError> {
-    let words: Vec<Vec<String>> = claims.iter().map(|t| content_words(t)).collect();
-    let distinct: BTreeSet<&str> = words.iter().flatten().map(String::as_str).collect();
-    let distinct: Vec<&str> = distinct.into_iter().collect();
-    let stats = store.term_stats(&distinct)?;
-    let df = |w: &str| distinct.binary_search(&w).map_or(0, |i| stats.frequencies[i]);
-    Ok(words
-        .iter()
-        .zip(claims)
-        .map(|(ws, text)| {
-            let ranking: Vec<&str> = ws.iter().map(String::as_str).filter(|w| df(w) > 0 && df(w) * 2 <= stats.chunks).collect();
-            if !ranking.is_empty() {
-                ranking.join(" ")
-            } else if ws.iter().any(|w| df(w) > 0) {
-                ws.join(" ")
-            } else if ws.is_empty() {
-                (*text).to_string()
-            } else {
-                String::new()
-            }
-        })
-        .collect())
-}
-
-/// A claim's content words, lower-cased, each once, in order.
-fn content_words(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-        let w = w.to_lowercase();
-        if !warrant_verify::lexicon::is_stopword(&w) && !out.contains(&w) {
-            out.push(w);
-        }
+    let mut corpus = Corpus::default();
+    for at in picked {
+        let chunk = index.chunk(at);
+        let mut source = Source::new(chunk.doc_id.clone(), chunk.text.clone());
+        source.offset = chunk.start;
+        corpus.add_analysed(source, index.analysed(at));
     }
-    out
+    corpus.settle_openers();
+    Ok((corpus, scope))
 }
 
 /// Every document of a store, whole (for a small store built from `--sources`).

@@ -55,6 +55,10 @@ pub use model::{
 };
 pub use sqlite::SqliteStore;
 
+/// A value derived from a store's chunks (a search index, analyses of their sentences), shared
+/// between threads; see [`Store::derived`].
+pub type Derived = std::sync::Arc<dyn std::any::Any + Send + Sync>;
+
 /// What a write changed (see [`Store::write`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct WriteReport {
@@ -115,6 +119,14 @@ pub trait Store: Send + Sync {
     /// BM25 top-`limit` chunks for a free-text query (its words, OR-ed, stemmed), best first;
     /// equal scores in the order the chunks were stored.
     fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>>;
+
+    /// Every chunk, in stored order (documents as stored, chunks in document order).
+    fn visit_chunks(&self, visit: &mut dyn FnMut(Chunk)) -> Result<()>;
+
+    /// The value `build` derives from the chunks, named `name`. Stores that can tell when
+    /// their chunks change keep it and hand it out again until they do (from any process's
+    /// write); others may build it on every call. `build` reads the store it is given.
+    fn derived(&self, name: &'static str, build: &dyn Fn(&dyn Store) -> Result<Derived>) -> Result<Derived>;
 
     /// How many chunks contain `word` (as the BM25 index sees it: stemmed), counting at most
     /// `cap`: cheap even for a word in every chunk, so callers can leave very common words out

@@ -268,7 +268,14 @@ struct Found {
 
 /// Evaluates one window.
 pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, question: Option<&Analysis>) -> WindowEval {
-    let w = merged(corpus, first, last);
+    // One sentence is read as it is; several are merged into one analysis.
+    let joined;
+    let w: &Analysis = if first == last {
+        &corpus.sentences()[first].analysis
+    } else {
+        joined = merged(corpus, first, last);
+        &joined
+    };
     let keys_in = focus.keys.iter().filter(|k| w.has_key(k)).count();
     let found = Found {
         names: focus.names.iter().map(|n| w.has_name(n)).collect(),
@@ -331,7 +338,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     }
     // A claim dated otherwise than the window speaks of another time: its amounts are not
     // compared ("$31,000 in 2030" against "$14,600 for 2024").
-    let window_years = crate::question::years(&w);
+    let window_years = crate::question::years(w);
     let other_time = focus.dates.iter().zip(&found_dates).any(|(d, f)| {
         !f && (w.dates.iter().any(|x| d.conflicts(x))
             || d.year.is_some_and(|y| !window_years.is_empty() && !window_years.contains(&y)))
@@ -403,7 +410,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         }
     }
     if conflict.is_none() && !focus.bare {
-        conflict = slot(focus, &found_names, &w, question);
+        conflict = slot(focus, &found_names, w, question);
     }
     if conflict.is_none() {
         // A negation that scopes over the claim's own words, on one side only: the window
@@ -428,7 +435,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         }
     }
     if conflict.is_none() {
-        conflict = antonym(focus, &w);
+        conflict = antonym(focus, w);
     }
     // About another subject, only a name standing in for the claim's is a conflict.
     if other_subject && !matches!(conflict, Some(Conflict::Substitution { .. } | Conflict::Agent { .. })) {

@@ -2,6 +2,7 @@
 //! analysed once, with an inverted index for BM25 retrieval of candidate sentences.
 
 use std::ops::Range;
+use std::sync::{Arc, OnceLock};
 
 use warrant_text::OffsetMap;
 use warrant_text::fasthash::{FastMap, FastSet};
@@ -34,17 +35,21 @@ pub struct Sentence {
     pub doc: usize,
     /// Byte range in the document text.
     pub range: Range<usize>,
-    /// What it says.
-    pub analysis: Analysis,
+    /// What it says (shared with the [`Analysed`] text it came from).
+    pub analysis: Arc<Analysis>,
     /// It was glued to the previous sentence without a space ("…Philadelphia.First…"): the
     /// mark of texts concatenated from different documents.
     pub glued: bool,
+    /// Its position among its document's sentences.
+    within: usize,
 }
 
 /// Documents, their sentences and a key → sentences index.
 #[derive(Debug, Clone, Default)]
 pub struct Corpus {
     docs: Vec<Source>,
+    /// Each document's sentences as analysed.
+    analysed: Vec<Arc<Analysed>>,
     maps: Vec<OffsetMap>,
     sentences: Vec<Sentence>,
     /// First sentence index of each document (sentences are stored per document, in order).
@@ -68,19 +73,22 @@ impl Corpus {
     }
 
     /// A sentence-opening capitalised word is a name when the sources never write it in lower
-    /// case ("Canberra is …"), a common word otherwise ("Refunds are …").
-    fn settle_openers(&mut self) {
+    /// case ("Canberra is …"), a common word otherwise ("Refunds are …"). [`Corpus::new`] does
+    /// this; a corpus built source by source with [`Corpus::add_analysed`] calls it once all
+    /// are added.
+    pub fn settle_openers(&mut self) {
         let mut lower: FastSet<String> = FastSet::default();
-        for s in &self.sentences {
-            for (stem, cap) in s.analysis.stems.iter().zip(&s.analysis.caps) {
-                if !cap {
+        for a in &self.analysed {
+            for stem in &a.lower {
+                if !lower.contains(stem) {
                     lower.insert(stem.clone());
                 }
             }
         }
         for s in &mut self.sentences {
             if s.analysis.opener.as_ref().is_some_and(|n| !lower.contains(&n.stems[0])) {
-                s.analysis.promote_opener();
+                let within = s.within;
+                s.analysis = self.analysed[s.doc].promoted(within);
             }
         }
         self.lower = lower;
@@ -100,24 +108,32 @@ impl Corpus {
 
     /// Adds one source.
     pub fn add(&mut self, source: Source) {
+        let analysed = Arc::new(Analysed::of(&source.text));
+        self.add_analysed(source, analysed);
+    }
+
+    /// Adds one source whose text was analysed before ([`Analysed::of`] of exactly this
+    /// text): a store's chunks are analysed once and checked against many times.
+    pub fn add_analysed(&mut self, source: Source, analysed: Arc<Analysed>) {
         let doc = self.docs.len();
         self.doc_start.push(self.sentences.len());
-        for p in warrant_text::segment::paragraphs(&source.text) {
-            for r in join_initials(&source.text, warrant_text::segment::sentences_in(&source.text, p)) {
-                // Glued sentences ("…Philadelphia.First for Women…") split at `.X` where X is a capital.
-                for (n, piece) in split_glued(&source.text, r).into_iter().enumerate() {
-                    let analysis = Analysis::of(&source.text[piece.clone()]);
-                    let idx = self.sentences.len() as u32;
-                    for k in &analysis.terms {
-                        self.index.entry(k.clone()).or_default().push(idx);
+        for (within, s) in analysed.sentences.iter().enumerate() {
+            let idx = self.sentences.len() as u32;
+            for k in &s.analysis.terms {
+                match self.index.get_mut(k) {
+                    Some(posting) => posting.push(idx),
+                    None => {
+                        self.index.insert(k.clone(), vec![idx]);
                     }
-                    self.total_len += analysis.terms.len();
-                    self.sentences.push(Sentence { doc, range: piece, analysis, glued: n > 0 });
                 }
             }
+            self.total_len += s.analysis.terms.len();
+            let analysis = Arc::clone(&s.analysis);
+            self.sentences.push(Sentence { doc, range: s.range.clone(), analysis, glued: s.glued, within });
         }
         self.maps.push(OffsetMap::new(&source.text));
         self.docs.push(source);
+        self.analysed.push(analysed);
     }
 
     /// Number of documents.
@@ -192,6 +208,75 @@ impl Corpus {
         let mut ranked: Vec<(u32, f64)> = scores.into_iter().collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         ranked.into_iter().take(limit).map(|(s, _)| s as usize).collect()
+    }
+}
+
+/// A text split into sentences, each analysed: what [`Corpus::add`] computes for a source,
+/// kept so it can be computed once for a text read many times.
+#[derive(Debug, Default)]
+pub struct Analysed {
+    sentences: Vec<AnalysedSentence>,
+    /// Stems the text writes in lower case, each once.
+    lower: Vec<String>,
+}
+
+#[derive(Debug)]
+struct AnalysedSentence {
+    range: Range<usize>,
+    analysis: Arc<Analysis>,
+    /// The analysis with its opening word read as a name ([`Analysis::promote_opener`]),
+    /// made when a corpus first asks for it.
+    promoted: OnceLock<Arc<Analysis>>,
+    glued: bool,
+}
+
+impl Analysed {
+    /// Splits `text` into sentences (at `. ! ?`, paragraphs and lines) and analyses each.
+    pub fn of(text: &str) -> Self {
+        let mut out = Analysed::default();
+        let mut lower: FastSet<&str> = FastSet::default();
+        for p in warrant_text::segment::paragraphs(text) {
+            for r in join_initials(text, warrant_text::segment::sentences_in(text, p)) {
+                // Glued sentences ("…Philadelphia.First for Women…") split at `.X` where X is a capital.
+                for (n, piece) in split_glued(text, r).into_iter().enumerate() {
+                    let analysis = Analysis::of(&text[piece.clone()]);
+                    out.sentences.push(AnalysedSentence {
+                        range: piece,
+                        analysis: Arc::new(analysis),
+                        promoted: OnceLock::new(),
+                        glued: n > 0,
+                    });
+                }
+            }
+        }
+        for s in &out.sentences {
+            for (stem, cap) in s.analysis.stems.iter().zip(&s.analysis.caps) {
+                if !cap && lower.insert(stem) {
+                    out.lower.push(stem.clone());
+                }
+            }
+        }
+        out
+    }
+
+    /// Sentence `i` with its opening word read as a name.
+    fn promoted(&self, i: usize) -> Arc<Analysis> {
+        let s = &self.sentences[i];
+        Arc::clone(s.promoted.get_or_init(|| {
+            let mut a = Analysis::clone(&s.analysis);
+            a.promote_opener();
+            Arc::new(a)
+        }))
+    }
+
+    /// Number of sentences.
+    pub fn len(&self) -> usize {
+        self.sentences.len()
+    }
+
+    /// True for a text without sentences.
+    pub fn is_empty(&self) -> bool {
+        self.sentences.is_empty()
     }
 }
 

@@ -10,7 +10,7 @@ mod schema;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use rusqlite::types::Value as SqlValue;
@@ -30,7 +30,7 @@ use crate::ingest::PreparedDocument;
 use crate::model::{
     Chunk, Document, Entity, EntityMention, FactPosition, FactQuery, SearchHit, SignatureMatch, StoreStats, TermStats, constant,
 };
-use crate::{Store, WriteReport};
+use crate::{Derived, Store, WriteReport};
 
 /// File name of the database inside a store directory.
 pub const STORE_FILE: &str = "store.sqlite";
@@ -62,14 +62,25 @@ pub struct SqliteStore {
     writer: Mutex<Connection>,
     busy_timeout: Duration,
     terms: Mutex<TermCache>,
+    derived: Mutex<DerivedCache>,
 }
 
-/// Word counts of the BM25 index, valid while the index is unchanged. The fingerprint is
-/// the FTS5 averages record (rows and tokens indexed) and the last chunk key handed out, so
-/// any insert or delete — by this process or another — is noticed with two row reads.
+/// What identifies the state of the chunks and their BM25 index: the FTS5 averages record
+/// (rows and tokens indexed) and the last chunk key handed out, so any insert or delete — by
+/// this process or another — is noticed with two row reads.
+type Fingerprint = (Vec<u8>, i64);
+
+/// Values derived from the chunks ([`Store::derived`]), valid while the fingerprint holds.
+#[derive(Default)]
+struct DerivedCache {
+    fingerprint: Option<Fingerprint>,
+    values: HashMap<&'static str, Derived>,
+}
+
+/// Word counts of the BM25 index, valid while the index is unchanged ([`Fingerprint`]).
 #[derive(Default)]
 struct TermCache {
-    fingerprint: Option<(Vec<u8>, i64)>,
+    fingerprint: Option<Fingerprint>,
     chunks: usize,
     frequencies: HashMap<String, usize>,
 }
@@ -115,6 +126,7 @@ impl SqliteStore {
             readers: Mutex::new(Vec::new()),
             busy_timeout: DEFAULT_BUSY_TIMEOUT,
             terms: Mutex::default(),
+            derived: Mutex::default(),
         })
     }
 
@@ -145,6 +157,7 @@ impl SqliteStore {
             readers: Mutex::new(Vec::new()),
             busy_timeout,
             terms: Mutex::default(),
+            derived: Mutex::default(),
         })
     }
 
@@ -376,6 +389,20 @@ fn fts_query(text: &str) -> Option<String> {
     (!words.is_empty()).then(|| words.iter().map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(" OR "))
 }
 
+/// The current [`Fingerprint`].
+fn fingerprint_of(c: &Connection) -> Result<Fingerprint> {
+    Ok((
+        c.prepare_cached("SELECT block FROM chunks_fts_data WHERE id = 1")
+            .and_then(|mut st| st.query_row([], |r| r.get(0)).optional())
+            .ctx("read index averages")?
+            .unwrap_or_default(),
+        c.prepare_cached("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'")
+            .and_then(|mut st| st.query_row([], |r| r.get(0)).optional())
+            .ctx("read chunk sequence")?
+            .unwrap_or(0),
+    ))
+}
+
 /// Chunks containing `word` (as the index tokenizes it), counted up to `cap`.
 fn chunk_frequency_on(c: &Connection, word: &str, cap: usize) -> Result<usize> {
     let Some(fts) = fts_query(word) else { return Ok(0) };
@@ -590,22 +617,47 @@ impl Store for SqliteStore {
         })
     }
 
+    fn visit_chunks(&self, visit: &mut dyn FnMut(Chunk)) -> Result<()> {
+        self.read(|c| {
+            let mut st = c.prepare_cached(&format!("{CHUNK_SELECT} ORDER BY c.doc_seq, c.idx")).ctx("read chunks")?;
+            let mut rows = st.query([]).ctx("read chunks")?;
+            while let Some(r) = rows.next().ctx("read chunks")? {
+                visit(chunk_from_row(r).ctx("read chunks")?);
+            }
+            Ok(())
+        })
+    }
+
+    fn derived(&self, name: &'static str, build: &dyn Fn(&dyn Store) -> Result<Derived>) -> Result<Derived> {
+        let before = self.read(fingerprint_of)?;
+        {
+            let mut cache = lock(&self.derived);
+            if cache.fingerprint.as_ref() != Some(&before) {
+                *cache = DerivedCache { fingerprint: Some(before.clone()), values: HashMap::new() };
+            }
+            if let Some(v) = cache.values.get(name) {
+                return Ok(Arc::clone(v));
+            }
+        }
+        // Built without the lock (it may take a while; other readers go on), and kept only if
+        // nothing was written meanwhile: the value must describe one state of the chunks.
+        let value = build(self)?;
+        if self.read(fingerprint_of)? == before {
+            let mut cache = lock(&self.derived);
+            if cache.fingerprint.as_ref() == Some(&before) {
+                cache.values.insert(name, Arc::clone(&value));
+            }
+        }
+        Ok(value)
+    }
+
     fn chunk_frequency(&self, word: &str, cap: usize) -> Result<usize> {
         self.read(|c| chunk_frequency_on(c, word, cap))
     }
 
     fn term_stats(&self, words: &[&str]) -> Result<TermStats> {
         self.read(|c| {
-            let fingerprint: (Vec<u8>, i64) = (
-                c.prepare_cached("SELECT block FROM chunks_fts_data WHERE id = 1")
-                    .and_then(|mut st| st.query_row([], |r| r.get(0)).optional())
-                    .ctx("read index averages")?
-                    .unwrap_or_default(),
-                c.prepare_cached("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'")
-                    .and_then(|mut st| st.query_row([], |r| r.get(0)).optional())
-                    .ctx("read chunk sequence")?
-                    .unwrap_or(0),
-            );
+            let fingerprint = fingerprint_of(c)?;
             let mut cache = lock(&self.terms);
             if cache.fingerprint.as_ref() != Some(&fingerprint) {
                 let n: i64 = c.query_row("SELECT count(*) FROM chunks", [], |r| r.get(0)).ctx("count chunks")?;

@@ -1,0 +1,74 @@
+//! Times the stages of a store check (retrieval, corpus analysis, verification, fact signals,
+//! whole check) on a store directory: `cargo run --profile bench -p warrant-check --example
+//! store_stages -- STORE_DIR ANSWER_FILE [N]`.
+
+#![allow(clippy::unwrap_used, clippy::print_stdout)] // a profiling tool
+
+use std::time::Instant;
+
+use warrant_check::{Checker, Request};
+use warrant_extract::Answer;
+use warrant_facts::Vocabulary;
+use warrant_store::SqliteStore;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let store = SqliteStore::open(std::path::Path::new(&args[1])).unwrap();
+    let text = std::fs::read_to_string(&args[2]).unwrap();
+    let n: usize = args.get(3).map_or(50, |s| s.parse().unwrap());
+    let vocab = Vocabulary::builtin();
+    let answer = Answer { text, tool_calls: vec![], context: None, id: Some("a".into()) };
+    let graph = warrant_extract::extract(&answer, &warrant_extract::Options::default()).graph;
+    let texts: Vec<&str> = graph.claims.iter().map(|c| c.text.as_str()).collect();
+    let checker = Checker::default();
+    let req = Request { answer: &answer, question: None, output_id: None };
+    let mut times = [0f64; 5];
+    if std::env::var_os("WHOLE_ONLY").is_some() {
+        let t = Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(checker.check_with_store(&req, &store, &vocab, None).unwrap());
+        }
+        println!("whole check {:.3} ms", t.elapsed().as_secs_f64() * 1e3 / n as f64);
+        return;
+    }
+    for round in 0..n {
+        let t = Instant::now();
+        let (corpus, _scope) = warrant_check::store::retrieve(&store, &texts, warrant_check::store::CHUNKS_PER_CLAIM).unwrap();
+        let t1 = t.elapsed().as_secs_f64();
+        let sources: Vec<warrant_verify::Source> = (0..corpus.len()).map(|i| corpus.doc(i).clone()).collect();
+        let t = Instant::now();
+        let c2 = warrant_verify::Corpus::new(sources);
+        let t2 = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let claims = warrant_verify::verify(&graph, &c2, &warrant_verify::Options::default());
+        let t3 = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let report = checker.check_with_store(&req, &store, &vocab, None).unwrap();
+        let t4 = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let _ = warrant_extract::extract(&answer, &warrant_extract::Options::default());
+        let t5 = t.elapsed().as_secs_f64();
+        if round == 0 {
+            println!(
+                "{} claims, {} chunks retrieved, {} sentences; statuses {:?}",
+                claims.len(),
+                corpus.len(),
+                c2.sentences().len(),
+                report.claims.iter().map(|c| c.status.as_str()).collect::<Vec<_>>()
+            );
+            continue;
+        }
+        for (s, v) in times.iter_mut().zip([t1, t2, t3, t4, t5]) {
+            *s += v;
+        }
+    }
+    let k = (n - 1) as f64 * 1e-3;
+    println!(
+        "per check (ms): retrieve {:.2}  corpus analysis {:.2}  verify {:.2}  whole check {:.2}  extract {:.2}",
+        times[0] / k,
+        times[1] / k,
+        times[2] / k,
+        times[3] / k,
+        times[4] / k
+    );
+}
