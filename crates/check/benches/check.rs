@@ -10,6 +10,10 @@
 
 #![allow(clippy::unwrap_used)] // benchmark setup
 
+// The allocator the `warrant` binary ships with.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};

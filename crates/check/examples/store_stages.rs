@@ -4,6 +4,10 @@
 
 #![allow(clippy::unwrap_used, clippy::print_stdout)] // a profiling tool
 
+// The allocator the `warrant` binary ships with.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::time::Instant;
 
 use warrant_check::{Checker, Request};
@@ -23,6 +27,21 @@ fn main() {
     let checker = Checker::default();
     let req = Request { answer: &answer, question: None, output_id: None };
     let mut times = [0f64; 5];
+    if let Some(k) = std::env::var_os("BUILD_ONLY") {
+        let k: usize = k.to_string_lossy().parse().unwrap();
+        let t = Instant::now();
+        for _ in 0..k {
+            std::hint::black_box(warrant_check::chunk_index::ChunkIndex::build(&store).unwrap());
+        }
+        println!("index build {:.1} ms", t.elapsed().as_secs_f64() * 1e3 / k as f64);
+        return;
+    }
+    let t = Instant::now();
+    let index = warrant_check::chunk_index::ChunkIndex::of(&store).unwrap();
+    println!("index of {} chunks built in {:.1} ms", index.len(), t.elapsed().as_secs_f64() * 1e3);
+    let t = Instant::now();
+    checker.check_with_store(&req, &store, &vocab, None).unwrap();
+    println!("first check (chunks analysed) {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
     if std::env::var_os("WHOLE_ONLY").is_some() {
         let t = Instant::now();
         for _ in 0..n {

@@ -56,7 +56,7 @@ pub struct Corpus {
     doc_start: Vec<usize>,
     index: FastMap<String, Vec<u32>>,
     /// Stems the sources write in lower case.
-    lower: FastSet<String>,
+    lower: FastSet<Arc<str>>,
     /// Number of sentences containing each key, for IDF.
     total_len: usize,
 }
@@ -77,16 +77,12 @@ impl Corpus {
     /// this; a corpus built source by source with [`Corpus::add_analysed`] calls it once all
     /// are added.
     pub fn settle_openers(&mut self) {
-        let mut lower: FastSet<String> = FastSet::default();
+        let mut lower: FastSet<Arc<str>> = FastSet::default();
         for a in &self.analysed {
-            for stem in &a.lower {
-                if !lower.contains(stem) {
-                    lower.insert(stem.clone());
-                }
-            }
+            lower.extend(a.lower.iter().cloned());
         }
         for s in &mut self.sentences {
-            if s.analysis.opener.as_ref().is_some_and(|n| !lower.contains(&n.stems[0])) {
+            if s.analysis.opener.as_ref().is_some_and(|n| !lower.contains(n.stems[0].as_str())) {
                 let within = s.within;
                 s.analysis = self.analysed[s.doc].promoted(within);
             }
@@ -217,7 +213,7 @@ impl Corpus {
 pub struct Analysed {
     sentences: Vec<AnalysedSentence>,
     /// Stems the text writes in lower case, each once.
-    lower: Vec<String>,
+    lower: Vec<Arc<str>>,
 }
 
 #[derive(Debug)]
@@ -252,7 +248,7 @@ impl Analysed {
         for s in &out.sentences {
             for (stem, cap) in s.analysis.stems.iter().zip(&s.analysis.caps) {
                 if !cap && lower.insert(stem) {
-                    out.lower.push(stem.clone());
+                    out.lower.push(Arc::from(stem.as_str()));
                 }
             }
         }

@@ -106,21 +106,22 @@ pub fn fold(stem: String) -> String {
     }
 }
 
-static ANTONYMS: LazyLock<FastSet<(String, String)>> = LazyLock::new(|| {
-    let mut set = FastSet::default();
+/// Each key → the keys opposite to it.
+static ANTONYMS: LazyLock<FastMap<String, Vec<String>>> = LazyLock::new(|| {
+    let mut map: FastMap<String, Vec<String>> = FastMap::default();
     for line in lines(include_str!("../data/antonyms.txt")) {
         let w: Vec<String> = line.split_whitespace().map(key).collect();
         if let [a, b] = w.as_slice() {
-            set.insert((a.clone(), b.clone()));
-            set.insert((b.clone(), a.clone()));
+            map.entry(a.clone()).or_default().push(b.clone());
+            map.entry(b.clone()).or_default().push(a.clone());
         }
     }
-    set
+    map
 });
 
 /// True when two keys are opposites ("increase"/"decrease").
 pub fn antonyms(a: &str, b: &str) -> bool {
-    ANTONYMS.contains(&(a.to_string(), b.to_string()))
+    ANTONYMS.get(a).is_some_and(|o| o.iter().any(|x| x == b))
 }
 
 /// True when a lower-case word negates its clause.
