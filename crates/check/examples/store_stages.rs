@@ -27,6 +27,26 @@ fn main() {
     let checker = Checker::default();
     let req = Request { answer: &answer, question: None, output_id: None };
     let mut times = [0f64; 5];
+    if std::env::var_os("MEMORY").is_some() {
+        let rss = || {
+            std::fs::read_to_string("/proc/self/statm").unwrap().split(' ').nth(1).unwrap().parse::<f64>().unwrap() * 4096.0 / 1e6
+        };
+        let r0 = rss();
+        let index = warrant_check::chunk_index::ChunkIndex::of(&store).unwrap();
+        let r1 = rss();
+        let text: usize = (0..index.len()).map(|i| index.chunk(i).text.len()).sum();
+        for i in 0..index.len() {
+            std::hint::black_box(index.analysed(i));
+        }
+        let r2 = rss();
+        println!(
+            "chunk text {:.1} MB; index {:.1} MB of memory; all chunks analysed +{:.1} MB",
+            text as f64 / 1e6,
+            r1 - r0,
+            r2 - r1
+        );
+        return;
+    }
     if let Some(k) = std::env::var_os("BUILD_ONLY") {
         let k: usize = k.to_string_lossy().parse().unwrap();
         let t = Instant::now();

@@ -11,8 +11,7 @@
 //! Terms are the verifier's keys (lower-cased content words, stemmed and folded to their
 //! synonym group), the same the claim is analysed into, so "costs" finds "price".
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use warrant_store::{Chunk, Derived, Store, StoreError};
 use warrant_text::fasthash::FastMap;
@@ -24,9 +23,10 @@ const K1: f64 = 1.2;
 /// BM25 length normalisation.
 const B: f64 = 0.75;
 
-/// Chunks whose sentence analyses are kept at most (about 3.5 KB each for chunks of ~400
-/// chars): beyond it, further chunks are analysed on every check.
-const ANALYSED_CHUNKS: usize = 25_000;
+/// Chunks whose sentence analyses are kept at most. An analysis takes about 70 times the
+/// memory of its text (every word, stem and key as its own string): ~22 KB for a chunk of
+/// 300 chars, so ~45 MB for this many. The least recently used go first.
+const ANALYSED_CHUNKS: usize = 2048;
 
 /// One term's occurrences: (chunk position, times it occurs there), in chunk order.
 type Postings = Vec<(u32, u32)>;
@@ -40,10 +40,17 @@ pub struct ChunkIndex {
     /// Term → its position in `postings`.
     terms: FastMap<String, u32>,
     postings: Vec<Postings>,
-    /// Each chunk's sentences, analysed when first retrieved.
-    analysed: Vec<OnceLock<Arc<Analysed>>>,
-    /// How many are kept.
-    kept: AtomicUsize,
+    /// Chunks' sentences, analysed when retrieved, the most recently used kept.
+    analysed: Mutex<Recent>,
+    /// How many analysed chunks are kept ([`ANALYSED_CHUNKS`]).
+    keep: usize,
+}
+
+/// Analysed chunks by position, with when each was last used.
+#[derive(Debug, Default)]
+struct Recent {
+    chunks: FastMap<usize, (Arc<Analysed>, u64)>,
+    clock: u64,
 }
 
 impl ChunkIndex {
@@ -57,11 +64,14 @@ impl ChunkIndex {
 
     /// Reads every chunk of `store` and indexes it.
     pub fn build(store: &dyn Store) -> Result<ChunkIndex, StoreError> {
-        let mut index = ChunkIndex::default();
+        let mut index = ChunkIndex { keep: ANALYSED_CHUNKS, ..ChunkIndex::default() };
         let mut lengths: Vec<u32> = Vec::new();
         // Lower-case word → term position, `None` for a function word: each distinct word is
         // stemmed once.
         let mut seen: FastMap<String, Option<u32>> = FastMap::default();
+        // Per term: the last chunk it was counted in, and where in `counts` (so counting a
+        // chunk's terms is linear in its words).
+        let mut last: Vec<(u32, u32)> = Vec::new();
         let mut counts: Vec<(u32, u32)> = Vec::new();
         store.visit_chunks(&mut |chunk| {
             let at = index.chunks.len() as u32;
@@ -76,12 +86,18 @@ impl ChunkIndex {
                         t
                     }
                 };
-                if let Some(t) = term {
-                    length += 1;
-                    match counts.iter_mut().find(|(c, _)| *c == t) {
-                        Some((_, n)) => *n += 1,
-                        None => counts.push((t, 1)),
-                    }
+                let Some(t) = term else { return };
+                length += 1;
+                if last.len() <= t as usize {
+                    last.resize(t as usize + 1, (u32::MAX, 0));
+                }
+                let (chunk, slot) = &mut last[t as usize];
+                if *chunk == at {
+                    counts[*slot as usize].1 += 1;
+                } else {
+                    *chunk = at;
+                    *slot = counts.len() as u32;
+                    counts.push((t, 1));
                 }
             });
             for &(t, n) in &counts {
@@ -91,9 +107,14 @@ impl ChunkIndex {
             index.chunks.push(chunk);
         })?;
         let average = (lengths.iter().map(|&l| f64::from(l)).sum::<f64>() / lengths.len().max(1) as f64).max(1.0);
-        index.analysed = (0..index.chunks.len()).map(|_| OnceLock::new()).collect();
         index.norms = lengths.iter().map(|&l| K1 * (1.0 - B + B * f64::from(l) / average)).collect();
         Ok(index)
+    }
+
+    /// Keeps at most `n` analysed chunks instead of [`ANALYSED_CHUNKS`].
+    pub fn keeping(mut self, n: usize) -> Self {
+        self.keep = n;
+        self
     }
 
     fn intern(&mut self, key: String) -> u32 {
@@ -119,18 +140,30 @@ impl ChunkIndex {
         &self.chunks[at]
     }
 
-    /// The chunk at a position, split into sentences and analysed (once, while fewer than
-    /// [`ANALYSED_CHUNKS`] are kept).
+    /// The chunk at a position, split into sentences and analysed (kept for the next check
+    /// while it is among the [`ANALYSED_CHUNKS`] most recently used).
     pub fn analysed(&self, at: usize) -> Arc<Analysed> {
-        if let Some(a) = self.analysed[at].get() {
-            return Arc::clone(a);
+        {
+            let mut recent = self.analysed.lock().unwrap_or_else(PoisonError::into_inner);
+            recent.clock += 1;
+            let now = recent.clock;
+            if let Some((a, used)) = recent.chunks.get_mut(&at) {
+                *used = now;
+                return Arc::clone(a);
+            }
         }
+        // Analysed without the lock: other threads go on meanwhile.
         let a = Arc::new(Analysed::of(&self.chunks[at].text));
-        if self.kept.fetch_add(1, Ordering::Relaxed) < ANALYSED_CHUNKS {
-            let _ = self.analysed[at].set(Arc::clone(&a));
-        } else {
-            self.kept.fetch_sub(1, Ordering::Relaxed);
+        let mut recent = self.analysed.lock().unwrap_or_else(PoisonError::into_inner);
+        if recent.chunks.len() >= self.keep.max(1) {
+            // Forget the older half at once, so evicting costs O(1) per insertion on average.
+            let mut used: Vec<u64> = recent.chunks.values().map(|(_, u)| *u).collect();
+            let older = (used.len() / 2).max(1);
+            let cut = *used.select_nth_unstable(older - 1).1;
+            recent.chunks.retain(|_, (_, u)| *u > cut);
         }
+        let now = recent.clock;
+        recent.chunks.insert(at, (Arc::clone(&a), now));
         a
     }
 
@@ -189,15 +222,34 @@ impl ChunkIndex {
 /// Calls `f` with each word of `text` (a run of letters and digits), lower-cased.
 fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
     let mut lower = String::new();
-    for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-        lower.clear();
-        if word.is_ascii() {
-            lower.push_str(word);
-            lower.make_ascii_lowercase();
-        } else {
-            lower.extend(word.chars().flat_map(char::to_lowercase));
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        // ASCII words byte by byte; a word with any other character is split by chars.
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+            i += 1;
         }
-        f(&lower);
+        if i < bytes.len() && !bytes[i].is_ascii() {
+            // Back to the word's start and on by chars to the end of the word.
+            let rest = &text[start..];
+            let end = rest.find(|c: char| !c.is_alphanumeric()).unwrap_or(rest.len());
+            if end == 0 {
+                i = start + rest.chars().next().map_or(1, char::len_utf8);
+                continue;
+            }
+            f(&rest[..end].to_lowercase());
+            i = start + end;
+            continue;
+        }
+        if i > start {
+            lower.clear();
+            lower.push_str(&text[start..i]);
+            lower.make_ascii_lowercase();
+            f(&lower);
+        } else {
+            i += 1;
+        }
     }
 }
 
@@ -262,6 +314,34 @@ mod tests {
         let fresh = ChunkIndex::of(&s).unwrap();
         assert_eq!(fresh.len(), 4);
         assert_eq!(fresh.search(&fresh.query("unicorns"), 5, &mut scratch), vec![3]);
+    }
+
+    #[test]
+    fn analysed_chunks_are_kept_most_recent_first() {
+        let s = store(&[("a", "One. Two."), ("b", "Three."), ("c", "Four."), ("d", "Five.")]);
+        let index = ChunkIndex::build(&s).unwrap().keeping(2);
+        let a = index.analysed(0);
+        assert_eq!(a.len(), 2, "two sentences");
+        assert!(Arc::ptr_eq(&a, &index.analysed(0)), "kept");
+        let b = index.analysed(1);
+        index.analysed(0);
+        // Full: the older half (chunk 1, used before chunk 0's last use) goes.
+        index.analysed(2);
+        assert!(Arc::ptr_eq(&a, &index.analysed(0)));
+        let b2 = index.analysed(1);
+        assert!(!Arc::ptr_eq(&b, &b2), "analysed again");
+        assert_eq!(b.len(), b2.len());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn words_are_the_alphanumeric_runs_lower_cased(text in "[a-zA-Z0-9 .,é—ÄßİΣ-]{0,40}") {
+            let mut got = Vec::new();
+            for_each_word(&text, |w| got.push(w.to_string()));
+            let want: Vec<String> =
+                text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+            proptest::prop_assert_eq!(got, want);
+        }
     }
 
     #[test]

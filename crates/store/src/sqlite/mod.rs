@@ -1197,6 +1197,35 @@ mod tests {
     }
 
     #[test]
+    fn derived_values_are_kept_until_any_handle_changes_the_chunks() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = SqliteStore::open(dir.path()).unwrap();
+        crate::ingest(&s, vec![doc("b", "Beta one."), doc("a", "Alpha two.")], Vec::new(), &Default::default(), &mut |_| {})
+            .unwrap();
+        // Chunks are visited in stored order: documents as written, not by id.
+        let ids = |st: &dyn Store| {
+            let mut ids = Vec::new();
+            st.visit_chunks(&mut |c| ids.push(c.id)).unwrap();
+            ids
+        };
+        assert_eq!(ids(&s), ["b#1", "a#1"]);
+        let builds = std::sync::atomic::AtomicUsize::new(0);
+        let build = |st: &dyn Store| -> Result<Derived> {
+            builds.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Ok(Arc::new(ids(st)) as Derived)
+        };
+        let first = s.derived("ids", &build).unwrap();
+        assert!(Arc::ptr_eq(&first, &s.derived("ids", &build).unwrap()), "kept");
+        assert_eq!(builds.load(std::sync::atomic::Ordering::SeqCst), 1);
+        // A write by another handle (another process) is noticed.
+        let other = SqliteStore::open_existing(dir.path()).unwrap();
+        crate::ingest(&other, vec![doc("c", "Gamma three.")], Vec::new(), &Default::default(), &mut |_| {}).unwrap();
+        let fresh = s.derived("ids", &build).unwrap();
+        assert_eq!(builds.load(std::sync::atomic::Ordering::SeqCst), 2);
+        assert_eq!(fresh.downcast_ref::<Vec<String>>().unwrap(), &["b#1", "a#1", "c#1"]);
+    }
+
+    #[test]
     fn entity_head_reads_the_first_mentions_only() {
         let s = SqliteStore::open_in_memory().unwrap();
         let docs = vec![
