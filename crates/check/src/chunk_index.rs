@@ -207,15 +207,8 @@ impl ChunkIndex {
                 *slot += idf * tf * (K1 + 1.0) / (tf + self.norms[c as usize]);
             }
         }
-        let mut ranked: Vec<(f64, u32)> = touched.iter().map(|&c| (std::mem::take(&mut scores[c as usize]), c)).collect();
-        let order = |a: &(f64, u32), b: &(f64, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-        if ranked.len() > limit && limit > 0 {
-            ranked.select_nth_unstable_by(limit - 1, order);
-            ranked.truncate(limit);
-        }
-        ranked.sort_unstable_by(order);
-        ranked.truncate(limit);
-        ranked.into_iter().map(|(_, c)| c as usize).collect()
+        let scored = touched.iter().map(|&c| (std::mem::take(&mut scores[c as usize]), c));
+        warrant_text::rank::top(scored, limit).into_iter().map(|c| c as usize).collect()
     }
 }
 

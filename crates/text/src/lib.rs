@@ -13,6 +13,7 @@ pub mod date;
 pub mod fasthash;
 pub mod number;
 pub mod quantity;
+pub mod rank;
 pub mod segment;
 pub mod span;
 pub mod words;

@@ -188,7 +188,8 @@ impl Corpus {
     pub fn retrieve(&self, keys: &[String], weighted: &[(String, f64)], limit: usize) -> Vec<usize> {
         let n = self.sentences.len().max(1) as f64;
         let avg = (self.total_len as f64 / n).max(1.0);
-        let mut scores: FastMap<u32, f64> = FastMap::default();
+        let mut scores: Vec<f64> = vec![0.0; self.sentences.len()];
+        let mut touched: Vec<u32> = Vec::new();
         let terms = keys.iter().map(|k| (k.as_str(), 1.0)).chain(weighted.iter().map(|(k, w)| (k.as_str(), *w)));
         for (k, w) in terms {
             let Some(posting) = self.index.get(k) else { continue };
@@ -198,12 +199,16 @@ impl Corpus {
                 let len = self.sentences[s as usize].analysis.terms.len() as f64;
                 let tf = 1.0;
                 let score = idf * (tf * 2.2) / (tf + 1.2 * (0.25 + 0.75 * len / avg));
-                *scores.entry(s).or_default() += w * score;
+                if scores[s as usize] == 0.0 {
+                    touched.push(s);
+                }
+                scores[s as usize] += w * score;
             }
         }
-        let mut ranked: Vec<(u32, f64)> = scores.into_iter().collect();
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        ranked.into_iter().take(limit).map(|(s, _)| s as usize).collect()
+        warrant_text::rank::top(touched.into_iter().map(|s| (scores[s as usize], s)), limit)
+            .into_iter()
+            .map(|s| s as usize)
+            .collect()
     }
 }
 
