@@ -3,6 +3,8 @@
 //! - `check/store_10k_chunks`: one 1 KB answer (about a dozen claims) checked against a store of 10,000
 //!   chunks (1,000 generated documents of 10 paragraphs) — BM25 retrieval per claim,
 //!   alignment, fact signals, policies and gate;
+//! - `check/store_10k_chunks_64_answers`: the same with 64 answers about other products in
+//!   turn, so most of their chunks are not among the analysed chunks the index keeps;
 //! - `check/halueval_1000` (when `../shared/data` is present): the 1,000 HaluEval QA
 //!   judgments, one thread (the CLI's `--batch` spreads them over the cores).
 //!
@@ -82,7 +84,29 @@ fn store_with_10k_chunks() -> SqliteStore {
 
 /// About 1 KB: a dozen claims, some stated in the store, one contradicted, some unsupported.
 fn answer() -> Answer {
-    let text = "In Cinder 42, audit logs expire after 51 minutes of inactivity. The Cinder 42 plan costs $31.51 per user per month. \
+    Answer { text: ANSWER.into(), tool_calls: vec![], context: None, id: Some("bench".into()) }
+}
+
+/// The answer about other products: every product label shifted by `shift` (mod 1000), so its
+/// claims retrieve other chunks.
+fn shifted_answer(shift: usize) -> Answer {
+    let mut text = ANSWER.to_string();
+    for (name, n) in [
+        ("Cinder", 42),
+        ("Atlas", 300),
+        ("Elara", 77),
+        ("Fenwick", 5),
+        ("Harrow", 900),
+        ("Dunmore", 610),
+        ("Galloway", 12),
+        ("Borealis", 8),
+    ] {
+        text = text.replace(&format!("{name} {n}"), &format!("{name} {}", (n + shift) % 1000));
+    }
+    Answer { text, tool_calls: vec![], context: None, id: Some(format!("bench-{shift}")) }
+}
+
+const ANSWER: &str = "In Cinder 42, audit logs expire after 51 minutes of inactivity. The Cinder 42 plan costs $31.51 per user per month. \
         Support for audit logs is available on weekdays in every region. In Atlas 300, webhooks expire after 20 minutes of inactivity. \
         The Elara 77 plan costs $12.00 per user per month and includes phone support around the clock. \
         Backups in Fenwick 5 are encrypted with AES-256 and kept for ninety days. \
@@ -91,8 +115,6 @@ fn answer() -> Answer {
         In Dunmore 610, API keys expire after 47 minutes of inactivity, and support for API keys is available on weekdays. \
         The Galloway 12 plan costs $45.20 per user per month. Alerts in Borealis 8 are sent by email within five minutes. \
         Uploads are scanned for malware before they are stored, and the Atlas 300 plan costs $19.99 per user per month.";
-    Answer { text: text.into(), tool_calls: vec![], context: None, id: Some("bench".into()) }
-}
 
 fn bench(c: &mut Criterion) {
     let store = store_with_10k_chunks();
@@ -109,6 +131,17 @@ fn bench(c: &mut Criterion) {
     );
     c.bench_function("check/store_10k_chunks", |b| {
         b.iter(|| black_box(checker.check_with_store(&req, &store, &vocab, None).unwrap()));
+    });
+    // 64 different answers in turn: ~6,000 distinct chunks retrieved, more than the 2,048
+    // analysed chunks the index keeps, so most checks analyse some chunks afresh.
+    let answers: Vec<Answer> = (0..64).map(|i| shifted_answer(i * 131)).collect();
+    let mut turn = 0;
+    c.bench_function("check/store_10k_chunks_64_answers", |b| {
+        b.iter(|| {
+            turn = (turn + 1) % answers.len();
+            let req = Request { answer: &answers[turn], question: None, output_id: None };
+            black_box(checker.check_with_store(&req, &store, &vocab, None).unwrap())
+        });
     });
 
     if let Some(dir) = warrant_testkit::data_dir("halueval") {

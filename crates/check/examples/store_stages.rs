@@ -35,9 +35,11 @@ fn main() {
         let index = warrant_check::chunk_index::ChunkIndex::of(&store).unwrap();
         let r1 = rss();
         let text: usize = (0..index.len()).map(|i| index.chunk(i).text.len()).sum();
+        let t = Instant::now();
         for i in 0..index.len() {
             std::hint::black_box(index.analysed(i));
         }
+        println!("analysed every chunk in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
         let r2 = rss();
         println!(
             "chunk text {:.1} MB; index {:.1} MB of memory; all chunks analysed +{:.1} MB",
