@@ -191,10 +191,17 @@ impl ChunkIndex {
     /// The `limit` best chunks for `terms` by BM25 (k1 = 1.2, b = 0.75), best first; equal
     /// scores in stored order. `scores` is scratch space, all zeros (and left so).
     pub fn search(&self, terms: &[u32], limit: usize, scores: &mut Vec<f64>) -> Vec<usize> {
+        let weighted: Vec<(u32, f64)> = terms.iter().map(|&t| (t, 1.0)).collect();
+        self.search_weighted(&weighted, limit, scores)
+    }
+
+    /// [`ChunkIndex::search`] with a weight per term (context words count less than the
+    /// claim's own).
+    pub fn search_weighted(&self, terms: &[(u32, f64)], limit: usize, scores: &mut Vec<f64>) -> Vec<usize> {
         scores.resize(self.chunks.len(), 0.0);
         let n = self.chunks.len() as f64;
         let mut touched: Vec<u32> = Vec::new();
-        for &t in terms {
+        for &(t, weight) in terms {
             let postings = &self.postings[t as usize];
             let df = postings.len() as f64;
             let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
@@ -204,7 +211,7 @@ impl ChunkIndex {
                     touched.push(c);
                 }
                 let tf = f64::from(tf);
-                *slot += idf * tf * (K1 + 1.0) / (tf + self.norms[c as usize]);
+                *slot += weight * idf * tf * (K1 + 1.0) / (tf + self.norms[c as usize]);
             }
         }
         let scored = touched.iter().map(|&c| (std::mem::take(&mut scores[c as usize]), c));

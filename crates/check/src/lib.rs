@@ -137,7 +137,7 @@ impl Checker {
             Some(c) => (c, None),
             None => {
                 let texts: Vec<&str> = graph.claims.iter().map(|c| c.text.as_str()).collect();
-                retrieved = store::retrieve(store, &texts, store::CHUNKS_PER_CLAIM)?;
+                retrieved = store::retrieve(store, &texts, question.as_deref(), store::CHUNKS_PER_CLAIM)?;
                 (&retrieved.0, Some(&retrieved.1))
             }
         };
@@ -153,6 +153,15 @@ impl Checker {
     ) -> Result<Report, CheckError> {
         let mut claims = verify(&graph, corpus, &warrant_verify::Options { question: question.clone() });
         if let Some((store, vocab, scope)) = facts {
+            // The store was searched and no chunk shares a word with any claim: the claims
+            // were checked and nothing states them (`unverified` means nothing to check against).
+            if scope.is_some() && corpus.is_empty() && !store::ChunkIndex::of(store)?.is_empty() {
+                for c in claims.iter_mut().filter(|c| c.status == warrant_verify::Status::Unverified) {
+                    c.status = warrant_verify::Status::Unsupported;
+                    c.confidence = 0.9;
+                    c.reason = "no chunk of the store shares a word with the claim".into();
+                }
+            }
             store::apply_fact_signals(store, vocab, &mut claims, scope)?;
         }
         if let Some(llm) = &self.second_opinion {

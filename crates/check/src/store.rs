@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::chunk_index::ChunkIndex;
+pub use crate::chunk_index::ChunkIndex;
 use warrant_facts::{ChunkContext, Fact, Object, Polarity, Vocabulary, extract_facts};
 use warrant_store::{FactQuery, Store, StoreError};
 use warrant_verify::{ClaimResult, Corpus, Edge, Relationship, Selector, Source, Status};
@@ -18,17 +18,32 @@ pub const MAX_FACT_EDGES: usize = 3;
 /// them without searching again.
 pub type ChunkScope = BTreeMap<String, BTreeSet<String>>;
 
+/// Weight of the question's words in a claim's chunk query (as in the verifier's sentence
+/// retrieval): context, not what the claim states.
+const QUESTION_WEIGHT: f64 = 0.3;
+
 /// The corpus a set of claims is checked against in a store: the BM25 top chunks for each
-/// claim text ([`ChunkIndex`]), each chunk a source placed at its offset in its document (so
-/// quotes point into the document), in stored order; and which chunks each claim retrieved.
-pub fn retrieve(store: &dyn Store, claims: &[&str], per_claim: usize) -> Result<(Corpus, ChunkScope), StoreError> {
+/// claim text ([`ChunkIndex`]; the question's words, if any, count as weaker context, so a
+/// bare answer such as "Lucy Gordon" finds the passage the question is about), each chunk a
+/// source placed at its offset in its document (so quotes point into the document), in stored
+/// order; and which chunks each claim retrieved.
+pub fn retrieve(
+    store: &dyn Store,
+    claims: &[&str],
+    question: Option<&str>,
+    per_claim: usize,
+) -> Result<(Corpus, ChunkScope), StoreError> {
     let index = ChunkIndex::of(store)?;
+    let context = question.map(|q| index.query(q)).unwrap_or_default();
     let mut picked: BTreeSet<usize> = BTreeSet::new();
     let mut scope = ChunkScope::new();
     let mut scratch = Vec::new();
     for text in claims {
         let ids = scope.entry((*text).to_string()).or_default();
-        for at in index.search(&index.query(text), per_claim, &mut scratch) {
+        let own = index.query(text);
+        let mut terms: Vec<(u32, f64)> = own.iter().map(|&t| (t, 1.0)).collect();
+        terms.extend(context.iter().filter(|t| !own.contains(t)).map(|&t| (t, QUESTION_WEIGHT)));
+        for at in index.search_weighted(&terms, per_claim, &mut scratch) {
             ids.insert(index.chunk(at).id.clone());
             picked.insert(at);
         }

@@ -1,0 +1,149 @@
+//! Retrieval from a store loses no evidence the sources hold: the claim suite's items
+//! (`crates/verify/tests/fixtures/claims.jsonl`) checked against one store holding every
+//! item's sources (~160 documents, chunked) must reach, for the claims their own sources
+//! support or contradict, the same status as when checked against those sources alone.
+//!
+//! Each claim is checked against the 8 chunks ranked best for it among all items' chunks, so
+//! this measures ranking recall with other items' text competing (a claim may also meet
+//! evidence from another item's sources; such differences are printed, not failed).
+
+use std::path::Path;
+
+use serde_json::Value;
+use warrant_check::{Checker, Request};
+use warrant_extract::Answer;
+use warrant_facts::Vocabulary;
+use warrant_store::{DocumentInput, IngestOptions, SqliteStore, ingest};
+use warrant_verify::{Corpus, Source, Status};
+
+/// Share of decided claims (supported or contradicted by their own sources) that must keep
+/// their status when retrieved from the shared store.
+const MIN_KEPT: f64 = 0.9;
+
+struct Item {
+    id: String,
+    question: Option<String>,
+    sources: Vec<(String, String)>,
+    answer: String,
+}
+
+fn items() -> Vec<Item> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../verify/tests/fixtures/claims.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let s = |v: &Value, k: &str| v[k].as_str().unwrap_or_else(|| panic!("`{k}` must be a string: {line}")).to_string();
+            Item {
+                id: s(&v, "id"),
+                question: v["question"].as_str().map(str::to_string),
+                sources: v["sources"]
+                    .as_array()
+                    .unwrap_or_else(|| panic!("`sources` must be an array: {line}"))
+                    .iter()
+                    .map(|x| (s(x, "id"), s(x, "text")))
+                    .collect(),
+                answer: s(&v, "answer"),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn store_retrieval_keeps_the_evidence_of_the_items_own_sources() {
+    let items = items();
+    assert!(items.len() >= 60, "the claim suite has {} items", items.len());
+    let store = SqliteStore::open_in_memory().unwrap();
+    let docs: Vec<DocumentInput> = items
+        .iter()
+        .flat_map(|item| {
+            item.sources.iter().map(|(id, text)| DocumentInput {
+                id: format!("{}/{id}", item.id),
+                text: text.clone(),
+                version: None,
+                title: None,
+                metadata: None,
+                origin: String::new(),
+            })
+        })
+        .collect();
+    let documents = docs.len();
+    let summary = ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
+    assert_eq!(summary.documents, documents as u64);
+    let vocab = Vocabulary::builtin();
+    let checker = Checker::default();
+
+    let (mut decided, mut kept) = (0usize, 0usize);
+    let mut changed = Vec::new();
+    for item in &items {
+        let answer = Answer { text: item.answer.clone(), tool_calls: vec![], context: None, id: Some(item.id.clone()) };
+        let req = Request { answer: &answer, question: item.question.as_deref(), output_id: None };
+        let own = Corpus::new(item.sources.iter().map(|(id, text)| Source::new(id.as_str(), text.as_str())).collect());
+        let alone = checker.check(&req, &own).unwrap();
+        let shared = checker.check_with_store(&req, &store, &vocab, None).unwrap();
+        assert_eq!(alone.claims.len(), shared.claims.len(), "{}: same claims either way", item.id);
+        for (a, s) in alone.claims.iter().zip(&shared.claims) {
+            assert_eq!(a.claim_id, s.claim_id);
+            // Every edge quotes its document exactly, at document offsets.
+            for e in &s.support_edges {
+                let text = store_text(&store, &e.source_id);
+                let got: String = text.chars().skip(e.selector.start).take(e.selector.end - e.selector.start).collect();
+                assert_eq!(got, e.selector.exact, "{}: edge {} quotes {}", item.id, e.edge_id, e.source_id);
+            }
+            if !matches!(a.status, Status::Supported | Status::Contradicted) {
+                continue;
+            }
+            decided += 1;
+            if a.status == s.status {
+                kept += 1;
+            } else {
+                changed.push(format!(
+                    "{} {:?}: {} alone, {} from the store ({})",
+                    item.id,
+                    a.text,
+                    a.status.as_str(),
+                    s.status.as_str(),
+                    s.reason
+                ));
+            }
+        }
+    }
+    let share = kept as f64 / decided.max(1) as f64;
+    eprintln!("store retrieval: {kept}/{decided} decided claims keep their status ({share:.3})");
+    for c in &changed {
+        eprintln!("  {c}");
+    }
+    assert!(decided >= 100, "only {decided} decided claims");
+    assert!(share >= MIN_KEPT, "{kept}/{decided} decided claims keep their status, below {MIN_KEPT}");
+}
+
+#[test]
+fn a_claim_no_chunk_shares_a_word_with_is_unsupported_not_unverified() {
+    let store = SqliteStore::open_in_memory().unwrap();
+    let doc = DocumentInput {
+        id: "pets".into(),
+        text: "Cats sleep most of the day.".into(),
+        version: None,
+        title: None,
+        metadata: None,
+        origin: String::new(),
+    };
+    ingest(&store, vec![doc], Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
+    let answer = Answer { text: "Quantum zebras levitate.".into(), tool_calls: vec![], context: None, id: None };
+    let req = Request { answer: &answer, question: None, output_id: None };
+    let report = Checker::default().check_with_store(&req, &store, &Vocabulary::builtin(), None).unwrap();
+    assert_eq!(report.claims.len(), 1);
+    assert_eq!(report.claims[0].status, Status::Unsupported);
+    assert_eq!(report.claims[0].reason, "no chunk of the store shares a word with the claim");
+    assert_eq!(report.gate.as_str(), "review");
+    // An empty store has nothing to check against.
+    let empty = SqliteStore::open_in_memory().unwrap();
+    let report = Checker::default().check_with_store(&req, &empty, &Vocabulary::builtin(), None).unwrap();
+    assert_eq!(report.claims[0].status, Status::Unverified);
+}
+
+fn store_text(store: &SqliteStore, id: &str) -> String {
+    use warrant_store::Store;
+    store.document_text(id).unwrap().unwrap_or_else(|| panic!("no document {id}"))
+}
