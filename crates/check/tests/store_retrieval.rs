@@ -7,6 +7,8 @@
 //! this measures ranking recall with other items' text competing (a claim may also meet
 //! evidence from another item's sources; such differences are printed, not failed).
 
+#![allow(clippy::unwrap_used)] // test setup
+
 use std::path::Path;
 
 use serde_json::Value;
