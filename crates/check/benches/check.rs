@@ -132,7 +132,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("check/store_10k_chunks", |b| {
         b.iter(|| black_box(checker.check_with_store(&req, &store, &vocab, None).unwrap()));
     });
-    // 64 different answers in turn: ~6,000 distinct chunks retrieved, more than the 2,048
+    // 64 different answers in turn: ~6,000 distinct chunks retrieved, more than the ~2,000
     // analysed chunks the index keeps, so most checks analyse some chunks afresh.
     let answers: Vec<Answer> = (0..64).map(|i| shifted_answer(i * 131)).collect();
     let mut turn = 0;

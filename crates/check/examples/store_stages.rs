@@ -74,8 +74,7 @@ fn main() {
     }
     for round in 0..n {
         let t = Instant::now();
-        let (corpus, _scope) =
-            warrant_check::store::retrieve(&store, &texts, None, warrant_check::store::CHUNKS_PER_CLAIM).unwrap();
+        let corpus = warrant_check::store::retrieve(&store, &texts, None, warrant_check::store::CHUNKS_PER_CLAIM).unwrap().corpus;
         let t1 = t.elapsed().as_secs_f64();
         let sources: Vec<warrant_verify::Source> = (0..corpus.len()).map(|i| corpus.doc(i).clone()).collect();
         let t = Instant::now();

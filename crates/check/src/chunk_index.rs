@@ -13,6 +13,8 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
 use warrant_store::{Chunk, Derived, Store, StoreError};
 use warrant_text::fasthash::FastMap;
 use warrant_verify::corpus::Analysed;
@@ -23,10 +25,10 @@ const K1: f64 = 1.2;
 /// BM25 length normalisation.
 const B: f64 = 0.75;
 
-/// Chunks whose sentence analyses are kept at most. An analysis takes about 70 times the
-/// memory of its text (every word, stem and key as its own string): ~22 KB for a chunk of
-/// 300 chars, so ~45 MB for this many. The least recently used go first.
-const ANALYSED_CHUNKS: usize = 2048;
+/// Bytes of chunk text whose sentence analyses are kept at most. An analysis takes about 70
+/// times the memory of its text (every word, stem and key its own string), so this keeps
+/// ~45 MB: ~2,000 chunks of 300 chars. The least recently used go first.
+const ANALYSED_TEXT: usize = 640 * 1024;
 
 /// One term's occurrences: (chunk position, times it occurs there), in chunk order.
 type Postings = Vec<(u32, u32)>;
@@ -42,7 +44,7 @@ pub struct ChunkIndex {
     postings: Vec<Postings>,
     /// Chunks' sentences, analysed when retrieved, the most recently used kept.
     analysed: Mutex<Recent>,
-    /// How many analysed chunks are kept ([`ANALYSED_CHUNKS`]).
+    /// Bytes of analysed chunk text kept at most ([`ANALYSED_TEXT`]).
     keep: usize,
 }
 
@@ -51,6 +53,8 @@ pub struct ChunkIndex {
 struct Recent {
     chunks: FastMap<usize, (Arc<Analysed>, u64)>,
     clock: u64,
+    /// Bytes of text of the chunks kept.
+    bytes: usize,
 }
 
 impl ChunkIndex {
@@ -64,7 +68,7 @@ impl ChunkIndex {
 
     /// Reads every chunk of `store` and indexes it.
     pub fn build(store: &dyn Store) -> Result<ChunkIndex, StoreError> {
-        let mut index = ChunkIndex { keep: ANALYSED_CHUNKS, ..ChunkIndex::default() };
+        let mut index = ChunkIndex { keep: ANALYSED_TEXT, ..ChunkIndex::default() };
         let mut lengths: Vec<u32> = Vec::new();
         // Lower-case word → term position, `None` for a function word: each distinct word is
         // stemmed once.
@@ -111,9 +115,9 @@ impl ChunkIndex {
         Ok(index)
     }
 
-    /// Keeps at most `n` analysed chunks instead of [`ANALYSED_CHUNKS`].
-    pub fn keeping(mut self, n: usize) -> Self {
-        self.keep = n;
+    /// Keeps analyses of at most `bytes` of chunk text instead of [`ANALYSED_TEXT`].
+    pub fn keeping(mut self, bytes: usize) -> Self {
+        self.keep = bytes;
         self
     }
 
@@ -141,7 +145,7 @@ impl ChunkIndex {
     }
 
     /// The chunk at a position, split into sentences and analysed (kept for the next check
-    /// while it is among the [`ANALYSED_CHUNKS`] most recently used).
+    /// among the most recently used, up to [`ANALYSED_TEXT`] bytes of their text).
     pub fn analysed(&self, at: usize) -> Arc<Analysed> {
         {
             let mut recent = self.analysed.lock().unwrap_or_else(PoisonError::into_inner);
@@ -155,15 +159,27 @@ impl ChunkIndex {
         // Analysed without the lock: other threads go on meanwhile.
         let a = Arc::new(Analysed::of(&self.chunks[at].text));
         let mut recent = self.analysed.lock().unwrap_or_else(PoisonError::into_inner);
-        if recent.chunks.len() >= self.keep.max(1) {
+        recent.clock += 1;
+        let now = recent.clock;
+        if recent.chunks.insert(at, (Arc::clone(&a), now)).is_none() {
+            recent.bytes += self.chunks[at].text.len();
+        }
+        while recent.bytes > self.keep && recent.chunks.len() > 1 {
             // Forget the older half at once, so evicting costs O(1) per insertion on average.
             let mut used: Vec<u64> = recent.chunks.values().map(|(_, u)| *u).collect();
-            let older = (used.len() / 2).max(1);
+            let older = used.len() / 2;
             let cut = *used.select_nth_unstable(older - 1).1;
-            recent.chunks.retain(|_, (_, u)| *u > cut);
+            let chunks = &self.chunks;
+            let mut freed = 0;
+            recent.chunks.retain(|c, (_, u)| {
+                let keep = *u > cut;
+                if !keep {
+                    freed += chunks[*c].text.len();
+                }
+                keep
+            });
+            recent.bytes -= freed;
         }
-        let now = recent.clock;
-        recent.chunks.insert(at, (Arc::clone(&a), now));
         a
     }
 
@@ -219,7 +235,8 @@ impl ChunkIndex {
     }
 }
 
-/// Calls `f` with each word of `text` (a run of letters and digits), lower-cased.
+/// Calls `f` with each word of `text` (a run of letters and digits), lower-cased and without
+/// diacritics ("Zürich" → "zurich", as the store's FTS5 index reads words).
 fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
     let mut lower = String::new();
     let bytes = text.as_bytes();
@@ -238,7 +255,7 @@ fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
                 i = start + rest.chars().next().map_or(1, char::len_utf8);
                 continue;
             }
-            f(&rest[..end].to_lowercase());
+            f(&fold_diacritics(&rest[..end].to_lowercase()));
             i = start + end;
             continue;
         }
@@ -251,6 +268,11 @@ fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
             i += 1;
         }
     }
+}
+
+/// The text without combining marks after canonical decomposition.
+fn fold_diacritics(text: &str) -> String {
+    text.nfd().filter(|c| !is_combining_mark(*c)).collect()
 }
 
 #[cfg(test)]
@@ -292,6 +314,11 @@ mod tests {
         let hits = index.search(&index.query("tokens"), 5, &mut scratch);
         assert_eq!(hits.iter().map(|&h| index.chunk(h).doc_id.as_str()).collect::<Vec<_>>(), ["c", "b"]);
         assert!(scratch.iter().all(|&x| x == 0.0), "scratch space is left zeroed");
+        // Diacritics are left out on both sides, as in the store's FTS5 index.
+        let accented = store(&[("z", "Offices in Zürich and Malmö."), ("o", "Offices in Oslo.")]);
+        let accents = ChunkIndex::of(&accented).unwrap();
+        assert_eq!(accents.search(&accents.query("zurich malmo"), 5, &mut scratch), vec![0]);
+        assert_eq!(accents.search(&accents.query("ZÜRICH"), 5, &mut scratch), vec![0]);
         // Words no chunk contains, and function words, are no query.
         assert!(index.query("the of unicorns").is_empty());
         // The same state hands out the same index; a write builds a new one.
@@ -319,13 +346,14 @@ mod tests {
     #[test]
     fn analysed_chunks_are_kept_most_recent_first() {
         let s = store(&[("a", "One. Two."), ("b", "Three."), ("c", "Four."), ("d", "Five.")]);
-        let index = ChunkIndex::build(&s).unwrap().keeping(2);
+        // Room for the first two chunks' text (9 + 6 bytes).
+        let index = ChunkIndex::build(&s).unwrap().keeping(15);
         let a = index.analysed(0);
         assert_eq!(a.len(), 2, "two sentences");
         assert!(Arc::ptr_eq(&a, &index.analysed(0)), "kept");
         let b = index.analysed(1);
         index.analysed(0);
-        // Full: the older half (chunk 1, used before chunk 0's last use) goes.
+        // Over the budget: the older half (chunk 1, used before chunk 0's last use) goes.
         index.analysed(2);
         assert!(Arc::ptr_eq(&a, &index.analysed(0)));
         let b2 = index.analysed(1);
@@ -338,8 +366,11 @@ mod tests {
         fn words_are_the_alphanumeric_runs_lower_cased(text in "[a-zA-Z0-9 .,é—ÄßİΣ-]{0,40}") {
             let mut got = Vec::new();
             for_each_word(&text, |w| got.push(w.to_string()));
-            let want: Vec<String> =
-                text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+            let want: Vec<String> = text
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(|w| fold_diacritics(&w.to_lowercase()))
+                .collect();
             proptest::prop_assert_eq!(got, want);
         }
     }

@@ -138,10 +138,10 @@ impl Checker {
             None => {
                 let texts: Vec<&str> = graph.claims.iter().map(|c| c.text.as_str()).collect();
                 retrieved = store::retrieve(store, &texts, question.as_deref(), store::CHUNKS_PER_CLAIM)?;
-                (&retrieved.0, Some(&retrieved.1))
+                (&retrieved.corpus, Some((&retrieved.scope, retrieved.searched)))
             }
         };
-        self.finish(graph, question, corpus, Some((store, vocab, scope)))
+        self.finish(graph, question, corpus, Some(StoreSide { store, vocab, searched: scope }))
     }
 
     fn finish(
@@ -149,20 +149,21 @@ impl Checker {
         mut graph: PredicateGraph,
         question: Option<String>,
         corpus: &Corpus,
-        facts: Option<(&dyn warrant_store::Store, &warrant_facts::Vocabulary, Option<&store::ChunkScope>)>,
+        facts: Option<StoreSide<'_>>,
     ) -> Result<Report, CheckError> {
         let mut claims = verify(&graph, corpus, &warrant_verify::Options { question: question.clone() });
-        if let Some((store, vocab, scope)) = facts {
-            // The store was searched and no chunk shares a word with any claim: the claims
-            // were checked and nothing states them (`unverified` means nothing to check against).
-            if scope.is_some() && corpus.is_empty() && !store::ChunkIndex::of(store)?.is_empty() {
+        if let Some(StoreSide { store, vocab, searched: scope }) = facts {
+            // The store's chunks were searched and none shares a word with any claim: the
+            // claims were checked and nothing states them (`unverified` means nothing to check
+            // against).
+            if scope.is_some_and(|(_, searched)| searched > 0) && corpus.is_empty() {
                 for c in claims.iter_mut().filter(|c| c.status == warrant_verify::Status::Unverified) {
                     c.status = warrant_verify::Status::Unsupported;
                     c.confidence = 0.9;
                     c.reason = "no chunk of the store shares a word with the claim".into();
                 }
             }
-            store::apply_fact_signals(store, vocab, &mut claims, scope)?;
+            store::apply_fact_signals(store, vocab, &mut claims, scope.map(|(s, _)| s))?;
         }
         if let Some(llm) = &self.second_opinion {
             warrant_verify::llm::second_opinion(&mut claims, corpus, question.as_deref(), llm);
@@ -173,6 +174,15 @@ impl Checker {
         let (gate, gate_reasons) = gate::decide(&claims, &policies);
         Ok(Report { output_id: graph.output_id.clone(), gate, gate_reasons, claims, policies, graph, packs_run: packs })
     }
+}
+
+/// A check against a store: where the claims' facts are looked up, and — when chunks were
+/// retrieved rather than whole documents read — which chunks each claim retrieved and how
+/// many chunks were searched.
+struct StoreSide<'a> {
+    store: &'a dyn warrant_store::Store,
+    vocab: &'a warrant_facts::Vocabulary,
+    searched: Option<(&'a store::ChunkScope, usize)>,
 }
 
 /// The answer's graph (with the answer claim when there is a question) and the question.

@@ -25,14 +25,10 @@ const QUESTION_WEIGHT: f64 = 0.3;
 /// The corpus a set of claims is checked against in a store: the BM25 top chunks for each
 /// claim text ([`ChunkIndex`]; the question's words, if any, count as weaker context, so a
 /// bare answer such as "Lucy Gordon" finds the passage the question is about), each chunk a
-/// source placed at its offset in its document (so quotes point into the document), in stored
-/// order; and which chunks each claim retrieved.
-pub fn retrieve(
-    store: &dyn Store,
-    claims: &[&str],
-    question: Option<&str>,
-    per_claim: usize,
-) -> Result<(Corpus, ChunkScope), StoreError> {
+/// source placed at its offset in its document (so quotes point into the document), in
+/// document id then chunk order (so equal stores ingested in another order give the same
+/// corpus); and which chunks each claim retrieved.
+pub fn retrieve(store: &dyn Store, claims: &[&str], question: Option<&str>, per_claim: usize) -> Result<Retrieved, StoreError> {
     let index = ChunkIndex::of(store)?;
     let context = question.map(|q| index.query(q)).unwrap_or_default();
     let mut picked: BTreeSet<usize> = BTreeSet::new();
@@ -48,6 +44,8 @@ pub fn retrieve(
             picked.insert(at);
         }
     }
+    let mut picked: Vec<usize> = picked.into_iter().collect();
+    picked.sort_by(|&a, &b| (&index.chunk(a).doc_id, index.chunk(a).index).cmp(&(&index.chunk(b).doc_id, index.chunk(b).index)));
     let mut corpus = Corpus::default();
     for at in picked {
         let chunk = index.chunk(at);
@@ -56,7 +54,18 @@ pub fn retrieve(
         corpus.add_analysed(source, index.analysed(at));
     }
     corpus.settle_openers();
-    Ok((corpus, scope))
+    Ok(Retrieved { corpus, scope, searched: index.len() })
+}
+
+/// What [`retrieve`] found.
+#[derive(Debug)]
+pub struct Retrieved {
+    /// The retrieved chunks, as sources.
+    pub corpus: Corpus,
+    /// The chunks each claim text retrieved.
+    pub scope: ChunkScope,
+    /// How many chunks were searched (the store's, at the state searched).
+    pub searched: usize,
 }
 
 /// Every document of a store, whole (for a small store built from `--sources`).

@@ -158,7 +158,7 @@ fn a_scope_keeps_unrelated_documents_out() {
     apply_fact_signals(&store, &Vocabulary::builtin(), &mut everywhere, None).unwrap();
     assert_eq!(everywhere[0].status, Status::Contradicted, "the Borealis fact conflicts without a scope");
     let mut scoped = vec![claim()];
-    let (_, scope) = warrant_check::store::retrieve(&store, &[text], None, 1).unwrap();
+    let scope = warrant_check::store::retrieve(&store, &[text], None, 1).unwrap().scope;
     apply_fact_signals(&store, &Vocabulary::builtin(), &mut scoped, Some(&scope)).unwrap();
     assert_eq!(scoped[0].status, Status::Supported, "{:?}", scoped[0]);
     assert!(scoped[0].support_edges.iter().all(|e| e.source_id == "atlas.md"));

@@ -145,6 +145,38 @@ fn a_claim_no_chunk_shares_a_word_with_is_unsupported_not_unverified() {
     assert_eq!(report.claims[0].status, Status::Unverified);
 }
 
+#[test]
+fn the_question_leads_a_bare_answer_to_its_passage() {
+    let store = SqliteStore::open_in_memory().unwrap();
+    let doc = |id: &str, text: &str| DocumentInput {
+        id: id.into(),
+        text: text.into(),
+        version: None,
+        title: None,
+        metadata: None,
+        origin: String::new(),
+    };
+    let docs = vec![
+        doc("film", "Serendipity is a 2001 romantic comedy directed by Peter Chelsom."),
+        doc("cast", "The cast of the play includes several stage actors."),
+        doc("other", "Lucy Gordon is an English actress and model."),
+    ];
+    ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
+    let ids = |r: &warrant_check::store::Retrieved| (0..r.corpus.len()).map(|i| r.corpus.doc(i).id.clone()).collect::<Vec<_>>();
+    // The answer's own words find only the passage about the actress.
+    let alone = warrant_check::store::retrieve(&store, &["Lucy Gordon"], None, 8).unwrap();
+    assert_eq!(ids(&alone), ["other"]);
+    // With the question as weaker context, the passage about the film is found too (the
+    // corpus lists documents by id).
+    let asked = warrant_check::store::retrieve(&store, &["Lucy Gordon"], Some("Who directed Serendipity?"), 8).unwrap();
+    assert_eq!(ids(&asked), ["film", "other"]);
+    let answer = Answer { text: "Lucy Gordon".into(), tool_calls: vec![], context: None, id: None };
+    let req = Request { answer: &answer, question: Some("Who directed Serendipity?"), output_id: None };
+    let report = Checker::default().check_with_store(&req, &store, &Vocabulary::builtin(), None).unwrap();
+    assert_eq!(report.claims[0].status, Status::Contradicted, "{:?}", report.claims[0]);
+    assert_eq!(report.claims[0].support_edges[0].source_id, "film");
+}
+
 fn store_text(store: &SqliteStore, id: &str) -> String {
     use warrant_store::Store;
     store.document_text(id).unwrap().unwrap_or_else(|| panic!("no document {id}"))

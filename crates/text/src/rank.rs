@@ -1,14 +1,15 @@
 //! Picking the best few of many scored items (retrieval's last step).
 
 /// The ids of the `limit` highest scores, best first; equal scores by smaller id first. One
-/// pass, keeping only the best `limit` so far (retrieval keeps a handful of thousands).
+/// pass, keeping only the best `limit` so far in a sorted list: meant for small limits
+/// (retrieval keeps a handful of thousands), as each kept item costs up to `limit` moves.
 pub fn top(scored: impl IntoIterator<Item = (f64, u32)>, limit: usize) -> Vec<u32> {
-    // Sorted best first; `before(a, b)`: a ranks above b.
-    let before = |a: &(f64, u32), b: &(f64, u32)| a.0 > b.0 || (a.0 == b.0 && a.1 < b.1);
-    let mut best: Vec<(f64, u32)> = Vec::with_capacity(limit + 1);
     if limit == 0 {
         return Vec::new();
     }
+    // Sorted best first; `before(a, b)`: a ranks above b.
+    let before = |a: &(f64, u32), b: &(f64, u32)| a.0 > b.0 || (a.0 == b.0 && a.1 < b.1);
+    let mut best: Vec<(f64, u32)> = Vec::with_capacity(limit.min(64) + 1);
     for item in scored {
         if best.len() == limit && !before(&item, &best[limit - 1]) {
             continue;
@@ -30,6 +31,7 @@ mod tests {
         assert_eq!(top([(1.0, 4), (3.0, 9), (1.0, 2), (2.0, 7)], 3), vec![9, 7, 2]);
         assert!(top([(1.0, 1)], 0).is_empty());
         assert_eq!(top([(1.0, 1)], 5), vec![1]);
+        assert_eq!(top([(1.0, 1), (2.0, 0)], usize::MAX), vec![0, 1]);
     }
 
     proptest! {

@@ -357,6 +357,25 @@ mod tests {
     }
 
     #[test]
+    fn sources_analysed_beforehand_make_the_same_corpus() {
+        let texts = ["Refunds are issued weekly. Canberra is the capital.", "We process refunds daily.", "Canberra hosts it."];
+        let fresh = Corpus::new(texts.iter().enumerate().map(|(i, t)| Source::new(format!("s{i}"), *t)).collect());
+        let mut built = Corpus::default();
+        for (i, t) in texts.iter().enumerate() {
+            built.add_analysed(Source::new(format!("s{i}"), *t), Arc::new(Analysed::of(t)));
+        }
+        built.settle_openers();
+        let show = |c: &Corpus| c.sentences().iter().map(|s| format!("{:?} {:?}", s.range, s.analysis)).collect::<Vec<_>>();
+        assert_eq!(show(&fresh), show(&built));
+        // "Refunds" is written in lower case in another source: a common word, not a name;
+        // "Canberra" never is: a name.
+        let first = &built.sentences()[0].analysis;
+        assert!(first.names.is_empty() && first.keys.contains(&crate::lexicon::key("refunds")));
+        assert_eq!(built.sentences()[1].analysis.names[0].words, ["canberra"]);
+        assert!(built.written_lower(&crate::lexicon::stem("refunds")) && !built.written_lower("canberra"));
+    }
+
+    #[test]
     fn retrieval_ranks_by_shared_keys() {
         let c = Corpus::new(vec![
             Source::new("a", "Cats sleep a lot. Dogs bark at night."),

@@ -63,6 +63,8 @@ pub struct SqliteStore {
     busy_timeout: Duration,
     terms: Mutex<TermCache>,
     derived: Mutex<DerivedCache>,
+    /// Held while a derived value is built ([`Store::derived`]).
+    building: Mutex<()>,
 }
 
 /// What identifies the state of the chunks and their BM25 index: the FTS5 averages record
@@ -127,6 +129,7 @@ impl SqliteStore {
             busy_timeout: DEFAULT_BUSY_TIMEOUT,
             terms: Mutex::default(),
             derived: Mutex::default(),
+            building: Mutex::new(()),
         })
     }
 
@@ -158,6 +161,7 @@ impl SqliteStore {
             busy_timeout,
             terms: Mutex::default(),
             derived: Mutex::default(),
+            building: Mutex::new(()),
         })
     }
 
@@ -629,24 +633,29 @@ impl Store for SqliteStore {
     }
 
     fn derived(&self, name: &'static str, build: &dyn Fn(&dyn Store) -> Result<Derived>) -> Result<Derived> {
-        let before = self.read(fingerprint_of)?;
-        {
-            let mut cache = lock(&self.derived);
-            if cache.fingerprint.as_ref() != Some(&before) {
-                *cache = DerivedCache { fingerprint: Some(before.clone()), values: HashMap::new() };
-            }
-            if let Some(v) = cache.values.get(name) {
-                return Ok(Arc::clone(v));
-            }
+        let kept = |fingerprint: &Fingerprint| {
+            let cache = lock(&self.derived);
+            (cache.fingerprint.as_ref() == Some(fingerprint)).then(|| cache.values.get(name).cloned()).flatten()
+        };
+        if let Some(v) = kept(&self.read(fingerprint_of)?) {
+            return Ok(v);
         }
-        // Built without the lock (it may take a while; other readers go on), and kept only if
-        // nothing was written meanwhile: the value must describe one state of the chunks.
+        // One build at a time: threads that miss together (a batch's first checks) wait for
+        // the first one's value instead of each building their own. Readers of kept values
+        // are not held up.
+        let _building = lock(&self.building);
+        let before = self.read(fingerprint_of)?;
+        if let Some(v) = kept(&before) {
+            return Ok(v);
+        }
         let value = build(self)?;
+        // Kept only if nothing was written meanwhile: the value must describe one state.
         if self.read(fingerprint_of)? == before {
             let mut cache = lock(&self.derived);
-            if cache.fingerprint.as_ref() == Some(&before) {
-                cache.values.insert(name, Arc::clone(&value));
+            if cache.fingerprint.as_ref() != Some(&before) {
+                *cache = DerivedCache { fingerprint: Some(before), values: HashMap::new() };
             }
+            cache.values.insert(name, Arc::clone(&value));
         }
         Ok(value)
     }
@@ -1223,6 +1232,28 @@ mod tests {
         let fresh = s.derived("ids", &build).unwrap();
         assert_eq!(builds.load(std::sync::atomic::Ordering::SeqCst), 2);
         assert_eq!(fresh.downcast_ref::<Vec<String>>().unwrap(), &["b#1", "a#1", "c#1"]);
+        // Threads that miss together build once: the others wait for that value.
+        crate::ingest(&other, vec![doc("d", "Delta four.")], Vec::new(), &Default::default(), &mut |_| {}).unwrap();
+        let slow = |st: &dyn Store| -> Result<Derived> {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            build(st)
+        };
+        let values: Vec<Derived> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..4).map(|_| scope.spawn(|| s.derived("ids", &slow).unwrap())).collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert_eq!(builds.load(std::sync::atomic::Ordering::SeqCst), 3, "one build for four threads");
+        assert!(values.iter().all(|v| Arc::ptr_eq(v, &values[0])));
+        // A value built while a write lands is handed out but not kept.
+        crate::ingest(&other, vec![doc("e", "Epsilon five.")], Vec::new(), &Default::default(), &mut |_| {}).unwrap();
+        let writing = |st: &dyn Store| -> Result<Derived> {
+            let v = build(st);
+            crate::ingest(&other, vec![doc("f", "Phi six.")], Vec::new(), &Default::default(), &mut |_| {}).unwrap();
+            v
+        };
+        s.derived("ids", &writing).unwrap();
+        s.derived("ids", &build).unwrap();
+        assert_eq!(builds.load(std::sync::atomic::Ordering::SeqCst), 5, "the value of the old state was not kept");
     }
 
     #[test]
