@@ -43,7 +43,7 @@ fn main() {
         }
     });
     let corpus = time(&mut || {
-        let _ = retrieve(&store, &claims, CHUNKS_PER_CLAIM);
+        let _ = retrieve(&store, &claims, None, CHUNKS_PER_CLAIM);
     });
     let whole = time(&mut || {
         let report = checker.check_with_store(&req, &store, &vocab, None).ok();
