@@ -52,9 +52,8 @@ pub struct EncodeError(pub String);
 /// The canonical JSON (2-space indent, newline-terminated): exactly
 /// `serde_json::to_string_pretty(package)` and a newline.
 ///
-/// The item sections are encoded in blocks on every available core and spliced in, indented
-/// to their depth (JSON strings hold no raw newline, so every newline of a block is
-/// structural and is followed by the indentation).
+/// The item sections and the traceability rows are encoded in blocks on every available core
+/// and spliced in, each block written by a pretty formatter that starts at its depth.
 pub fn to_json(package: &Package) -> Result<String, EncodeError> {
     to_json_with_threads(package, 0)
 }
@@ -68,48 +67,105 @@ fn serialise_error(e: &serde_json::Error) -> EncodeError {
     EncodeError(format!("cannot serialise the package: {e}"))
 }
 
-/// Writes pretty JSON through, adding `pad` after every newline.
-struct Indented<'a> {
-    out: &'a mut Vec<u8>,
-    pad: &'static [u8],
+/// serde_json's pretty formatter (2-space indent) starting at a given depth, so that a value
+/// encoded on its own can be spliced into an enclosing document at that depth: the same bytes
+/// as `PrettyFormatter` writing the value in place.
+struct PrettyAt {
+    depth: usize,
+    has_value: bool,
 }
 
-impl std::io::Write for Indented<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let mut rest = buf;
-        while let Some(i) = rest.iter().position(|&b| b == b'\n') {
-            self.out.extend_from_slice(&rest[..=i]);
-            self.out.extend_from_slice(self.pad);
-            rest = &rest[i + 1..];
+impl PrettyAt {
+    fn newline_indent<W: ?Sized + std::io::Write>(&self, w: &mut W, comma: bool) -> std::io::Result<()> {
+        const SPACES: &[u8; 64] = b"                                                                ";
+        w.write_all(if comma { b",\n" } else { b"\n" })?;
+        let mut n = self.depth * 2;
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            w.write_all(&SPACES[..k])?;
+            n -= k;
         }
-        self.out.extend_from_slice(rest);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
+}
+
+impl serde_json::ser::Formatter for PrettyAt {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.newline_indent(w, false)?;
+        }
+        w.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.newline_indent(w, !first)
+    }
+
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.newline_indent(w, false)?;
+        }
+        w.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.newline_indent(w, !first)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+}
+
+/// Appends `v`, pretty, as if written at `depth` inside an enclosing document.
+fn pretty_at<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, depth: usize, v: &T) -> Result<(), EncodeError> {
+    let mut ser = serde_json::Serializer::with_formatter(out, PrettyAt { depth, has_value: false });
+    v.serialize(&mut ser).map_err(|e| serialise_error(&e))
 }
 
 /// A top-level value, pretty and indented one level.
 fn value<T: serde::Serialize + ?Sized>(v: &T) -> Result<Vec<u8>, EncodeError> {
     let mut out = Vec::new();
-    serde_json::to_writer_pretty(Indented { out: &mut out, pad: b"  " }, v).map_err(|e| serialise_error(&e))?;
+    pretty_at(&mut out, 1, v)?;
     Ok(out)
 }
 
-/// A section's items as the body of a top-level array (each item indented two levels,
-/// separated by `,\n    `), encoded in blocks on the allowed threads.
-fn section(items: &[crate::model::Item]) -> Result<Vec<u8>, EncodeError> {
+/// A top-level array (each element indented two levels, separated by `,\n    `), its
+/// elements encoded in blocks on the allowed threads.
+fn array<T: serde::Serialize + Sync>(items: &[T]) -> Result<Vec<u8>, EncodeError> {
     const BLOCK: usize = 64;
-    let blocks: Vec<&[crate::model::Item]> = items.chunks(BLOCK).collect();
+    let blocks: Vec<&[T]> = items.chunks(BLOCK).collect();
     let encoded = crate::par::map(&blocks, 1, |block| -> Result<Vec<u8>, EncodeError> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(block.len() * 1024);
         for (i, it) in block.iter().enumerate() {
             if i > 0 {
                 out.extend_from_slice(b",\n    ");
             }
-            serde_json::to_writer_pretty(Indented { out: &mut out, pad: b"    " }, it).map_err(|e| serialise_error(&e))?;
+            pretty_at(&mut out, 2, it)?;
         }
         Ok(out)
     });
@@ -139,11 +195,11 @@ fn json_pretty(p: &Package) -> Result<String, EncodeError> {
     let mut entries: Vec<(&str, Vec<u8>)> =
         vec![("metadata", value(&p.metadata)?), ("core_intent", value(&p.core_intent)?), ("domain_map", value(&p.domain_map)?)];
     for sec in Section::ALL {
-        entries.push((sec.key(), section(&p.sections[sec.index()])?));
+        entries.push((sec.key(), array(&p.sections[sec.index()])?));
     }
     entries.push(("agent_instructions", value(&p.agent_instructions)?));
     entries.push(("knowledge_limits", value(&p.knowledge_limits)?));
-    entries.push(("source_traceability", value(&p.source_traceability)?));
+    entries.push(("source_traceability", array(&p.source_traceability)?));
     if let Some(a) = &p.promotion_audit {
         entries.push(("promotion_audit", value(a)?));
     }
