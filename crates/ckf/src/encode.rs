@@ -147,78 +147,95 @@ fn pretty_at<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, depth: usize, v: &
     v.serialize(&mut ser).map_err(|e| serialise_error(&e))
 }
 
-/// A top-level value, pretty and indented one level.
-fn value<T: serde::Serialize + ?Sized>(v: &T) -> Result<Vec<u8>, EncodeError> {
-    let mut out = Vec::new();
-    pretty_at(&mut out, 1, v)?;
-    Ok(out)
-}
-
-/// A top-level array (each element indented two levels, separated by `,\n    `), its
-/// elements encoded in blocks on the allowed threads.
-fn array<T: serde::Serialize + Sync>(items: &[T]) -> Result<Vec<u8>, EncodeError> {
+/// Appends a top-level array (each element indented two levels, separated by `,\n    `).
+/// On one thread the elements are written straight into `out`; on more, they are encoded in
+/// blocks on the allowed threads (a bounded window of blocks at a time, so that block memory
+/// is reused) and appended in order.
+fn array<T: serde::Serialize + Sync>(out: &mut Vec<u8>, items: &[T]) -> Result<(), EncodeError> {
     const BLOCK: usize = 64;
-    let blocks: Vec<&[T]> = items.chunks(BLOCK).collect();
-    let encoded = crate::par::map(&blocks, 1, |block| -> Result<Vec<u8>, EncodeError> {
-        let mut out = Vec::with_capacity(block.len() * 1024);
-        for (i, it) in block.iter().enumerate() {
+    const WINDOW: usize = 64 * BLOCK;
+    if items.is_empty() {
+        out.extend_from_slice(b"[]");
+        return Ok(());
+    }
+    out.extend_from_slice(b"[\n    ");
+    if crate::par::threads() <= 1 || items.len() <= BLOCK {
+        for (i, it) in items.iter().enumerate() {
             if i > 0 {
                 out.extend_from_slice(b",\n    ");
             }
-            pretty_at(&mut out, 2, it)?;
+            pretty_at(out, 2, it)?;
         }
-        Ok(out)
-    });
-    let mut parts = Vec::with_capacity(encoded.len());
-    for e in encoded {
-        parts.push(e?);
-    }
-    let mut out = Vec::with_capacity(parts.iter().map(|p| p.len() + 6).sum::<usize>() + 8);
-    if parts.is_empty() {
-        out.extend_from_slice(b"[]");
-        return Ok(out);
-    }
-    out.extend_from_slice(b"[\n    ");
-    for (i, p) in parts.iter().enumerate() {
-        if i > 0 {
-            out.extend_from_slice(b",\n    ");
+    } else {
+        for (w, window) in items.chunks(WINDOW).enumerate() {
+            let blocks: Vec<&[T]> = window.chunks(BLOCK).collect();
+            let encoded = crate::par::map(&blocks, 1, |block| -> Result<Vec<u8>, EncodeError> {
+                let mut buf = Vec::with_capacity(block.len() * 1024);
+                for (i, it) in block.iter().enumerate() {
+                    if i > 0 {
+                        buf.extend_from_slice(b",\n    ");
+                    }
+                    pretty_at(&mut buf, 2, it)?;
+                }
+                Ok(buf)
+            });
+            for (i, e) in encoded.into_iter().enumerate() {
+                if w > 0 || i > 0 {
+                    out.extend_from_slice(b",\n    ");
+                }
+                out.extend_from_slice(&e?);
+            }
         }
-        out.extend_from_slice(p);
     }
     out.extend_from_slice(b"\n  ]");
-    Ok(out)
+    Ok(())
 }
 
-/// The entries of `Package`'s `Serialize`, in its order (a test holds the two together).
+/// The entries of `Package`'s `Serialize`, in its order (a test holds the two together),
+/// written into one buffer.
 fn json_pretty(p: &Package) -> Result<String, EncodeError> {
     use crate::model::Section;
-    let mut entries: Vec<(&str, Vec<u8>)> =
-        vec![("metadata", value(&p.metadata)?), ("core_intent", value(&p.core_intent)?), ("domain_map", value(&p.domain_map)?)];
-    for sec in Section::ALL {
-        entries.push((sec.key(), array(&p.sections[sec.index()])?));
-    }
-    entries.push(("agent_instructions", value(&p.agent_instructions)?));
-    entries.push(("knowledge_limits", value(&p.knowledge_limits)?));
-    entries.push(("source_traceability", array(&p.source_traceability)?));
-    if let Some(a) = &p.promotion_audit {
-        entries.push(("promotion_audit", value(a)?));
-    }
-    if let Some(a) = &p.sanitizer_audit {
-        entries.push(("sanitizer_audit", value(a)?));
-    }
-    if let Some(a) = &p.coverage_report {
-        entries.push(("coverage_report", value(a)?));
-    }
-    if let Some(a) = &p.numeric_integrity {
-        entries.push(("numeric_integrity", value(a)?));
-    }
-    let mut out: Vec<u8> = Vec::with_capacity(entries.iter().map(|(k, v)| k.len() + v.len() + 8).sum::<usize>() + 4);
-    out.extend_from_slice(b"{");
-    for (i, (k, v)) in entries.iter().enumerate() {
-        out.extend_from_slice(if i == 0 { b"\n  \"" } else { b",\n  \"" });
+    // Room for the usual size up front (capacity that is never written costs no memory), so
+    // the 10s of MB of a large package are not copied as the buffer grows.
+    let items: usize = p.sections.iter().map(Vec::len).sum();
+    let mut out: Vec<u8> = Vec::with_capacity(64 * 1024 + items * 1536 + p.source_traceability.len() * 640);
+    out.push(b'{');
+    let key = |out: &mut Vec<u8>, k: &str| {
+        out.extend_from_slice(if k == "metadata" { b"\n  \"" } else { b",\n  \"" });
         out.extend_from_slice(k.as_bytes());
         out.extend_from_slice(b"\": ");
-        out.extend_from_slice(v);
+    };
+    key(&mut out, "metadata");
+    pretty_at(&mut out, 1, &p.metadata)?;
+    key(&mut out, "core_intent");
+    pretty_at(&mut out, 1, &p.core_intent)?;
+    key(&mut out, "domain_map");
+    pretty_at(&mut out, 1, &p.domain_map)?;
+    for sec in Section::ALL {
+        key(&mut out, sec.key());
+        array(&mut out, &p.sections[sec.index()])?;
+    }
+    key(&mut out, "agent_instructions");
+    pretty_at(&mut out, 1, &p.agent_instructions)?;
+    key(&mut out, "knowledge_limits");
+    pretty_at(&mut out, 1, &p.knowledge_limits)?;
+    key(&mut out, "source_traceability");
+    array(&mut out, &p.source_traceability)?;
+    if let Some(a) = &p.promotion_audit {
+        key(&mut out, "promotion_audit");
+        pretty_at(&mut out, 1, a)?;
+    }
+    if let Some(a) = &p.sanitizer_audit {
+        key(&mut out, "sanitizer_audit");
+        pretty_at(&mut out, 1, a)?;
+    }
+    if let Some(a) = &p.coverage_report {
+        key(&mut out, "coverage_report");
+        pretty_at(&mut out, 1, a)?;
+    }
+    if let Some(a) = &p.numeric_integrity {
+        key(&mut out, "numeric_integrity");
+        pretty_at(&mut out, 1, a)?;
     }
     out.extend_from_slice(b"\n}\n");
     String::from_utf8(out).map_err(|e| EncodeError(format!("cannot serialise the package: {e}")))
