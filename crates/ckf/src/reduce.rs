@@ -199,26 +199,38 @@ pub fn reduce(items: Vec<Item>) -> Reduced {
             let groups = dedup_section(section, items);
             let merged = (before - groups.len()) as u32;
             let (finished, absorbed): (Vec<Item>, Vec<Vec<String>>) = groups.into_iter().map(Group::finish).unzip();
-            let own = crate::par::map(&finished, 256, Item::handle);
+            // A group that absorbed nothing holds its item unchanged: its handle is the one
+            // computed before merging.
+            let changed: Vec<(&Item, bool)> = finished.iter().zip(&absorbed).map(|(it, hs)| (it, hs.len() > 1)).collect();
+            let own: Vec<Option<String>> = crate::par::map(&changed, 256, |&(it, changed)| changed.then(|| it.handle()));
             let mut moved = Vec::new();
-            for (h, handles) in own.into_iter().zip(absorbed) {
-                for old in handles {
+            let mut handles = Vec::with_capacity(finished.len());
+            for (h, mut absorbed) in own.into_iter().zip(absorbed) {
+                let h = match h {
+                    Some(h) => h,
+                    None => absorbed.swap_remove(0),
+                };
+                for old in absorbed {
                     if old != h {
                         moved.push((old, h.clone()));
                     }
                 }
+                handles.push(h);
             }
-            (finished, merged, moved)
+            (finished, merged, moved, handles)
         },
     );
-    for (finished, n, moved) in done {
+    let mut handles = Vec::with_capacity(done.len());
+    for (finished, n, moved, h) in done {
         merged += n;
         redirect.extend(moved);
         out_sections.push(finished);
+        handles.push(h);
     }
     let mut warnings = Vec::new();
-    rewrite_refs(&mut out_sections, &redirect);
-    resolve_relations(&mut out_sections, &mut warnings);
+    // Rewriting references changes no label or identity field: the handles stay valid.
+    rewrite_refs_with(&mut out_sections, &redirect, &handles);
+    resolve_relations(&mut out_sections, &handles[Section::Entities.index()], &mut warnings);
     Reduced { sections: out_sections, merged, warnings }
 }
 
@@ -412,6 +424,11 @@ fn fuzzy_by_key(groups: &mut [Option<Group>], section: Section, fields: &[&str],
 /// Rewrites every cross-reference through `redirect` and drops those to items that are gone.
 pub fn rewrite_refs(sections: &mut [Vec<Item>], redirect: &FastMap<String, String>) {
     let handles: Vec<Vec<String>> = sections.iter().map(|s| crate::par::map(s, 256, Item::handle)).collect();
+    rewrite_refs_with(sections, redirect, &handles);
+}
+
+/// [`rewrite_refs`] with every item's handle given (`handles[section][item]`).
+fn rewrite_refs_with(sections: &mut [Vec<Item>], redirect: &FastMap<String, String>, handles: &[Vec<String>]) {
     let live: FastSet<&str> = handles.iter().flatten().map(String::as_str).collect();
     let resolve = |h: &String| -> Option<String> {
         let mut cur = h.clone();
@@ -423,7 +440,7 @@ pub fn rewrite_refs(sections: &mut [Vec<Item>], redirect: &FastMap<String, Strin
         }
         None
     };
-    for (items, hs) in sections.iter_mut().zip(&handles) {
+    for (items, hs) in sections.iter_mut().zip(handles) {
         for (it, own) in items.iter_mut().zip(hs) {
             if !it.fields.iter().any(|f| matches!(f, Field::Refs(v) if !v.is_empty())) {
                 continue;
@@ -447,11 +464,10 @@ pub fn rewrite_refs(sections: &mut [Vec<Item>], redirect: &FastMap<String, Strin
 }
 
 /// Resolves entity relations that name their target to the target's handle.
-fn resolve_relations(sections: &mut [Vec<Item>], warnings: &mut Vec<String>) {
+fn resolve_relations(sections: &mut [Vec<Item>], handles: &[String], warnings: &mut Vec<String>) {
     let mut by_label: FastMap<String, String> = FastMap::default();
-    // Handles are computed once: relations do not change them.
-    let handles: Vec<String> = sections[Section::Entities.index()].iter().map(Item::handle).collect();
-    for (it, h) in sections[Section::Entities.index()].iter().zip(&handles) {
+    // Relations do not change the entities' handles.
+    for (it, h) in sections[Section::Entities.index()].iter().zip(handles) {
         by_label.entry(it.text("name").to_lowercase()).or_insert_with(|| h.clone());
         by_label.entry(slug_full(it.text("name"), '_')).or_insert_with(|| h.clone());
         if let Field::List(a) = it.field("aliases") {
@@ -461,7 +477,7 @@ fn resolve_relations(sections: &mut [Vec<Item>], warnings: &mut Vec<String>) {
         }
     }
     let live: FastSet<&str> = handles.iter().map(String::as_str).collect();
-    for (it, own) in sections[Section::Entities.index()].iter_mut().zip(&handles) {
+    for (it, own) in sections[Section::Entities.index()].iter_mut().zip(handles) {
         let name = it.text("name").to_string();
         if let Field::Related(rels) = it.field_mut("related_entities") {
             let mut out = Vec::with_capacity(rels.len());
