@@ -16,6 +16,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::{Map, Value};
 use warrant_graph::schema::{CompiledSchema, json_kind, push_pointer};
+use warrant_text::fasthash::FastSet;
 
 use crate::domain::DOMAINS;
 use crate::model::{Basis, Section};
@@ -399,11 +400,12 @@ impl Checker {
         }
         self.ref_lists(o, "contextual_triggers", &["activate_knowledge"], &all, "an item");
         if let Some(Value::Array(items)) = o.get("entities") {
+            let entity_set: FastSet<&str> = entities.iter().map(|e| e.as_str()).collect();
             for (i, it) in items.iter().enumerate() {
                 let Some(Value::Array(rels)) = it.get("related_entities") else { continue };
                 for (k, r) in rels.iter().enumerate() {
                     let t = r.get("entity_id").and_then(Value::as_str).unwrap_or("");
-                    if !entities.iter().any(|e| *e == t) {
+                    if !entity_set.contains(t) {
                         self.err(&format!("/entities/{i}/related_entities/{k}/entity_id"), format!("'{t}' is not an entity id"));
                     }
                 }
@@ -413,12 +415,13 @@ impl Checker {
 
     fn ref_lists(&mut self, o: &Map<String, Value>, section: &str, fields: &[&str], targets: &[&String], what: &str) {
         let Some(Value::Array(items)) = o.get(section) else { return };
+        let targets: FastSet<&str> = targets.iter().map(|x| x.as_str()).collect();
         for (i, it) in items.iter().enumerate() {
             for f in fields {
                 let Some(Value::Array(refs)) = it.get(*f) else { continue };
                 for (k, r) in refs.iter().enumerate() {
                     let t = r.as_str().unwrap_or("");
-                    if !targets.iter().any(|x| *x == t) {
+                    if !targets.contains(t) {
                         self.err(&format!("/{section}/{i}/{f}/{k}"), format!("'{t}' does not resolve to {what}"));
                     }
                 }
@@ -432,8 +435,8 @@ impl Checker {
         basis_of: &BTreeMap<String, (String, String)>,
         meta: Option<&Map<String, Value>>,
     ) {
-        let rows = o.get("source_traceability").and_then(Value::as_array).cloned().unwrap_or_default();
-        let spans: Vec<&str> = meta
+        let rows: &[Value] = o.get("source_traceability").and_then(Value::as_array).map_or(&[], Vec::as_slice);
+        let spans: FastSet<&str> = meta
             .and_then(|m| m.get("source_manifest"))
             .and_then(Value::as_array)
             .map(|a| a.iter().filter_map(|e| e.get("source_id").and_then(Value::as_str)).collect())
@@ -459,7 +462,7 @@ impl Checker {
                     }
                 }
             }
-            if !spans.is_empty() && SPAN_ID.is_match(loc) && !spans.contains(&loc) {
+            if !spans.is_empty() && SPAN_ID.is_match(loc) && !spans.contains(loc) {
                 self.strict(&format!("{p}/source_location"), format!("'{loc}' is not in metadata.source_manifest"));
             }
         }
