@@ -440,27 +440,29 @@ fn rewrite_refs_with(sections: &mut [Vec<Item>], redirect: &FastMap<String, Stri
         }
         None
     };
-    for (items, hs) in sections.iter_mut().zip(handles) {
-        for (it, own) in items.iter_mut().zip(hs) {
-            if !it.fields.iter().any(|f| matches!(f, Field::Refs(v) if !v.is_empty())) {
-                continue;
-            }
-            for f in &mut it.fields {
-                if let Field::Refs(v) = f {
-                    let mut out: Vec<String> = Vec::with_capacity(v.len());
-                    for h in v.iter() {
-                        if let Some(r) = resolve(h)
-                            && &r != own
-                            && !out.contains(&r)
-                        {
-                            out.push(r);
-                        }
+    // Items are rewritten independently (on every allowed thread).
+    let mut work: Vec<(&mut Item, &String)> =
+        sections.iter_mut().zip(handles).flat_map(|(items, hs)| items.iter_mut().zip(hs)).collect();
+    crate::par::for_each_mut(&mut work, 256, |(it, own)| {
+        let own: &String = own;
+        if !it.fields.iter().any(|f| matches!(f, Field::Refs(v) if !v.is_empty())) {
+            return;
+        }
+        for f in &mut it.fields {
+            if let Field::Refs(v) = f {
+                let mut out: Vec<String> = Vec::with_capacity(v.len());
+                for h in v.iter() {
+                    if let Some(r) = resolve(h)
+                        && &r != own
+                        && !out.contains(&r)
+                    {
+                        out.push(r);
                     }
-                    *v = out;
                 }
+                *v = out;
             }
         }
-    }
+    });
 }
 
 /// Resolves entity relations that name their target to the target's handle.
