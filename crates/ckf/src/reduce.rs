@@ -400,7 +400,7 @@ fn fuzzy(groups: &mut [Option<Group>], section: Section, fields: &[&str], thresh
 
 /// [`fuzzy`] for sections other than entities: one key per item, and a merge always keeps the
 /// earlier item, so an item is merged into the first earlier item still standing that matches
-/// it (found up front on every allowed thread: see [`EarlierMatches`]).
+/// it (an index of the items kept so far: see [`EarlierMatches`]).
 fn fuzzy_by_key(groups: &mut [Option<Group>], section: Section, fields: &[&str], threshold: f64) {
     let keys: Vec<Vec<String>> =
         crate::par::map(groups, 128, |g| g.as_ref().map(|g| tokens(&g.item.key_text(fields))).unwrap_or_default());

@@ -274,8 +274,7 @@ fn dedup(sections: &mut [Vec<Item>], out: &mut Sanitized) {
 fn dedup_section(s: Section, items: &mut Vec<Item>) -> Vec<(String, String)> {
     let Some(key) = s.spec().sanitize_key else { return Vec::new() };
     let keys: Vec<Vec<String>> = crate::par::map(items, 128, |it| tokens(&it.key_text(key)));
-    // An item goes when an earlier kept item matches it (the earlier matches are found on
-    // every allowed thread; keeping is one pass in order).
+    // An item goes when an earlier kept item matches it (one pass in order).
     let mut found = EarlierMatches::new(0.85, &keys, |_, _| true);
     let mut keep = vec![true; items.len()];
     let mut redirects = Vec::new();

@@ -221,74 +221,28 @@ impl JaccardIndex {
     }
 }
 
-/// How many earlier matches [`EarlierMatches`] lists per set before it stops looking.
-const LISTED: usize = 4;
-
-/// For a sequence of token sets, each set's earlier sets at or above a threshold, found on
-/// every allowed thread up front — for the sequential "keep a set unless an earlier *kept*
-/// set matches it" passes (near-duplicate removal), which then only look the lists up.
+/// For a sequence of token sets, each set's first earlier *kept* set at or above a threshold:
+/// the sequential "keep a set unless an earlier kept set matches it" passes (near-duplicate
+/// removal) query an index of the kept sets, in order.
 ///
-/// Whether two sets match depends on those two sets alone (ranks are fixed by the corpus and
-/// the filters are exact), so an index of every set answers what an index of the kept sets
-/// would, once the sets that were not kept are skipped.
+/// The pass stays on one thread even when more are allowed: the sections it runs in are
+/// already spread over the pool, and listing every set's earlier matches up front so that the
+/// pass could be split cost far more than it saved (templated text keeps few of many similar
+/// sets; on the generated handbook, two threads: wall median 718 -> 652 ms, CPU 1130 -> 1030 ms).
 #[derive(Debug)]
 pub struct EarlierMatches {
     ix: JaccardIndex,
-    /// Set position → slot in `ix` (empty sets are not indexed).
-    slot: Vec<Option<usize>>,
-    /// Up to [`LISTED`] earlier matching positions per set (that `accept`s), in order.
-    listed: Vec<Vec<usize>>,
-    /// True when a set has more earlier matches than listed.
-    cut: Vec<bool>,
-    /// On one thread: nothing is found up front; `ix` holds the kept sets, as the sequential
-    /// pass has it (cheaper than listing every set's matches).
-    sequential: bool,
 }
 
 impl EarlierMatches {
-    /// Finds the matches; `accept(i, j)` can refuse a pair (it must depend on `i` and `j` only).
-    pub fn new(threshold: f64, sets: &[Vec<String>], accept: impl Fn(usize, usize) -> bool + Sync) -> Self {
-        let mut ix = JaccardIndex::new(threshold, sets.iter().map(Vec::as_slice));
-        if crate::par::threads() <= 1 {
-            return EarlierMatches { ix, slot: Vec::new(), listed: Vec::new(), cut: Vec::new(), sequential: true };
-        }
-        let mut slot = vec![None; sets.len()];
-        for (i, set) in sets.iter().enumerate() {
-            if set.is_empty() {
-                continue;
-            }
-            // Every token is ranked already (the corpus is these sets).
-            let ranks = ix.ranked(set);
-            slot[i] = Some(ix.sets.len());
-            ix.push(i, ranks);
-        }
-        let positions: Vec<usize> = (0..sets.len()).collect();
-        let blocks: Vec<&[usize]> = positions.chunks(64).collect();
-        let found = crate::par::map(&blocks, 1, |block| {
-            let mut scratch = Scratch::default();
-            block
-                .iter()
-                .map(|&i| {
-                    let Some(s) = slot[i] else { return (Vec::new(), false) };
-                    let mut listed = Vec::new();
-                    let mut cut = false;
-                    for j in ix.earlier(s, &mut scratch).filter(|&j| accept(i, j)) {
-                        if listed.len() == LISTED {
-                            cut = true;
-                            break;
-                        }
-                        listed.push(j);
-                    }
-                    (listed, cut)
-                })
-                .collect::<Vec<_>>()
-        });
-        let (listed, cut) = found.into_iter().flatten().unzip();
-        EarlierMatches { ix, slot, listed, cut, sequential: false }
+    /// An index for `threshold` over `sets` (which fix the token ranks); `accept(i, j)` can
+    /// refuse a pair (it must depend on `i` and `j` only) and is given again to [`Self::first`].
+    pub fn new(threshold: f64, sets: &[Vec<String>], _accept: impl Fn(usize, usize) -> bool + Sync) -> Self {
+        EarlierMatches { ix: JaccardIndex::new(threshold, sets.iter().map(Vec::as_slice)) }
     }
 
-    /// The first earlier set matching set `i` that `kept` (and `accept`, as given to `new`).
-    /// `set` is set `i`; a set that is kept must be reported with [`Self::keep`].
+    /// The first earlier set matching set `i` that `kept` (and `accept`). `set` is set `i`; a
+    /// set that is kept must be reported with [`Self::keep`].
     pub fn first(
         &self,
         i: usize,
@@ -296,36 +250,12 @@ impl EarlierMatches {
         kept: impl Fn(usize) -> bool,
         accept: impl Fn(usize, usize) -> bool,
     ) -> Option<usize> {
-        if self.sequential {
-            return self.ix.matches_iter(set).filter(|&j| kept(j)).find(|&j| accept(i, j));
-        }
-        if let Some(&j) = self.listed[i].iter().find(|&&j| kept(j)) {
-            return Some(j);
-        }
-        if !self.cut[i] {
-            return None;
-        }
-        // More matches than listed, none of those kept: look at every one (rare).
-        let s = self.slot[i]?;
-        let mut scratch = Scratch::default();
-        self.ix.earlier(s, &mut scratch).filter(|&j| accept(i, j)).find(|&j| kept(j))
+        self.ix.matches_iter(set).filter(|&j| kept(j)).find(|&j| accept(i, j))
     }
 
     /// Records that set `i` (`set`) is kept.
     pub fn keep(&mut self, i: usize, set: &[String]) {
-        if self.sequential {
-            self.ix.insert(i, set.to_vec());
-        }
-    }
-}
-
-impl JaccardIndex {
-    /// Ids of the sets indexed before `slot` that match it, in order.
-    fn earlier<'a>(&'a self, slot: usize, scratch: &mut Scratch) -> impl Iterator<Item = usize> + 'a {
-        let x = &self.sets[slot].1;
-        let slots = self.candidate_slots(x, slot, scratch);
-        let t = self.threshold - 1e-12;
-        slots.into_iter().filter(move |&s| jaccard_ranks(x, &self.sets[s].1) >= t).map(|s| self.sets[s].0)
+        self.ix.insert(i, set.to_vec());
     }
 }
 
