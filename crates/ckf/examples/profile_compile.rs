@@ -7,7 +7,8 @@
 //! `cargo run --profile bench -p warrant-ckf --example profile_compile -- [N] [BYTES | FILE]`
 //!
 //! With a FILE, that file is compiled instead of the generated corpus. `WARRANT_CKF_THREADS=1`
-//! runs on one thread (default: every core).
+//! runs on one thread (default: every core). `WARRANT_CKF_WRITE_CORPUS=PATH` also writes the
+//! compiled text to PATH (to time `warrant compile` on the same bytes).
 
 #![allow(clippy::unwrap_used)]
 
@@ -44,6 +45,10 @@ fn main() {
         Some(a) if a.parse::<usize>().is_err() => (a.clone(), std::fs::read_to_string(a).unwrap()),
         a => ("handbook.md".to_string(), corpus::corpus(a.and_then(|x| x.parse().ok()).unwrap_or(1 << 20))),
     };
+    if let Some(path) = std::env::var_os("WARRANT_CKF_WRITE_CORPUS") {
+        // For end-to-end runs of the CLI on the same text.
+        std::fs::write(&path, &text).unwrap();
+    }
     let threads = std::env::var("WARRANT_CKF_THREADS").ok().and_then(|x| x.parse().ok()).unwrap_or(0);
     let opts = Options { threads, ..Options::default() };
     for _ in 0..runs {

@@ -52,9 +52,8 @@ pub struct EncodeError(pub String);
 /// The canonical JSON (2-space indent, newline-terminated): exactly
 /// `serde_json::to_string_pretty(package)` and a newline.
 ///
-/// The item sections are encoded in blocks on every available core and spliced in, indented
-/// to their depth (JSON strings hold no raw newline, so every newline of a block is
-/// structural and is followed by the indentation).
+/// The item sections and the traceability rows are encoded in blocks on every available core
+/// and spliced in, each block written by a pretty formatter that starts at its depth.
 pub fn to_json(package: &Package) -> Result<String, EncodeError> {
     to_json_with_threads(package, 0)
 }
@@ -68,101 +67,175 @@ fn serialise_error(e: &serde_json::Error) -> EncodeError {
     EncodeError(format!("cannot serialise the package: {e}"))
 }
 
-/// Writes pretty JSON through, adding `pad` after every newline.
-struct Indented<'a> {
-    out: &'a mut Vec<u8>,
-    pad: &'static [u8],
+/// serde_json's pretty formatter (2-space indent) starting at a given depth, so that a value
+/// encoded on its own can be spliced into an enclosing document at that depth: the same bytes
+/// as `PrettyFormatter` writing the value in place.
+struct PrettyAt {
+    depth: usize,
+    has_value: bool,
 }
 
-impl std::io::Write for Indented<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let mut rest = buf;
-        while let Some(i) = rest.iter().position(|&b| b == b'\n') {
-            self.out.extend_from_slice(&rest[..=i]);
-            self.out.extend_from_slice(self.pad);
-            rest = &rest[i + 1..];
+impl PrettyAt {
+    fn newline_indent<W: ?Sized + std::io::Write>(&self, w: &mut W, comma: bool) -> std::io::Result<()> {
+        const SPACES: &[u8; 64] = b"                                                                ";
+        w.write_all(if comma { b",\n" } else { b"\n" })?;
+        let mut n = self.depth * 2;
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            w.write_all(&SPACES[..k])?;
+            n -= k;
         }
-        self.out.extend_from_slice(rest);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
 }
 
-/// A top-level value, pretty and indented one level.
-fn value<T: serde::Serialize + ?Sized>(v: &T) -> Result<Vec<u8>, EncodeError> {
-    let mut out = Vec::new();
-    serde_json::to_writer_pretty(Indented { out: &mut out, pad: b"  " }, v).map_err(|e| serialise_error(&e))?;
-    Ok(out)
+impl serde_json::ser::Formatter for PrettyAt {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.newline_indent(w, false)?;
+        }
+        w.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.newline_indent(w, !first)
+    }
+
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.newline_indent(w, false)?;
+        }
+        w.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.newline_indent(w, !first)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
 }
 
-/// A section's items as the body of a top-level array (each item indented two levels,
-/// separated by `,\n    `), encoded in blocks on the allowed threads.
-fn section(items: &[crate::model::Item]) -> Result<Vec<u8>, EncodeError> {
+/// Appends `v`, pretty, as if written at `depth` inside an enclosing document.
+fn pretty_at<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, depth: usize, v: &T) -> Result<(), EncodeError> {
+    let mut ser = serde_json::Serializer::with_formatter(out, PrettyAt { depth, has_value: false });
+    v.serialize(&mut ser).map_err(|e| serialise_error(&e))
+}
+
+/// Appends a top-level array (each element indented two levels, separated by `,\n    `).
+/// On one thread the elements are written straight into `out`; on more, they are encoded in
+/// blocks on the allowed threads (a bounded window of blocks at a time, so that block memory
+/// is reused) and appended in order.
+fn array<T: serde::Serialize + Sync>(out: &mut Vec<u8>, items: &[T]) -> Result<(), EncodeError> {
     const BLOCK: usize = 64;
-    let blocks: Vec<&[crate::model::Item]> = items.chunks(BLOCK).collect();
-    let encoded = crate::par::map(&blocks, 1, |block| -> Result<Vec<u8>, EncodeError> {
-        let mut out = Vec::new();
-        for (i, it) in block.iter().enumerate() {
+    const WINDOW: usize = 64 * BLOCK;
+    if items.is_empty() {
+        out.extend_from_slice(b"[]");
+        return Ok(());
+    }
+    out.extend_from_slice(b"[\n    ");
+    if crate::par::threads() <= 1 || items.len() <= BLOCK {
+        for (i, it) in items.iter().enumerate() {
             if i > 0 {
                 out.extend_from_slice(b",\n    ");
             }
-            serde_json::to_writer_pretty(Indented { out: &mut out, pad: b"    " }, it).map_err(|e| serialise_error(&e))?;
+            pretty_at(out, 2, it)?;
         }
-        Ok(out)
-    });
-    let mut parts = Vec::with_capacity(encoded.len());
-    for e in encoded {
-        parts.push(e?);
-    }
-    let mut out = Vec::with_capacity(parts.iter().map(|p| p.len() + 6).sum::<usize>() + 8);
-    if parts.is_empty() {
-        out.extend_from_slice(b"[]");
-        return Ok(out);
-    }
-    out.extend_from_slice(b"[\n    ");
-    for (i, p) in parts.iter().enumerate() {
-        if i > 0 {
-            out.extend_from_slice(b",\n    ");
+    } else {
+        for (w, window) in items.chunks(WINDOW).enumerate() {
+            let blocks: Vec<&[T]> = window.chunks(BLOCK).collect();
+            let encoded = crate::par::map(&blocks, 1, |block| -> Result<Vec<u8>, EncodeError> {
+                let mut buf = Vec::with_capacity(block.len() * 1024);
+                for (i, it) in block.iter().enumerate() {
+                    if i > 0 {
+                        buf.extend_from_slice(b",\n    ");
+                    }
+                    pretty_at(&mut buf, 2, it)?;
+                }
+                Ok(buf)
+            });
+            for (i, e) in encoded.into_iter().enumerate() {
+                if w > 0 || i > 0 {
+                    out.extend_from_slice(b",\n    ");
+                }
+                out.extend_from_slice(&e?);
+            }
         }
-        out.extend_from_slice(p);
     }
     out.extend_from_slice(b"\n  ]");
-    Ok(out)
+    Ok(())
 }
 
-/// The entries of `Package`'s `Serialize`, in its order (a test holds the two together).
+/// The entries of `Package`'s `Serialize`, in its order (a test holds the two together),
+/// written into one buffer.
 fn json_pretty(p: &Package) -> Result<String, EncodeError> {
     use crate::model::Section;
-    let mut entries: Vec<(&str, Vec<u8>)> =
-        vec![("metadata", value(&p.metadata)?), ("core_intent", value(&p.core_intent)?), ("domain_map", value(&p.domain_map)?)];
-    for sec in Section::ALL {
-        entries.push((sec.key(), section(&p.sections[sec.index()])?));
-    }
-    entries.push(("agent_instructions", value(&p.agent_instructions)?));
-    entries.push(("knowledge_limits", value(&p.knowledge_limits)?));
-    entries.push(("source_traceability", value(&p.source_traceability)?));
-    if let Some(a) = &p.promotion_audit {
-        entries.push(("promotion_audit", value(a)?));
-    }
-    if let Some(a) = &p.sanitizer_audit {
-        entries.push(("sanitizer_audit", value(a)?));
-    }
-    if let Some(a) = &p.coverage_report {
-        entries.push(("coverage_report", value(a)?));
-    }
-    if let Some(a) = &p.numeric_integrity {
-        entries.push(("numeric_integrity", value(a)?));
-    }
-    let mut out: Vec<u8> = Vec::with_capacity(entries.iter().map(|(k, v)| k.len() + v.len() + 8).sum::<usize>() + 4);
-    out.extend_from_slice(b"{");
-    for (i, (k, v)) in entries.iter().enumerate() {
-        out.extend_from_slice(if i == 0 { b"\n  \"" } else { b",\n  \"" });
+    // Room for the usual size up front (capacity that is never written costs no memory), so
+    // the 10s of MB of a large package are not copied as the buffer grows.
+    let items: usize = p.sections.iter().map(Vec::len).sum();
+    let mut out: Vec<u8> = Vec::with_capacity(64 * 1024 + items * 1536 + p.source_traceability.len() * 640);
+    out.push(b'{');
+    let key = |out: &mut Vec<u8>, k: &str| {
+        out.extend_from_slice(if k == "metadata" { b"\n  \"" } else { b",\n  \"" });
         out.extend_from_slice(k.as_bytes());
         out.extend_from_slice(b"\": ");
-        out.extend_from_slice(v);
+    };
+    key(&mut out, "metadata");
+    pretty_at(&mut out, 1, &p.metadata)?;
+    key(&mut out, "core_intent");
+    pretty_at(&mut out, 1, &p.core_intent)?;
+    key(&mut out, "domain_map");
+    pretty_at(&mut out, 1, &p.domain_map)?;
+    for sec in Section::ALL {
+        key(&mut out, sec.key());
+        array(&mut out, &p.sections[sec.index()])?;
+    }
+    key(&mut out, "agent_instructions");
+    pretty_at(&mut out, 1, &p.agent_instructions)?;
+    key(&mut out, "knowledge_limits");
+    pretty_at(&mut out, 1, &p.knowledge_limits)?;
+    key(&mut out, "source_traceability");
+    array(&mut out, &p.source_traceability)?;
+    if let Some(a) = &p.promotion_audit {
+        key(&mut out, "promotion_audit");
+        pretty_at(&mut out, 1, a)?;
+    }
+    if let Some(a) = &p.sanitizer_audit {
+        key(&mut out, "sanitizer_audit");
+        pretty_at(&mut out, 1, a)?;
+    }
+    if let Some(a) = &p.coverage_report {
+        key(&mut out, "coverage_report");
+        pretty_at(&mut out, 1, a)?;
+    }
+    if let Some(a) = &p.numeric_integrity {
+        key(&mut out, "numeric_integrity");
+        pretty_at(&mut out, 1, a)?;
     }
     out.extend_from_slice(b"\n}\n");
     String::from_utf8(out).map_err(|e| EncodeError(format!("cannot serialise the package: {e}")))

@@ -26,12 +26,27 @@ const STOPWORDS: &[&str] = &[
 static DANGLING_SET: LazyLock<FastSet<&'static str>> = LazyLock::new(|| DANGLING.iter().copied().collect());
 static STOP_SET: LazyLock<FastSet<&'static str>> = LazyLock::new(|| STOPWORDS.iter().copied().collect());
 
-fn last_word(text: &str) -> Option<String> {
-    warrant_text::words::words(text).last().map(|(_, w)| w.to_lowercase())
+/// The number of words of a text and its last word, in one pass.
+fn word_count_and_last(text: &str) -> (usize, Option<&str>) {
+    let mut n = 0;
+    let mut last = None;
+    for (_, w) in warrant_text::words::words(text) {
+        n += 1;
+        last = Some(w);
+    }
+    (n, last)
 }
 
 /// True when the word is an article, preposition or conjunction.
 pub fn is_dangling(word: &str) -> bool {
+    // Every listed word is at most 5 ASCII letters; lower-casing turns at most 3 bytes into
+    // one ASCII letter (the Kelvin sign), so a longer word cannot be one.
+    if word.len() > 15 {
+        return false;
+    }
+    if word.bytes().all(|b| b.is_ascii_lowercase()) {
+        return DANGLING_SET.contains(word);
+    }
     DANGLING_SET.contains(word.to_lowercase().as_str())
 }
 
@@ -67,11 +82,11 @@ pub fn is_truncated(text: &str) -> bool {
         return true;
     }
     let final_punct = t.ends_with(['.', '!', '?', '…', '"', '”', '»', ')']);
-    let words = warrant_text::words::words(t).count();
+    let (words, last) = word_count_and_last(t);
     if !final_punct && words > 3 && !ends_with_list_item(t) {
         return true;
     }
-    last_word(t).is_some_and(|w| is_dangling(&w))
+    last.is_some_and(is_dangling)
 }
 
 /// The §7.6 completeness check: at least 20 characters, a first character that is a letter,
@@ -85,10 +100,13 @@ pub fn is_complete(text: &str) -> bool {
     let first_ok = t.chars().next().is_some_and(|c| c.is_alphanumeric() || matches!(c, '"' | '\'' | '“' | '‘' | '«' | '¿' | '¡'));
     let stripped = t.trim_end_matches(['"', '”', '’', '\'', ')', '»', '*']);
     let final_ok = stripped.ends_with(['.', '!', '?', '…']) || ends_with_list_item(t);
-    let words = warrant_text::words::words(t).count();
+    if !(first_ok && final_ok) {
+        return false;
+    }
+    let (words, last) = word_count_and_last(t);
     let non_space = t.chars().filter(|c| !c.is_whitespace()).count().max(1);
     let letters = t.chars().filter(|c| c.is_alphabetic()).count();
-    first_ok && final_ok && words >= 4 && letters * 10 >= non_space * 6 && !last_word(t).is_some_and(|w| is_dangling(&w))
+    words >= 4 && letters * 10 >= non_space * 6 && !last.is_some_and(is_dangling)
 }
 
 /// Lower-case tokens of at least 3 characters, stopwords removed (§6.1 step 4). Numbers are
@@ -100,7 +118,13 @@ pub fn tokens(text: &str) -> Vec<String> {
         if w.bytes().all(|b| b.is_ascii_digit()) {
             continue;
         }
-        if w.chars().count() < 3 {
+        if w.len() < 3 || (!w.is_ascii() && w.chars().count() < 3) {
+            continue;
+        }
+        if w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+            if !STOP_SET.contains(w) {
+                out.push(w.to_string());
+            }
             continue;
         }
         let l = w.to_lowercase();

@@ -58,8 +58,9 @@ pub fn assign(sections: &mut [Vec<Item>]) -> FastMap<String, String> {
     for (handle, id) in named.into_iter().flatten() {
         by_handle.entry(handle).or_insert(id);
     }
+    // Items are rewritten independently (on every allowed thread).
     for items in sections.iter_mut() {
-        for it in items.iter_mut() {
+        crate::par::for_each_mut(items, 256, |it| {
             let own = it.id.clone();
             for f in &mut it.fields {
                 match f {
@@ -87,7 +88,7 @@ pub fn assign(sections: &mut [Vec<Item>]) -> FastMap<String, String> {
                     _ => {}
                 }
             }
-        }
+        });
     }
     by_handle
 }
@@ -95,14 +96,16 @@ pub fn assign(sections: &mut [Vec<Item>]) -> FastMap<String, String> {
 /// Drops references to ids that no longer exist (after the numeric guard removed items).
 pub fn prune_refs(sections: &mut [Vec<Item>]) {
     let live: FastSet<String> = sections.iter().flatten().map(|i| i.id.clone()).collect();
-    for it in sections.iter_mut().flatten() {
-        for f in &mut it.fields {
-            match f {
-                Field::Refs(v) => v.retain(|id| live.contains(id)),
-                Field::Related(v) => v.retain(|r| live.contains(&r.entity)),
-                _ => {}
+    for items in sections.iter_mut() {
+        crate::par::for_each_mut(items, 256, |it| {
+            for f in &mut it.fields {
+                match f {
+                    Field::Refs(v) => v.retain(|id| live.contains(id)),
+                    Field::Related(v) => v.retain(|r| live.contains(&r.entity)),
+                    _ => {}
+                }
             }
-        }
+        });
     }
 }
 

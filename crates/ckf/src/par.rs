@@ -1,19 +1,52 @@
-//! Order-preserving data parallelism on scoped threads (no dependency, no global pool).
+//! Order-preserving data parallelism on a persistent pool of worker threads (rayon).
 //!
-//! Every helper returns exactly what the sequential loop would: work is claimed in blocks by
-//! index, each block's results are kept with its index, and the blocks are put back in index
-//! order before anything is returned. Callers merge the results sequentially, so the output
-//! never depends on the number of threads or on scheduling.
+//! Every helper returns exactly what the sequential loop would: work is split into blocks by
+//! index, and the blocks' results are put back in index order before anything is returned.
+//! Callers merge the results sequentially, so the output never depends on the number of
+//! threads or on scheduling.
 //!
 //! The number of threads is a per-thread setting ([`with_threads`]); outside it (unit tests,
-//! direct calls of a stage) everything runs on the calling thread. Worker threads inherit it,
-//! so a stage that works section by section can still split a large section's items.
+//! direct calls of a stage) everything runs on the calling thread. On a pool's workers it is
+//! the pool's size, so a stage that works section by section can still split a large
+//! section's items. Pools are kept for the life of the process (one per size asked for): their
+//! threads, and the memory their allocator caches hold, are reused from one stage and one
+//! compile to the next instead of being created and torn down by every parallel loop.
 
 use std::cell::Cell;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
 
 thread_local! {
-    static THREADS: Cell<usize> = const { Cell::new(1) };
+    /// Set by [`with_threads`]; 0 when unset.
+    static THREADS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The pools made so far, by size.
+static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+
+/// The pool of `n` threads (made on first use). `None` when the operating system refuses to
+/// start threads: the helpers then run on the calling thread.
+fn pool(n: usize) -> Option<Arc<rayon::ThreadPool>> {
+    let mut pools = POOLS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, p)) = pools.iter().find(|(k, _)| *k == n) {
+        return Some(Arc::clone(p));
+    }
+    let p = Arc::new(rayon::ThreadPoolBuilder::new().num_threads(n).thread_name(|i| format!("warrant-ckf-{i}")).build().ok()?);
+    pools.push((n, Arc::clone(&p)));
+    Some(p)
+}
+
+/// Runs `f` on the pool of `n` threads (or here when already on one of its workers, or when
+/// no pool can be made).
+fn on_pool<R: Send>(n: usize, f: impl FnOnce() -> R + Send) -> R {
+    if rayon::current_thread_index().is_some() && rayon::current_num_threads() == n {
+        return f();
+    }
+    match pool(n) {
+        Some(p) => p.install(f),
+        None => f(),
+    }
 }
 
 /// The threads available to this process (at least 1), for `threads == 0` ("auto").
@@ -35,101 +68,55 @@ pub fn with_threads<R>(n: usize, f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// The threads the helpers may use here.
+/// The threads the helpers may use here: as set by [`with_threads`], else the pool's size on
+/// a pool worker, else 1.
 pub fn threads() -> usize {
-    THREADS.with(Cell::get)
+    match THREADS.with(Cell::get) {
+        0 if rayon::current_thread_index().is_some() => rayon::current_num_threads(),
+        0 => 1,
+        n => n,
+    }
 }
 
 /// `items.iter().map(f).collect()`, in blocks of `grain` items over the allowed threads.
 pub fn map<T: Sync, R: Send>(items: &[T], grain: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let grain = grain.max(1);
-    let n = threads().min(items.len().div_ceil(grain));
-    if n <= 1 {
+    let n = threads();
+    if n.min(items.len().div_ceil(grain)) <= 1 {
         return items.iter().map(f).collect();
     }
-    let blocks = Mutex::new(items.chunks(grain).enumerate());
-    let work = || {
-        let mut done: Vec<(usize, Vec<R>)> = Vec::new();
-        loop {
-            let next = blocks.lock().map_or(None, |mut b| b.next());
-            let Some((k, block)) = next else { break };
-            done.push((k, block.iter().map(&f).collect()));
-        }
-        done
-    };
-    let mut parts = std::thread::scope(|s| {
-        let handles: Vec<_> = (1..n).map(|_| s.spawn(|| with_threads(n, work))).collect();
-        let mut parts = work();
-        for h in handles {
-            match h.join() {
-                Ok(p) => parts.extend(p),
-                Err(e) => std::panic::resume_unwind(e),
-            }
-        }
-        parts
-    });
-    parts.sort_unstable_by_key(|(k, _)| *k);
-    parts.into_iter().flat_map(|(_, v)| v).collect()
+    let parts: Vec<Vec<R>> =
+        on_pool(n, || items.par_chunks(grain).map(|block| block.iter().map(&f).collect::<Vec<R>>()).collect());
+    let mut out = Vec::with_capacity(items.len());
+    for p in parts {
+        out.extend(p);
+    }
+    out
 }
 
 /// `items.iter_mut().for_each(f)`, in blocks of `grain` items over the allowed threads.
 pub fn for_each_mut<T: Send>(items: &mut [T], grain: usize, f: impl Fn(&mut T) + Sync) {
     let grain = grain.max(1);
-    let n = threads().min(items.len().div_ceil(grain));
-    if n <= 1 {
+    let n = threads();
+    if n.min(items.len().div_ceil(grain)) <= 1 {
         items.iter_mut().for_each(f);
         return;
     }
-    let blocks = Mutex::new(items.chunks_mut(grain));
-    let work = || {
-        loop {
-            let next = blocks.lock().map_or(None, |mut b| b.next());
-            let Some(block) = next else { break };
-            block.iter_mut().for_each(&f);
-        }
-    };
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (1..n).map(|_| s.spawn(|| with_threads(n, work))).collect();
-        work();
-        for h in handles {
-            if let Err(e) = h.join() {
-                std::panic::resume_unwind(e);
-            }
-        }
-    });
+    on_pool(n, || items.par_chunks_mut(grain).for_each(|block| block.iter_mut().for_each(&f)));
 }
 
-/// `items.into_iter().map(f).collect()` for a few uneven tasks (sections): one task at a time,
-/// the costliest first (by `cost`), results in the original order.
+/// `items.into_iter().map(f).collect()` for a few uneven tasks (sections): the costliest
+/// (by `cost`) are started first, results in the original order.
 pub fn map_owned<T: Send, R: Send>(items: Vec<T>, cost: impl Fn(&T) -> usize, f: impl Fn(T) -> R + Sync) -> Vec<R> {
-    let n = threads().min(items.len());
-    if n <= 1 {
+    let n = threads();
+    if n.min(items.len()) <= 1 {
         return items.into_iter().map(f).collect();
     }
     let mut tasks: Vec<(usize, T)> = items.into_iter().enumerate().collect();
     tasks.sort_by_key(|(k, t)| (std::cmp::Reverse(cost(t)), *k));
     let len = tasks.len();
-    let queue = Mutex::new(tasks.into_iter());
-    let work = || {
-        let mut done: Vec<(usize, R)> = Vec::new();
-        loop {
-            let next = queue.lock().map_or(None, |mut q| q.next());
-            let Some((k, t)) = next else { break };
-            done.push((k, f(t)));
-        }
-        done
-    };
-    let mut parts = std::thread::scope(|s| {
-        let handles: Vec<_> = (1..n).map(|_| s.spawn(|| with_threads(n, work))).collect();
-        let mut parts = work();
-        for h in handles {
-            match h.join() {
-                Ok(p) => parts.extend(p),
-                Err(e) => std::panic::resume_unwind(e),
-            }
-        }
-        parts
-    });
+    // One task per split, so that a worker takes the next costliest task when it is free.
+    let mut parts: Vec<(usize, R)> = on_pool(n, || tasks.into_par_iter().with_max_len(1).map(|(k, t)| (k, f(t))).collect());
     debug_assert_eq!(parts.len(), len);
     parts.sort_unstable_by_key(|(k, _)| *k);
     parts.into_iter().map(|(_, r)| r).collect()

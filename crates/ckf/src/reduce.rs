@@ -199,26 +199,38 @@ pub fn reduce(items: Vec<Item>) -> Reduced {
             let groups = dedup_section(section, items);
             let merged = (before - groups.len()) as u32;
             let (finished, absorbed): (Vec<Item>, Vec<Vec<String>>) = groups.into_iter().map(Group::finish).unzip();
-            let own = crate::par::map(&finished, 256, Item::handle);
+            // A group that absorbed nothing holds its item unchanged: its handle is the one
+            // computed before merging.
+            let changed: Vec<(&Item, bool)> = finished.iter().zip(&absorbed).map(|(it, hs)| (it, hs.len() > 1)).collect();
+            let own: Vec<Option<String>> = crate::par::map(&changed, 256, |&(it, changed)| changed.then(|| it.handle()));
             let mut moved = Vec::new();
-            for (h, handles) in own.into_iter().zip(absorbed) {
-                for old in handles {
+            let mut handles = Vec::with_capacity(finished.len());
+            for (h, mut absorbed) in own.into_iter().zip(absorbed) {
+                let h = match h {
+                    Some(h) => h,
+                    None => absorbed.swap_remove(0),
+                };
+                for old in absorbed {
                     if old != h {
                         moved.push((old, h.clone()));
                     }
                 }
+                handles.push(h);
             }
-            (finished, merged, moved)
+            (finished, merged, moved, handles)
         },
     );
-    for (finished, n, moved) in done {
+    let mut handles = Vec::with_capacity(done.len());
+    for (finished, n, moved, h) in done {
         merged += n;
         redirect.extend(moved);
         out_sections.push(finished);
+        handles.push(h);
     }
     let mut warnings = Vec::new();
-    rewrite_refs(&mut out_sections, &redirect);
-    resolve_relations(&mut out_sections, &mut warnings);
+    // Rewriting references changes no label or identity field: the handles stay valid.
+    rewrite_refs_with(&mut out_sections, &redirect, &handles);
+    resolve_relations(&mut out_sections, &handles[Section::Entities.index()], &mut warnings);
     Reduced { sections: out_sections, merged, warnings }
 }
 
@@ -388,7 +400,7 @@ fn fuzzy(groups: &mut [Option<Group>], section: Section, fields: &[&str], thresh
 
 /// [`fuzzy`] for sections other than entities: one key per item, and a merge always keeps the
 /// earlier item, so an item is merged into the first earlier item still standing that matches
-/// it (found up front on every allowed thread: see [`EarlierMatches`]).
+/// it (an index of the items kept so far: see [`EarlierMatches`]).
 fn fuzzy_by_key(groups: &mut [Option<Group>], section: Section, fields: &[&str], threshold: f64) {
     let keys: Vec<Vec<String>> =
         crate::par::map(groups, 128, |g| g.as_ref().map(|g| tokens(&g.item.key_text(fields))).unwrap_or_default());
@@ -412,6 +424,11 @@ fn fuzzy_by_key(groups: &mut [Option<Group>], section: Section, fields: &[&str],
 /// Rewrites every cross-reference through `redirect` and drops those to items that are gone.
 pub fn rewrite_refs(sections: &mut [Vec<Item>], redirect: &FastMap<String, String>) {
     let handles: Vec<Vec<String>> = sections.iter().map(|s| crate::par::map(s, 256, Item::handle)).collect();
+    rewrite_refs_with(sections, redirect, &handles);
+}
+
+/// [`rewrite_refs`] with every item's handle given (`handles[section][item]`).
+fn rewrite_refs_with(sections: &mut [Vec<Item>], redirect: &FastMap<String, String>, handles: &[Vec<String>]) {
     let live: FastSet<&str> = handles.iter().flatten().map(String::as_str).collect();
     let resolve = |h: &String| -> Option<String> {
         let mut cur = h.clone();
@@ -423,35 +440,36 @@ pub fn rewrite_refs(sections: &mut [Vec<Item>], redirect: &FastMap<String, Strin
         }
         None
     };
-    for (items, hs) in sections.iter_mut().zip(&handles) {
-        for (it, own) in items.iter_mut().zip(hs) {
-            if !it.fields.iter().any(|f| matches!(f, Field::Refs(v) if !v.is_empty())) {
-                continue;
-            }
-            for f in &mut it.fields {
-                if let Field::Refs(v) = f {
-                    let mut out: Vec<String> = Vec::with_capacity(v.len());
-                    for h in v.iter() {
-                        if let Some(r) = resolve(h)
-                            && &r != own
-                            && !out.contains(&r)
-                        {
-                            out.push(r);
-                        }
+    // Items are rewritten independently (on every allowed thread).
+    let mut work: Vec<(&mut Item, &String)> =
+        sections.iter_mut().zip(handles).flat_map(|(items, hs)| items.iter_mut().zip(hs)).collect();
+    crate::par::for_each_mut(&mut work, 256, |(it, own)| {
+        let own: &String = own;
+        if !it.fields.iter().any(|f| matches!(f, Field::Refs(v) if !v.is_empty())) {
+            return;
+        }
+        for f in &mut it.fields {
+            if let Field::Refs(v) = f {
+                let mut out: Vec<String> = Vec::with_capacity(v.len());
+                for h in v.iter() {
+                    if let Some(r) = resolve(h)
+                        && &r != own
+                        && !out.contains(&r)
+                    {
+                        out.push(r);
                     }
-                    *v = out;
                 }
+                *v = out;
             }
         }
-    }
+    });
 }
 
 /// Resolves entity relations that name their target to the target's handle.
-fn resolve_relations(sections: &mut [Vec<Item>], warnings: &mut Vec<String>) {
+fn resolve_relations(sections: &mut [Vec<Item>], handles: &[String], warnings: &mut Vec<String>) {
     let mut by_label: FastMap<String, String> = FastMap::default();
-    // Handles are computed once: relations do not change them.
-    let handles: Vec<String> = sections[Section::Entities.index()].iter().map(Item::handle).collect();
-    for (it, h) in sections[Section::Entities.index()].iter().zip(&handles) {
+    // Relations do not change the entities' handles.
+    for (it, h) in sections[Section::Entities.index()].iter().zip(handles) {
         by_label.entry(it.text("name").to_lowercase()).or_insert_with(|| h.clone());
         by_label.entry(slug_full(it.text("name"), '_')).or_insert_with(|| h.clone());
         if let Field::List(a) = it.field("aliases") {
@@ -461,7 +479,7 @@ fn resolve_relations(sections: &mut [Vec<Item>], warnings: &mut Vec<String>) {
         }
     }
     let live: FastSet<&str> = handles.iter().map(String::as_str).collect();
-    for (it, own) in sections[Section::Entities.index()].iter_mut().zip(&handles) {
+    for (it, own) in sections[Section::Entities.index()].iter_mut().zip(handles) {
         let name = it.text("name").to_string();
         if let Field::Related(rels) = it.field_mut("related_entities") {
             let mut out = Vec::with_capacity(rels.len());

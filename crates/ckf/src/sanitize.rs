@@ -67,8 +67,46 @@ pub fn language_ok(text: &str, lang: Lang) -> bool {
     }
 }
 
+/// [`language_ok`] of every distinct excerpt, computed once: the items cut from one sentence
+/// (an atomic unit, a principle, an entity, …) share their excerpt, and an atomic unit's
+/// statement is usually its excerpt too.
+struct LanguageMemo<'a> {
+    lang: Lang,
+    ok: FastMap<&'a str, bool>,
+}
+
+impl<'a> LanguageMemo<'a> {
+    fn new(sections: &'a [Vec<Item>], lang: Lang, opts: &SanitizeOptions) -> Self {
+        let mut ok: FastMap<&'a str, bool> = FastMap::default();
+        if !opts.check_excerpt_language || lang == Lang::Und {
+            return LanguageMemo { lang, ok };
+        }
+        let mut distinct: Vec<&'a str> = Vec::new();
+        for it in sections.iter().flatten() {
+            for e in &it.trace.evidence {
+                if !ok.contains_key(e.excerpt.as_str()) {
+                    ok.insert(&e.excerpt, true);
+                    distinct.push(&e.excerpt);
+                }
+            }
+        }
+        let checked = crate::par::map(&distinct, 256, |t| language_ok(t, lang));
+        for (t, v) in distinct.into_iter().zip(checked) {
+            ok.insert(t, v);
+        }
+        LanguageMemo { lang, ok }
+    }
+
+    fn ok(&self, text: &str) -> bool {
+        match self.ok.get(text) {
+            Some(&v) => v,
+            None => language_ok(text, self.lang),
+        }
+    }
+}
+
 /// The first check an item fails: (reason, field, text).
-fn failure(it: &Item, lang: Lang, opts: &SanitizeOptions) -> Option<(&'static str, &'static str, String)> {
+fn failure(it: &Item, memo: &LanguageMemo<'_>, opts: &SanitizeOptions) -> Option<(&'static str, &'static str, String)> {
     let spec = it.section.spec();
     for (fs, f) in spec.fields.iter().zip(&it.fields) {
         if fs.required && f.is_empty() {
@@ -92,7 +130,7 @@ fn failure(it: &Item, lang: Lang, opts: &SanitizeOptions) -> Option<(&'static st
             match fs.role {
                 Role::Plain => {}
                 Role::Label | Role::Clause => {
-                    if check_lang && !language_ok(t, lang) {
+                    if check_lang && !memo.ok(t) {
                         return Some(("language_mismatch", fs.name, t.to_string()));
                     }
                     if gate::is_obviously_truncated(t) {
@@ -100,7 +138,7 @@ fn failure(it: &Item, lang: Lang, opts: &SanitizeOptions) -> Option<(&'static st
                     }
                 }
                 Role::Substantive => {
-                    if !language_ok(t, lang) {
+                    if !memo.ok(t) {
                         return Some(("language_mismatch", fs.name, t.to_string()));
                     }
                     if chars(t) > 20 {
@@ -117,7 +155,7 @@ fn failure(it: &Item, lang: Lang, opts: &SanitizeOptions) -> Option<(&'static st
     }
     if opts.check_excerpt_language {
         for e in &it.trace.evidence {
-            if !language_ok(&e.excerpt, lang) {
+            if !memo.ok(&e.excerpt) {
                 return Some(("language_mismatch", "source_excerpts", e.excerpt.clone()));
             }
         }
@@ -156,15 +194,14 @@ fn preview(t: &str) -> String {
 
 fn pass(sections: &mut [Vec<Item>], lang: Lang, opts: &SanitizeOptions, audit: &mut SanitizerAudit) -> Vec<Item> {
     let mut rejected = Vec::new();
-    for items in sections.iter_mut() {
-        // The checks of one item depend on nothing else: run them on every allowed thread,
-        // then keep or reject in order.
-        crate::par::for_each_mut(items, 64, |it| {
-            if it.section == Section::RetrievalChunks {
-                repair_title(it, lang);
-            }
-        });
-        let failures = crate::par::map(items, 64, |it| failure(it, lang, opts));
+    crate::par::for_each_mut(&mut sections[Section::RetrievalChunks.index()], 64, |it| repair_title(it, lang));
+    // The checks of one item depend on nothing else: run them on every allowed thread, then
+    // keep or reject in order.
+    let all_failures: Vec<Vec<_>> = {
+        let memo = LanguageMemo::new(sections, lang, opts);
+        sections.iter().map(|items| crate::par::map(items, 64, |it| failure(it, &memo, opts))).collect()
+    };
+    for (items, failures) in sections.iter_mut().zip(all_failures) {
         let mut kept = Vec::with_capacity(items.len());
         for (it, failed) in std::mem::take(items).into_iter().zip(failures) {
             match failed {
@@ -237,8 +274,7 @@ fn dedup(sections: &mut [Vec<Item>], out: &mut Sanitized) {
 fn dedup_section(s: Section, items: &mut Vec<Item>) -> Vec<(String, String)> {
     let Some(key) = s.spec().sanitize_key else { return Vec::new() };
     let keys: Vec<Vec<String>> = crate::par::map(items, 128, |it| tokens(&it.key_text(key)));
-    // An item goes when an earlier kept item matches it (the earlier matches are found on
-    // every allowed thread; keeping is one pass in order).
+    // An item goes when an earlier kept item matches it (one pass in order).
     let mut found = EarlierMatches::new(0.85, &keys, |_, _| true);
     let mut keep = vec![true; items.len()];
     let mut redirects = Vec::new();

@@ -19,10 +19,30 @@ pub struct JaccardIndex {
     /// Global token rank: lower is rarer.
     rank: FastMap<String, u32>,
     sets: Vec<(usize, Vec<u32>)>,
-    /// Prefix token → (set slot, the token's position in that set).
-    postings: FastMap<u32, Vec<(usize, usize)>>,
-    /// Per-slot overlap counts for one query (reset after each), and the slots it touched.
-    scratch: Mutex<(Vec<u32>, Vec<usize>)>,
+    /// Prefix token → the sets holding it among their prefix tokens, in slot order.
+    postings: FastMap<u32, Vec<Posting>>,
+    /// The largest indexed set.
+    max_len: usize,
+    /// Per-query working memory (reset after each query).
+    scratch: Mutex<Scratch>,
+}
+
+/// A prefix token's occurrence in an indexed set: its slot, the token's position in the set
+/// and the set's size (kept here so that the filters read nothing else).
+#[derive(Debug, Clone, Copy)]
+struct Posting {
+    slot: u32,
+    pos: u32,
+    len: u32,
+}
+
+/// Working memory of one query: per-slot overlap counts, the slots touched, and the overlap
+/// needed per candidate size.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    seen: Vec<u32>,
+    touched: Vec<usize>,
+    need: Vec<usize>,
 }
 
 /// Jaccard of two sorted, deduplicated integer sets.
@@ -55,7 +75,14 @@ impl JaccardIndex {
         let mut order: Vec<(&str, u32)> = df.into_iter().collect();
         order.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(b.0)));
         let rank = order.into_iter().enumerate().map(|(i, (t, _))| (t.to_string(), i as u32)).collect();
-        Self { threshold, rank, sets: Vec::new(), postings: FastMap::default(), scratch: Mutex::new((Vec::new(), Vec::new())) }
+        Self {
+            threshold,
+            rank,
+            sets: Vec::new(),
+            postings: FastMap::default(),
+            max_len: 0,
+            scratch: Mutex::new(Scratch::default()),
+        }
     }
 
     /// Ranks of a token set, sorted (rarest first). A token the index has never seen cannot be
@@ -101,10 +128,17 @@ impl JaccardIndex {
         }
         self.register(&tokens);
         let ranks = self.ranked(&tokens);
-        let slot = self.sets.len();
+        self.push(id, ranks);
+    }
+
+    /// Indexes a ranked set under `id` in the next slot.
+    fn push(&mut self, id: usize, ranks: Vec<u32>) {
+        let slot = self.sets.len() as u32;
+        let len = ranks.len() as u32;
         for (pos, r) in ranks.iter().take(self.prefix_len(ranks.len())).enumerate() {
-            self.postings.entry(*r).or_default().push((slot, pos));
+            self.postings.entry(*r).or_default().push(Posting { slot, pos: pos as u32, len });
         }
+        self.max_len = self.max_len.max(ranks.len());
         self.sets.push((id, ranks));
     }
 
@@ -128,22 +162,30 @@ impl JaccardIndex {
         let x = self.ranked(tokens);
         let slots = match self.scratch.lock() {
             Ok(mut scratch) => self.candidate_slots(&x, usize::MAX, &mut scratch),
-            Err(_) => self.candidate_slots(&x, usize::MAX, &mut (Vec::new(), Vec::new())),
+            Err(_) => self.candidate_slots(&x, usize::MAX, &mut Scratch::default()),
         };
         (x, slots)
     }
 
     /// The slots before `before` that pass the prefix, length and position filters for ranks
     /// `x`, in slot order; `scratch` is the caller's (one per thread).
-    fn candidate_slots(&self, x: &[u32], before: usize, scratch: &mut (Vec<u32>, Vec<usize>)) -> Vec<usize> {
+    fn candidate_slots(&self, x: &[u32], before: usize, scratch: &mut Scratch) -> Vec<usize> {
         let t = self.threshold - 1e-12;
         let n = x.len();
+        let Scratch { seen, touched, need } = scratch;
+        // Per candidate size m: the overlap Jaccard ≥ t needs, or `usize::MAX` when the length
+        // filter (J ≤ min/max) rules every set of that size out.
+        need.clear();
+        need.extend((0..=self.max_len).map(|m| {
+            if (n.min(m) as f64) < t * n.max(m) as f64 { usize::MAX } else { (t / (1.0 + t) * (n + m) as f64).ceil() as usize }
+        }));
         // Overlap seen so far per candidate slot, plus one (0: unseen); `u32::MAX`: pruned.
-        let (seen, touched) = scratch;
         seen.resize(self.sets.len(), 0);
         for (i, r) in x.iter().take(self.prefix_len(n)).enumerate() {
             let Some(list) = self.postings.get(r) else { continue };
-            for &(slot, j) in list {
+            let rest = n - i - 1;
+            for p in list {
+                let slot = p.slot as usize;
                 // Postings are in slot order.
                 if slot >= before {
                     break;
@@ -155,16 +197,10 @@ impl JaccardIndex {
                 if state == 0 {
                     touched.push(slot);
                 }
+                let needed = need[p.len as usize];
                 let overlap = state.saturating_sub(1) as usize;
-                let m = self.sets[slot].1.len();
-                // Length filter: J ≤ min/max.
-                if (n.min(m) as f64) < t * n.max(m) as f64 {
-                    seen[slot] = u32::MAX;
-                    continue;
-                }
-                let needed = (t / (1.0 + t) * (n + m) as f64).ceil() as usize;
-                let reachable = overlap + 1 + (n - i - 1).min(m - j - 1);
-                seen[slot] = if reachable < needed { u32::MAX } else { state.max(1) + 1 };
+                let reachable = overlap + 1 + rest.min((p.len - p.pos - 1) as usize);
+                seen[slot] = if needed == usize::MAX || reachable < needed { u32::MAX } else { state.max(1) + 1 };
             }
         }
         let mut slots: Vec<usize> = Vec::new();
@@ -185,78 +221,28 @@ impl JaccardIndex {
     }
 }
 
-/// How many earlier matches [`EarlierMatches`] lists per set before it stops looking.
-const LISTED: usize = 4;
-
-/// For a sequence of token sets, each set's earlier sets at or above a threshold, found on
-/// every allowed thread up front — for the sequential "keep a set unless an earlier *kept*
-/// set matches it" passes (near-duplicate removal), which then only look the lists up.
+/// For a sequence of token sets, each set's first earlier *kept* set at or above a threshold:
+/// the sequential "keep a set unless an earlier kept set matches it" passes (near-duplicate
+/// removal) query an index of the kept sets, in order.
 ///
-/// Whether two sets match depends on those two sets alone (ranks are fixed by the corpus and
-/// the filters are exact), so an index of every set answers what an index of the kept sets
-/// would, once the sets that were not kept are skipped.
+/// The pass stays on one thread even when more are allowed: the sections it runs in are
+/// already spread over the pool, and listing every set's earlier matches up front so that the
+/// pass could be split cost far more than it saved (templated text keeps few of many similar
+/// sets; on the generated handbook, two threads: wall median 718 -> 652 ms, CPU 1130 -> 1030 ms).
 #[derive(Debug)]
 pub struct EarlierMatches {
     ix: JaccardIndex,
-    /// Set position → slot in `ix` (empty sets are not indexed).
-    slot: Vec<Option<usize>>,
-    /// Up to [`LISTED`] earlier matching positions per set (that `accept`s), in order.
-    listed: Vec<Vec<usize>>,
-    /// True when a set has more earlier matches than listed.
-    cut: Vec<bool>,
-    /// On one thread: nothing is found up front; `ix` holds the kept sets, as the sequential
-    /// pass has it (cheaper than listing every set's matches).
-    sequential: bool,
 }
 
 impl EarlierMatches {
-    /// Finds the matches; `accept(i, j)` can refuse a pair (it must depend on `i` and `j` only).
-    pub fn new(threshold: f64, sets: &[Vec<String>], accept: impl Fn(usize, usize) -> bool + Sync) -> Self {
-        let mut ix = JaccardIndex::new(threshold, sets.iter().map(Vec::as_slice));
-        if crate::par::threads() <= 1 {
-            return EarlierMatches { ix, slot: Vec::new(), listed: Vec::new(), cut: Vec::new(), sequential: true };
-        }
-        let mut slot = vec![None; sets.len()];
-        for (i, set) in sets.iter().enumerate() {
-            if set.is_empty() {
-                continue;
-            }
-            // Every token is ranked already (the corpus is these sets).
-            let ranks = ix.ranked(set);
-            let at = ix.sets.len();
-            for (pos, r) in ranks.iter().take(ix.prefix_len(ranks.len())).enumerate() {
-                ix.postings.entry(*r).or_default().push((at, pos));
-            }
-            ix.sets.push((i, ranks));
-            slot[i] = Some(at);
-        }
-        let positions: Vec<usize> = (0..sets.len()).collect();
-        let blocks: Vec<&[usize]> = positions.chunks(64).collect();
-        let found = crate::par::map(&blocks, 1, |block| {
-            let mut scratch = (Vec::new(), Vec::new());
-            block
-                .iter()
-                .map(|&i| {
-                    let Some(s) = slot[i] else { return (Vec::new(), false) };
-                    let mut listed = Vec::new();
-                    let mut cut = false;
-                    for j in ix.earlier(s, &mut scratch).filter(|&j| accept(i, j)) {
-                        if listed.len() == LISTED {
-                            cut = true;
-                            break;
-                        }
-                        listed.push(j);
-                    }
-                    (listed, cut)
-                })
-                .collect::<Vec<_>>()
-        });
-        let (listed, cut) = found.into_iter().flatten().unzip();
-        EarlierMatches { ix, slot, listed, cut, sequential: false }
+    /// An index for `threshold` over `sets` (which fix the token ranks); `accept(i, j)` can
+    /// refuse a pair (it must depend on `i` and `j` only) and is given again to [`Self::first`].
+    pub fn new(threshold: f64, sets: &[Vec<String>], _accept: impl Fn(usize, usize) -> bool + Sync) -> Self {
+        EarlierMatches { ix: JaccardIndex::new(threshold, sets.iter().map(Vec::as_slice)) }
     }
 
-    /// The first earlier set matching set `i` that `kept` (and `accept`, as given to `new`).
-    /// `set` is set `i`; a set that is kept must be reported with [`Self::keep`].
+    /// The first earlier set matching set `i` that `kept` (and `accept`). `set` is set `i`; a
+    /// set that is kept must be reported with [`Self::keep`].
     pub fn first(
         &self,
         i: usize,
@@ -264,36 +250,12 @@ impl EarlierMatches {
         kept: impl Fn(usize) -> bool,
         accept: impl Fn(usize, usize) -> bool,
     ) -> Option<usize> {
-        if self.sequential {
-            return self.ix.matches_iter(set).filter(|&j| kept(j)).find(|&j| accept(i, j));
-        }
-        if let Some(&j) = self.listed[i].iter().find(|&&j| kept(j)) {
-            return Some(j);
-        }
-        if !self.cut[i] {
-            return None;
-        }
-        // More matches than listed, none of those kept: look at every one (rare).
-        let s = self.slot[i]?;
-        let mut scratch = (Vec::new(), Vec::new());
-        self.ix.earlier(s, &mut scratch).filter(|&j| accept(i, j)).find(|&j| kept(j))
+        self.ix.matches_iter(set).filter(|&j| kept(j)).find(|&j| accept(i, j))
     }
 
     /// Records that set `i` (`set`) is kept.
     pub fn keep(&mut self, i: usize, set: &[String]) {
-        if self.sequential {
-            self.ix.insert(i, set.to_vec());
-        }
-    }
-}
-
-impl JaccardIndex {
-    /// Ids of the sets indexed before `slot` that match it, in order.
-    fn earlier<'a>(&'a self, slot: usize, scratch: &mut (Vec<u32>, Vec<usize>)) -> impl Iterator<Item = usize> + 'a {
-        let x = &self.sets[slot].1;
-        let slots = self.candidate_slots(x, slot, scratch);
-        let t = self.threshold - 1e-12;
-        slots.into_iter().filter(move |&s| jaccard_ranks(x, &self.sets[s].1) >= t).map(|s| self.sets[s].0)
+        self.ix.insert(i, set.to_vec());
     }
 }
 

@@ -16,6 +16,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::{Map, Value};
 use warrant_graph::schema::{CompiledSchema, json_kind, push_pointer};
+use warrant_text::fasthash::FastSet;
 
 use crate::domain::DOMAINS;
 use crate::model::{Basis, Section};
@@ -229,7 +230,7 @@ impl Checker {
         self.references(o, &ids);
         self.traceability(o, &basis_of, meta);
         self.objects(o, meta);
-        self.strings(&Value::Object(o.clone()), "");
+        self.strings(o);
     }
 
     fn metadata(&mut self, m: &Map<String, Value>) {
@@ -399,11 +400,12 @@ impl Checker {
         }
         self.ref_lists(o, "contextual_triggers", &["activate_knowledge"], &all, "an item");
         if let Some(Value::Array(items)) = o.get("entities") {
+            let entity_set: FastSet<&str> = entities.iter().map(|e| e.as_str()).collect();
             for (i, it) in items.iter().enumerate() {
                 let Some(Value::Array(rels)) = it.get("related_entities") else { continue };
                 for (k, r) in rels.iter().enumerate() {
                     let t = r.get("entity_id").and_then(Value::as_str).unwrap_or("");
-                    if !entities.iter().any(|e| *e == t) {
+                    if !entity_set.contains(t) {
                         self.err(&format!("/entities/{i}/related_entities/{k}/entity_id"), format!("'{t}' is not an entity id"));
                     }
                 }
@@ -413,12 +415,13 @@ impl Checker {
 
     fn ref_lists(&mut self, o: &Map<String, Value>, section: &str, fields: &[&str], targets: &[&String], what: &str) {
         let Some(Value::Array(items)) = o.get(section) else { return };
+        let targets: FastSet<&str> = targets.iter().map(|x| x.as_str()).collect();
         for (i, it) in items.iter().enumerate() {
             for f in fields {
                 let Some(Value::Array(refs)) = it.get(*f) else { continue };
                 for (k, r) in refs.iter().enumerate() {
                     let t = r.as_str().unwrap_or("");
-                    if !targets.iter().any(|x| *x == t) {
+                    if !targets.contains(t) {
                         self.err(&format!("/{section}/{i}/{f}/{k}"), format!("'{t}' does not resolve to {what}"));
                     }
                 }
@@ -432,8 +435,8 @@ impl Checker {
         basis_of: &BTreeMap<String, (String, String)>,
         meta: Option<&Map<String, Value>>,
     ) {
-        let rows = o.get("source_traceability").and_then(Value::as_array).cloned().unwrap_or_default();
-        let spans: Vec<&str> = meta
+        let rows: &[Value] = o.get("source_traceability").and_then(Value::as_array).map_or(&[], Vec::as_slice);
+        let spans: FastSet<&str> = meta
             .and_then(|m| m.get("source_manifest"))
             .and_then(Value::as_array)
             .map(|a| a.iter().filter_map(|e| e.get("source_id").and_then(Value::as_str)).collect())
@@ -459,7 +462,7 @@ impl Checker {
                     }
                 }
             }
-            if !spans.is_empty() && SPAN_ID.is_match(loc) && !spans.contains(&loc) {
+            if !spans.is_empty() && SPAN_ID.is_match(loc) && !spans.contains(loc) {
                 self.strict(&format!("{p}/source_location"), format!("'{loc}' is not in metadata.source_manifest"));
             }
         }
@@ -513,28 +516,59 @@ impl Checker {
     }
 
     /// Every string value is NFC with whitespace collapsed (§4).
-    fn strings(&mut self, v: &Value, p: &str) {
+    /// Every string of the document in §4 normal form (the first 20 that are not reported).
+    fn strings(&mut self, o: &Map<String, Value>) {
         let mut bad: Vec<String> = Vec::new();
-        collect_unnormalized(v, p, &mut bad);
-        for path in bad.into_iter().take(20) {
-            self.strict(&path, "string is not NFC-normalised with whitespace collapsed (§4)");
+        let mut path: Vec<Step<'_>> = Vec::new();
+        for (k, x) in o {
+            path.push(Step::Key(k));
+            collect_unnormalized(x, &mut path, &mut bad);
+            path.pop();
+        }
+        for p in bad {
+            self.strict(&p, "string is not NFC-normalised with whitespace collapsed (§4)");
         }
     }
 }
 
-fn collect_unnormalized(v: &Value, p: &str, out: &mut Vec<String>) {
+/// A step of a JSON pointer being walked.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// How many unnormalised strings are reported.
+const UNNORMALIZED_REPORTED: usize = 20;
+
+/// Collects the pointers of unnormalised strings, in document order, up to
+/// [`UNNORMALIZED_REPORTED`]; a pointer is only spelled out for a string that is reported.
+fn collect_unnormalized<'a>(v: &'a Value, path: &mut Vec<Step<'a>>, out: &mut Vec<String>) {
+    if out.len() >= UNNORMALIZED_REPORTED {
+        return;
+    }
     match v {
         Value::String(s) if !is_normalized(s) => {
-            out.push(p.to_string());
+            let mut p = String::new();
+            for step in path.iter() {
+                p = match step {
+                    Step::Key(k) => push_pointer(&p, k),
+                    Step::Index(i) => push_pointer(&p, &i.to_string()),
+                };
+            }
+            out.push(p);
         }
         Value::Array(a) => {
             for (i, x) in a.iter().enumerate() {
-                collect_unnormalized(x, &push_pointer(p, &i.to_string()), out);
+                path.push(Step::Index(i));
+                collect_unnormalized(x, path, out);
+                path.pop();
             }
         }
         Value::Object(o) => {
             for (k, x) in o {
-                collect_unnormalized(x, &push_pointer(p, k), out);
+                path.push(Step::Key(k));
+                collect_unnormalized(x, path, out);
+                path.pop();
             }
         }
         _ => {}
@@ -559,6 +593,28 @@ mod tests {
         assert!(r.errors.is_empty(), "{:#?}", r.errors);
         assert_eq!(r.shape, Shape::Package);
         assert!(read_package(&v).is_ok());
+    }
+
+    #[test]
+    fn unnormalised_strings_are_reported_by_pointer_in_document_order_at_most_twenty() {
+        const MESSAGE: &str = "string is not NFC-normalised with whitespace collapsed (§4)";
+        let mut v = compiled();
+        v["metadata"]["source_author"] = "Ann  Lee".into();
+        v["atomic_units"][0]["statement"] = "e\u{301}tude".into();
+        v["metadata"]["source_title"] = " Refund/policy~ ".into();
+        let w = check(&v, Mode::Write);
+        let bad: Vec<&str> = w.errors.iter().filter(|f| f.message == MESSAGE).map(|f| f.path.as_str()).collect();
+        // Keys in map order: atomic_units before metadata, source_author before source_title.
+        assert_eq!(bad, ["/atomic_units/0/statement", "/metadata/source_author", "/metadata/source_title"]);
+        let mut many = compiled();
+        for i in 0..25 {
+            many["metadata"][format!("x~/{i:02}")] = "a\tb".into();
+        }
+        let w = check(&many, Mode::Read);
+        let bad: Vec<&str> = w.warnings.iter().filter(|f| f.message == MESSAGE).map(|f| f.path.as_str()).collect();
+        assert_eq!(bad.len(), 20);
+        assert_eq!(bad[0], "/metadata/x~0~100");
+        assert_eq!(bad[19], "/metadata/x~0~119");
     }
 
     #[test]

@@ -7,31 +7,42 @@ use num_rational::BigRational;
 
 /// Word tokens (letters, digits, apostrophes and inner hyphens/underscores) with byte ranges.
 pub fn words(text: &str) -> impl Iterator<Item = (Range<usize>, &str)> {
-    let mut iter = text.char_indices().peekable();
+    let mut pos = 0;
     std::iter::from_fn(move || {
         // Skip to a word start.
-        let (start, _) = loop {
-            let (i, c) = iter.next()?;
+        let start = loop {
+            let (c, len) = char_at(text, pos)?;
             if c.is_alphanumeric() {
-                break (i, c);
+                break pos;
             }
+            pos += len;
         };
-        let mut end = text.len();
-        while let Some(&(i, c)) = iter.peek() {
-            if c.is_alphanumeric() || ((c == '\'' || c == '’' || c == '-' || c == '_') && next_is_alnum(text, i + c.len_utf8()))
-            {
-                iter.next();
+        // Then past letters and digits, and joiners followed by one.
+        let mut end = start;
+        while let Some((c, len)) = char_at(text, end) {
+            if c.is_alphanumeric() || ((c == '\'' || c == '’' || c == '-' || c == '_') && next_is_alnum(text, end + len)) {
+                end += len;
             } else {
-                end = i;
                 break;
             }
         }
+        pos = end;
         Some((start..end, &text[start..end]))
     })
 }
 
+/// The character at byte `i` (a char boundary) and its length; ASCII without decoding.
+#[inline]
+fn char_at(text: &str, i: usize) -> Option<(char, usize)> {
+    let b = *text.as_bytes().get(i)?;
+    if b < 0x80 {
+        return Some((b as char, 1));
+    }
+    text[i..].chars().next().map(|c| (c, c.len_utf8()))
+}
+
 fn next_is_alnum(text: &str, i: usize) -> bool {
-    text[i..].chars().next().is_some_and(char::is_alphanumeric)
+    char_at(text, i).is_some_and(|(c, _)| c.is_alphanumeric())
 }
 
 const UNITS: [&str; 20] = [
@@ -175,6 +186,43 @@ pub fn find_number_words(text: &str) -> Vec<NumberWord> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The previous, char-by-char tokeniser: `words` must split exactly as it did.
+    fn words_reference(text: &str) -> Vec<(Range<usize>, &str)> {
+        let mut iter = text.char_indices().peekable();
+        let mut out = Vec::new();
+        loop {
+            let start = loop {
+                match iter.next() {
+                    Some((i, c)) if c.is_alphanumeric() => break Some(i),
+                    Some(_) => {}
+                    None => break None,
+                }
+            };
+            let Some(start) = start else { return out };
+            let mut end = text.len();
+            while let Some(&(i, c)) = iter.peek() {
+                let joiner = (c == '\'' || c == '’' || c == '-' || c == '_')
+                    && text[i + c.len_utf8()..].chars().next().is_some_and(char::is_alphanumeric);
+                if c.is_alphanumeric() || joiner {
+                    iter.next();
+                } else {
+                    end = i;
+                    break;
+                }
+            }
+            out.push((start..end, &text[start..end]));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn words_match_the_char_by_char_tokeniser(t in "[a-zA-Z0-9 '’_\\-.,éçã日本\u{0301}\u{00a0}]{0,40}|\\PC{0,30}") {
+            let got: Vec<(Range<usize>, &str)> = words(&t).collect();
+            prop_assert_eq!(got, words_reference(&t));
+        }
+    }
 
     #[test]
     fn tokenises_with_offsets() {

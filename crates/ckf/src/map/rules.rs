@@ -156,7 +156,21 @@ struct Walker<'a> {
     in_intro: bool,
     body_start: usize,
     entity_names: warrant_text::fasthash::FastSet<String>,
+    /// The handles of the items that other items refer to (atomic units, rules, entities,
+    /// concepts), by position in `items`; computed once, when the item is emitted.
+    handles: Vec<Option<String>>,
 }
+
+/// Sections whose items other items of the same chunk refer to by handle.
+const REFERRED: [Section; 7] = [
+    Section::AtomicUnits,
+    Section::Principles,
+    Section::DecisionRules,
+    Section::IfThenRules,
+    Section::Exceptions,
+    Section::Entities,
+    Section::Concepts,
+];
 
 fn strip_emphasis(s: &str) -> String {
     if s.contains("**") || s.contains("__") { s.replace("**", "").replace("__", "") } else { s.to_string() }
@@ -204,6 +218,7 @@ impl<'a> Walker<'a> {
             in_intro: false,
             body_start: input.chunk.range.start,
             entity_names: Default::default(),
+            handles: Vec::new(),
         }
     }
 
@@ -296,16 +311,17 @@ impl<'a> Walker<'a> {
 
     /// Attaches evidence and keeps the item when its numbers are all quoted (`strict`), or
     /// always (`!strict`: multi-part items whose numbers the numeric guard checks against the
-    /// span). Returns the item's merge key.
+    /// span). Returns the item's handle when it is kept and of a section items refer to.
     fn emit(&mut self, item: Item, sources: &[Source<'_>], strict: bool) -> Option<String> {
         let (item, ok) = evidence::attach(item, sources);
         if item.trace.evidence.is_empty() || (strict && !ok) {
             self.dropped += 1;
             return None;
         }
-        let key = item.handle();
+        let key = REFERRED.contains(&item.section).then(|| item.handle());
         self.items.push(item);
-        Some(key)
+        self.handles.push(key.clone());
+        key
     }
 
     fn new_item(section: Section, basis: Basis, conf: u8) -> Item {
@@ -895,8 +911,13 @@ impl<'a> Walker<'a> {
         let range = pk.evidence_start..pk.end;
         let inside = |it: &Item| it.trace.evidence.first().is_some_and(|e| range.contains(&(e.start as usize)));
         let keys_of = |secs: &[Section]| -> Vec<String> {
-            let mut v: Vec<String> =
-                self.items.iter().filter(|it| secs.contains(&it.section) && inside(it)).map(Item::handle).collect();
+            let mut v: Vec<String> = self
+                .items
+                .iter()
+                .zip(&self.handles)
+                .filter(|(it, _)| secs.contains(&it.section) && inside(it))
+                .map(|(it, h)| h.clone().unwrap_or_else(|| it.handle()))
+                .collect();
             v.dedup();
             v
         };
