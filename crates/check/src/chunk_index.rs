@@ -282,17 +282,7 @@ mod tests {
 
     fn store(docs: &[(&str, &str)]) -> SqliteStore {
         let store = SqliteStore::open_in_memory().unwrap();
-        let docs = docs
-            .iter()
-            .map(|(id, text)| DocumentInput {
-                id: (*id).into(),
-                text: (*text).into(),
-                version: None,
-                title: None,
-                metadata: None,
-                origin: String::new(),
-            })
-            .collect();
+        let docs = docs.iter().map(|(id, text)| DocumentInput::new(*id, *text)).collect();
         ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
         store
     }
@@ -323,21 +313,8 @@ mod tests {
         assert!(index.query("the of unicorns").is_empty());
         // The same state hands out the same index; a write builds a new one.
         assert!(Arc::ptr_eq(&index, &ChunkIndex::of(&s).unwrap()));
-        ingest(
-            &s,
-            vec![DocumentInput {
-                id: "d".into(),
-                text: "Unicorns are rare.".into(),
-                version: None,
-                title: None,
-                metadata: None,
-                origin: String::new(),
-            }],
-            Vec::new(),
-            &IngestOptions::default(),
-            &mut |_| {},
-        )
-        .unwrap();
+        ingest(&s, vec![DocumentInput::new("d", "Unicorns are rare.")], Vec::new(), &IngestOptions::default(), &mut |_| {})
+            .unwrap();
         let fresh = ChunkIndex::of(&s).unwrap();
         assert_eq!(fresh.len(), 4);
         assert_eq!(fresh.search(&fresh.query("unicorns"), 5, &mut scratch), vec![3]);

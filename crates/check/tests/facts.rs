@@ -14,14 +14,7 @@ const DOC: &str = "Security policy.\n\nSession tokens expire after 30 minutes of
 
 fn store() -> SqliteStore {
     let store = SqliteStore::open_in_memory().unwrap();
-    let doc = DocumentInput {
-        id: "policy.md".into(),
-        text: DOC.into(),
-        version: None,
-        title: None,
-        metadata: None,
-        origin: String::new(),
-    };
+    let doc = DocumentInput::new("policy.md", DOC);
     ingest(&store, vec![doc], Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
     store
 }
@@ -129,14 +122,7 @@ fn a_scope_keeps_unrelated_documents_out() {
     use warrant_graph::{Modality, Span};
     use warrant_verify::{ClaimResult, Status};
     let store = SqliteStore::open_in_memory().unwrap();
-    let doc = |id: &str, text: &str| DocumentInput {
-        id: id.into(),
-        text: text.into(),
-        version: None,
-        title: None,
-        metadata: None,
-        origin: String::new(),
-    };
+    let doc = |id: &str, text: &str| DocumentInput::new(id, text);
     let docs = vec![
         doc("atlas.md", "Atlas security. Session tokens expire after 30 minutes."),
         doc("borealis.md", "Borealis kiosk mode. Session tokens expire after 2 hours."),

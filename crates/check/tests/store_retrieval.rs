@@ -59,16 +59,7 @@ fn store_retrieval_keeps_the_evidence_of_the_items_own_sources() {
     let store = SqliteStore::open_in_memory().unwrap();
     let docs: Vec<DocumentInput> = items
         .iter()
-        .flat_map(|item| {
-            item.sources.iter().map(|(id, text)| DocumentInput {
-                id: format!("{}/{id}", item.id),
-                text: text.clone(),
-                version: None,
-                title: None,
-                metadata: None,
-                origin: String::new(),
-            })
-        })
+        .flat_map(|item| item.sources.iter().map(|(id, text)| DocumentInput::new(format!("{}/{id}", item.id), text.as_str())))
         .collect();
     let documents = docs.len();
     let summary = ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
@@ -123,14 +114,7 @@ fn store_retrieval_keeps_the_evidence_of_the_items_own_sources() {
 #[test]
 fn a_claim_no_chunk_shares_a_word_with_is_unsupported_not_unverified() {
     let store = SqliteStore::open_in_memory().unwrap();
-    let doc = DocumentInput {
-        id: "pets".into(),
-        text: "Cats sleep most of the day.".into(),
-        version: None,
-        title: None,
-        metadata: None,
-        origin: String::new(),
-    };
+    let doc = DocumentInput::new("pets", "Cats sleep most of the day.");
     ingest(&store, vec![doc], Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
     let answer = Answer { text: "Quantum zebras levitate.".into(), tool_calls: vec![], context: None, id: None };
     let req = Request { answer: &answer, question: None, output_id: None };
@@ -148,18 +132,10 @@ fn a_claim_no_chunk_shares_a_word_with_is_unsupported_not_unverified() {
 #[test]
 fn the_question_leads_a_bare_answer_to_its_passage() {
     let store = SqliteStore::open_in_memory().unwrap();
-    let doc = |id: &str, text: &str| DocumentInput {
-        id: id.into(),
-        text: text.into(),
-        version: None,
-        title: None,
-        metadata: None,
-        origin: String::new(),
-    };
     let docs = vec![
-        doc("film", "Serendipity is a 2001 romantic comedy directed by Peter Chelsom."),
-        doc("cast", "The cast of the play includes several stage actors."),
-        doc("other", "Lucy Gordon is an English actress and model."),
+        DocumentInput::new("film", "Serendipity is a 2001 romantic comedy directed by Peter Chelsom."),
+        DocumentInput::new("cast", "The cast of the play includes several stage actors."),
+        DocumentInput::new("other", "Lucy Gordon is an English actress and model."),
     ];
     ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
     let ids = |r: &warrant_check::store::Retrieved| (0..r.corpus.len()).map(|i| r.corpus.doc(i).id.clone()).collect::<Vec<_>>();

@@ -25,6 +25,13 @@ pub struct DocumentInput {
     pub origin: String,
 }
 
+impl DocumentInput {
+    /// A document with only an id and its text (no version, title or metadata).
+    pub fn new(id: impl Into<String>, text: impl Into<String>) -> Self {
+        DocumentInput { id: id.into(), text: text.into(), version: None, title: None, metadata: None, origin: String::new() }
+    }
+}
+
 /// A stored document (without its text; see [`crate::Store::document_text`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
