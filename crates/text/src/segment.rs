@@ -57,6 +57,15 @@ pub fn paragraphs(text: &str) -> Vec<Range<usize>> {
     out
 }
 
+/// True when the newline at byte `i` of `range` ends a sentence: before a blank line always;
+/// a single newline at block lines (list items, headings, table rows) and after `:`.
+fn newline_ends_sentence(text: &str, range: &Range<usize>, i: usize) -> bool {
+    let line_start = text[..i].rfind('\n').map_or(range.start, |p| (p + 1).max(range.start));
+    let this_line = &text[line_start..i];
+    let next_line = text[i + 1..range.end].split('\n').next().unwrap_or("");
+    next_line.trim().is_empty() || is_block_line(this_line) || is_block_line(next_line) || this_line.trim_end().ends_with(':')
+}
+
 fn push_trimmed(text: &str, r: Range<usize>, out: &mut Vec<Range<usize>>) {
     let t = trim_range(text, r);
     if !t.is_empty() {
@@ -145,13 +154,7 @@ pub fn sentences_in(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
                 start = end;
             }
             '\n' => {
-                // Blank line: always a boundary. Single newline: at block lines and after `:`.
-                let line_start = text[..i].rfind('\n').map_or(range.start, |p| (p + 1).max(range.start));
-                let this_line = &text[line_start..i];
-                let rest = &text[next_i..range.end];
-                let next_line = rest.split('\n').next().unwrap_or("");
-                let blank_next = next_line.trim().is_empty();
-                if blank_next || is_block_line(this_line) || is_block_line(next_line) || this_line.trim_end().ends_with(':') {
+                if newline_ends_sentence(text, &range, i) {
                     push_trimmed(text, start..i, &mut out);
                     start = next_i;
                 }
@@ -323,16 +326,9 @@ mod tests {
                     push_trimmed(text, start..end, &mut out);
                     start = end;
                 }
-                '\n' => {
-                    let line_start = text[..i].rfind('\n').map_or(range.start, |p| (p + 1).max(range.start));
-                    let this_line = &text[line_start..i];
-                    let rest = &text[next_i..range.end];
-                    let next_line = rest.split('\n').next().unwrap_or("");
-                    let blank_next = next_line.trim().is_empty();
-                    if blank_next || is_block_line(this_line) || is_block_line(next_line) || this_line.trim_end().ends_with(':') {
-                        push_trimmed(text, start..i, &mut out);
-                        start = next_i;
-                    }
+                '\n' if newline_ends_sentence(text, &range, i) => {
+                    push_trimmed(text, start..i, &mut out);
+                    start = next_i;
                 }
                 _ => {}
             }
