@@ -96,21 +96,9 @@ fn known_tools(ctx: Option<&Map<String, Value>>) -> Vec<String> {
 /// A node id such as `e12`: the prefix and a number, without the formatting machinery (a graph
 /// has one per node and reference; `format!` was a measurable share of extraction).
 fn node_id(prefix: &str, n: usize) -> String {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut m = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (m % 10) as u8;
-        m /= 10;
-        if m == 0 {
-            break;
-        }
-    }
-    let mut s = String::with_capacity(prefix.len() + digits.len() - i);
+    let mut s = String::with_capacity(prefix.len() + 20);
     s.push_str(prefix);
-    // Only ASCII digits were written.
-    s.extend(digits[i..].iter().map(|&d| char::from(d)));
+    warrant_text::number::push_decimal(&mut s, n as u64);
     s
 }
 

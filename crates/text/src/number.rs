@@ -183,9 +183,20 @@ impl Decimal {
 
 /// Decimal digits of an integer without the formatting machinery.
 fn itoa(n: i64) -> String {
+    let mut s = String::with_capacity(21);
+    if n < 0 {
+        s.push('-');
+    }
+    push_decimal(&mut s, n.unsigned_abs());
+    s
+}
+
+/// Appends the decimal digits of `n` to `out`, without the formatting machinery (`format!`
+/// is a measurable share of code that writes many small numbers).
+pub fn push_decimal(out: &mut String, n: u64) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
-    let mut m = n.unsigned_abs();
+    let mut m = n;
     loop {
         i -= 1;
         buf[i] = b'0' + (m % 10) as u8;
@@ -194,12 +205,8 @@ fn itoa(n: i64) -> String {
             break;
         }
     }
-    let mut s = String::with_capacity(buf.len() - i + 1);
-    if n < 0 {
-        s.push('-');
-    }
-    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("0"));
-    s
+    // Only ASCII digits were written.
+    out.extend(buf[i..].iter().map(|&d| char::from(d)));
 }
 
 fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
