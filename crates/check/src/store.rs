@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub use crate::chunk_index::ChunkIndex;
 use warrant_facts::{ChunkContext, Fact, Object, Polarity, Vocabulary, extract_facts};
 use warrant_store::{FactQuery, Store, StoreError};
-use warrant_verify::{ClaimResult, Corpus, Edge, Relationship, Selector, Source, Status};
+use warrant_verify::{ClaimResult, Corpus, Edge, QUESTION_WEIGHT, Relationship, Selector, Source, Status};
 
 /// Chunks retrieved per claim from a store.
 pub const CHUNKS_PER_CLAIM: usize = 8;
@@ -17,10 +17,6 @@ pub const MAX_FACT_EDGES: usize = 3;
 /// The chunks BM25 retrieved for each claim text (chunk ids), so fact lookups can keep to
 /// them without searching again.
 pub type ChunkScope = BTreeMap<String, BTreeSet<String>>;
-
-/// Weight of the question's words in a claim's chunk query (as in the verifier's sentence
-/// retrieval): context, not what the claim states.
-const QUESTION_WEIGHT: f64 = 0.3;
 
 /// The corpus a set of claims is checked against in a store: the BM25 top chunks for each
 /// claim text ([`ChunkIndex`]; the question's words, if any, count as weaker context, so a

@@ -167,10 +167,11 @@ const CONTEXT: f64 = 0.5;
 const PARTIAL: f64 = 0.5;
 /// How much a window must be about the claim before its conflict counts.
 const CONFLICT_CONTEXT: f64 = 0.5;
-/// Weight of question keys in retrieval.
 /// [`CONFLICT_CONTEXT`] for conflicts aligned on the claim's neighbourhood (amounts, dates).
 const ALIGNED_CONFLICT_CONTEXT: f64 = 0.34;
-const QUESTION_WEIGHT: f64 = 0.3;
+/// Weight of the question's words in retrieval (of sentences here, of a store's chunks in
+/// `warrant-check`): context, not what the claim states.
+pub const QUESTION_WEIGHT: f64 = 0.3;
 
 /// The question, analysed once per answer.
 struct Asked {
