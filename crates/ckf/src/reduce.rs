@@ -409,14 +409,14 @@ fn fuzzy_by_key(groups: &mut [Option<Group>], section: Section, fields: &[&str],
     let ident_in_key = identity_fields.iter().all(|f| fields.contains(f));
     // Items that differ in what they say are not merged on a similar label alone.
     let accept = |i: usize, t: usize| ident_in_key || identity_fields.is_empty() || idents[t] == idents[i];
-    let mut found = EarlierMatches::new(threshold, &keys, accept);
+    let mut found = EarlierMatches::new(threshold, &keys);
     for i in 0..groups.len() {
         if groups[i].is_none() {
             continue;
         }
-        match found.first(i, &keys[i], |t| groups[t].is_some(), accept) {
+        match found.first(i, |t| groups[t].is_some(), accept) {
             Some(t) => merge_pair(groups, t, i, false),
-            None => found.keep(i, &keys[i]),
+            None => found.keep(i),
         }
     }
 }

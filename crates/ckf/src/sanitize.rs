@@ -275,16 +275,16 @@ fn dedup_section(s: Section, items: &mut Vec<Item>) -> Vec<(String, String)> {
     let Some(key) = s.spec().sanitize_key else { return Vec::new() };
     let keys: Vec<Vec<String>> = crate::par::map(items, 128, |it| tokens(&it.key_text(key)));
     // An item goes when an earlier kept item matches it (one pass in order).
-    let mut found = EarlierMatches::new(0.85, &keys, |_, _| true);
+    let mut found = EarlierMatches::new(0.85, &keys);
     let mut keep = vec![true; items.len()];
     let mut redirects = Vec::new();
-    for (i, k) in keys.iter().enumerate() {
-        match found.first(i, k, |j| keep[j], |_, _| true) {
+    for i in 0..keys.len() {
+        match found.first(i, |j| keep[j], |_, _| true) {
             Some(t) => {
                 keep[i] = false;
                 redirects.push((items[i].handle(), items[t].handle()));
             }
-            None => found.keep(i, k),
+            None => found.keep(i),
         }
     }
     let mut k = keep.into_iter();

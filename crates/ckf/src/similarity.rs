@@ -19,21 +19,20 @@ pub struct JaccardIndex {
     /// Global token rank: lower is rarer.
     rank: FastMap<String, u32>,
     sets: Vec<(usize, Vec<u32>)>,
-    /// Prefix token → the sets holding it among their prefix tokens, in slot order.
-    postings: FastMap<u32, Vec<Posting>>,
+    /// Prefix token → the sets holding it among their prefix tokens, by set size (ascending),
+    /// each size's in slot order. A query reads only the sizes the length filter allows.
+    postings: FastMap<u32, Vec<(u32, Vec<Posting>)>>,
     /// The largest indexed set.
     max_len: usize,
     /// Per-query working memory (reset after each query).
     scratch: Mutex<Scratch>,
 }
 
-/// A prefix token's occurrence in an indexed set: its slot, the token's position in the set
-/// and the set's size (kept here so that the filters read nothing else).
+/// A prefix token's occurrence in an indexed set: its slot and the token's position in the set.
 #[derive(Debug, Clone, Copy)]
 struct Posting {
     slot: u32,
     pos: u32,
-    len: u32,
 }
 
 /// Working memory of one query: per-slot overlap counts, the slots touched, and the overlap
@@ -45,7 +44,8 @@ pub(crate) struct Scratch {
     need: Vec<usize>,
 }
 
-/// Jaccard of two sorted, deduplicated integer sets.
+/// Jaccard of two sorted, deduplicated integer sets (the reference [`reaches`] is tested against).
+#[cfg(test)]
 fn jaccard_ranks(a: &[u32], b: &[u32]) -> f64 {
     let (mut i, mut j, mut inter) = (0, 0, 0usize);
     while i < a.len() && j < b.len() {
@@ -61,6 +61,32 @@ fn jaccard_ranks(a: &[u32], b: &[u32]) -> f64 {
     }
     let union = a.len() + b.len() - inter;
     if union == 0 { 1.0 } else { inter as f64 / union as f64 }
+}
+
+/// Whether the Jaccard of two sorted, deduplicated sets reaches `t` (exactly
+/// `jaccard_ranks(a, b) >= t`): the merge stops as soon as the overlap still reachable falls
+/// below the overlap `⌈t/(1+t)·(|a|+|b|)⌉` that Jaccard ≥ t needs (the same bound as the
+/// candidate filter), which on sets that share a template is most of the walk.
+fn reaches(a: &[u32], b: &[u32], t: f64) -> bool {
+    let need = (t / (1.0 + t) * (a.len() + b.len()) as f64).ceil() as usize;
+    let (mut i, mut j, mut inter) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        if inter + (a.len() - i).min(b.len() - j) < need {
+            return false;
+        }
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                inter += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let union = a.len() + b.len() - inter;
+    let j = if union == 0 { 1.0 } else { inter as f64 / union as f64 };
+    j >= t
 }
 
 impl JaccardIndex {
@@ -136,7 +162,12 @@ impl JaccardIndex {
         let slot = self.sets.len() as u32;
         let len = ranks.len() as u32;
         for (pos, r) in ranks.iter().take(self.prefix_len(ranks.len())).enumerate() {
-            self.postings.entry(*r).or_default().push(Posting { slot, pos: pos as u32, len });
+            let sizes = self.postings.entry(*r).or_default();
+            let k = sizes.partition_point(|(m, _)| *m < len);
+            if sizes.get(k).is_none_or(|(m, _)| *m != len) {
+                sizes.insert(k, (len, Vec::new()));
+            }
+            sizes[k].1.push(Posting { slot, pos: pos as u32 });
         }
         self.max_len = self.max_len.max(ranks.len());
         self.sets.push((id, ranks));
@@ -151,25 +182,38 @@ impl JaccardIndex {
     /// Jaccard is computed only when the iterator reaches it (callers that want the first
     /// acceptable match stop early).
     pub fn matches_iter<'a>(&'a self, tokens: &[String]) -> impl Iterator<Item = usize> + 'a {
-        let (x, slots) = if tokens.is_empty() { (Vec::new(), Vec::new()) } else { self.candidates(tokens) };
+        let x = if tokens.is_empty() { Vec::new() } else { self.ranked(tokens) };
+        let slots = self.slots_for(&x);
+        self.verified(x, slots)
+    }
+
+    /// [`Self::matches_iter`] for a set already ranked by this index.
+    fn matches_ranked<'a>(&'a self, x: &'a [u32]) -> impl Iterator<Item = usize> + 'a {
+        let slots = self.slots_for(x);
+        self.verified(x, slots)
+    }
+
+    /// The candidate slots of ranks `x` (none for an empty set), in slot order.
+    fn slots_for(&self, x: &[u32]) -> Vec<usize> {
+        if x.is_empty() {
+            return Vec::new();
+        }
+        match self.scratch.lock() {
+            Ok(mut scratch) => self.candidate_slots(x, &mut scratch),
+            Err(_) => self.candidate_slots(x, &mut Scratch::default()),
+        }
+    }
+
+    /// The ids of the candidate `slots` whose full Jaccard against `x` reaches the threshold,
+    /// each computed when the iterator reaches it.
+    fn verified<'a, X: AsRef<[u32]> + 'a>(&'a self, x: X, slots: Vec<usize>) -> impl Iterator<Item = usize> + 'a {
         let t = self.threshold - 1e-12;
-        slots.into_iter().filter(move |&s| jaccard_ranks(&x, &self.sets[s].1) >= t).map(|s| self.sets[s].0)
+        slots.into_iter().filter(move |&s| reaches(x.as_ref(), &self.sets[s].1, t)).map(|s| self.sets[s].0)
     }
 
-    /// The query's ranks and the slots that pass the prefix, length and position filters, in
-    /// slot order.
-    fn candidates(&self, tokens: &[String]) -> (Vec<u32>, Vec<usize>) {
-        let x = self.ranked(tokens);
-        let slots = match self.scratch.lock() {
-            Ok(mut scratch) => self.candidate_slots(&x, usize::MAX, &mut scratch),
-            Err(_) => self.candidate_slots(&x, usize::MAX, &mut Scratch::default()),
-        };
-        (x, slots)
-    }
-
-    /// The slots before `before` that pass the prefix, length and position filters for ranks
-    /// `x`, in slot order; `scratch` is the caller's (one per thread).
-    fn candidate_slots(&self, x: &[u32], before: usize, scratch: &mut Scratch) -> Vec<usize> {
+    /// The slots that pass the prefix, length and position filters for ranks `x`, in slot
+    /// order; `scratch` is the caller's (one per thread).
+    fn candidate_slots(&self, x: &[u32], scratch: &mut Scratch) -> Vec<usize> {
         let t = self.threshold - 1e-12;
         let n = x.len();
         let Scratch { seen, touched, need } = scratch;
@@ -179,28 +223,30 @@ impl JaccardIndex {
         need.extend((0..=self.max_len).map(|m| {
             if (n.min(m) as f64) < t * n.max(m) as f64 { usize::MAX } else { (t / (1.0 + t) * (n + m) as f64).ceil() as usize }
         }));
+        // The sizes the length filter allows (a range: m ≥ t·n and n ≥ t·m).
+        let Some(lo) = need.iter().position(|&o| o != usize::MAX) else { return Vec::new() };
+        let hi = need.iter().rposition(|&o| o != usize::MAX).unwrap_or(lo);
         // Overlap seen so far per candidate slot, plus one (0: unseen); `u32::MAX`: pruned.
         seen.resize(self.sets.len(), 0);
         for (i, r) in x.iter().take(self.prefix_len(n)).enumerate() {
-            let Some(list) = self.postings.get(r) else { continue };
+            let Some(sizes) = self.postings.get(r) else { continue };
             let rest = n - i - 1;
-            for p in list {
-                let slot = p.slot as usize;
-                // Postings are in slot order.
-                if slot >= before {
-                    break;
+            let from = sizes.partition_point(|(m, _)| (*m as usize) < lo);
+            for (m, list) in sizes[from..].iter().take_while(|(m, _)| *m as usize <= hi) {
+                let (m, needed) = (*m as usize, need[*m as usize]);
+                for p in list {
+                    let slot = p.slot as usize;
+                    let state = seen[slot];
+                    if state == u32::MAX {
+                        continue;
+                    }
+                    if state == 0 {
+                        touched.push(slot);
+                    }
+                    let overlap = state.saturating_sub(1) as usize;
+                    let reachable = overlap + 1 + rest.min(m - p.pos as usize - 1);
+                    seen[slot] = if reachable < needed { u32::MAX } else { state.max(1) + 1 };
                 }
-                let state = seen[slot];
-                if state == u32::MAX {
-                    continue;
-                }
-                if state == 0 {
-                    touched.push(slot);
-                }
-                let needed = need[p.len as usize];
-                let overlap = state.saturating_sub(1) as usize;
-                let reachable = overlap + 1 + rest.min((p.len - p.pos - 1) as usize);
-                seen[slot] = if needed == usize::MAX || reachable < needed { u32::MAX } else { state.max(1) + 1 };
             }
         }
         let mut slots: Vec<usize> = Vec::new();
@@ -225,37 +271,41 @@ impl JaccardIndex {
 /// the sequential "keep a set unless an earlier kept set matches it" passes (near-duplicate
 /// removal) query an index of the kept sets, in order.
 ///
-/// The pass stays on one thread even when more are allowed: the sections it runs in are
-/// already spread over the pool, and listing every set's earlier matches up front so that the
-/// pass could be split cost far more than it saved (templated text keeps few of many similar
-/// sets; on the generated handbook, two threads: wall median 718 -> 652 ms, CPU 1130 -> 1030 ms).
+/// Every set is ranked once, up front (on the allowed threads); queries and insertions then work
+/// on integers only. The pass itself stays on one thread: the sections it runs in are already
+/// spread over the pool, and listing every set's earlier matches up front so that the pass
+/// could be split cost far more than it saved (templated text keeps few of many similar sets;
+/// on the generated handbook, two threads: wall median 718 -> 652 ms, CPU 1130 -> 1030 ms).
 #[derive(Debug)]
 pub struct EarlierMatches {
     ix: JaccardIndex,
+    /// Each set's ranks; taken by [`Self::keep`] (a set is not queried again once decided).
+    ranked: Vec<Vec<u32>>,
 }
 
 impl EarlierMatches {
-    /// An index for `threshold` over `sets` (which fix the token ranks); `accept(i, j)` can
-    /// refuse a pair (it must depend on `i` and `j` only) and is given again to [`Self::first`].
-    pub fn new(threshold: f64, sets: &[Vec<String>], _accept: impl Fn(usize, usize) -> bool + Sync) -> Self {
-        EarlierMatches { ix: JaccardIndex::new(threshold, sets.iter().map(Vec::as_slice)) }
+    /// An index for `threshold` over `sets` (which fix the token ranks).
+    pub fn new(threshold: f64, sets: &[Vec<String>]) -> Self {
+        let ix = JaccardIndex::new(threshold, sets.iter().map(Vec::as_slice));
+        let ranked = crate::par::map(sets, 256, |s| ix.ranked(s));
+        EarlierMatches { ix, ranked }
     }
 
-    /// The first earlier set matching set `i` that `kept` (and `accept`). `set` is set `i`; a
+    /// The first earlier set matching set `i` that is `kept` and that `accept(i, j)` takes. A
     /// set that is kept must be reported with [`Self::keep`].
-    pub fn first(
-        &self,
-        i: usize,
-        set: &[String],
-        kept: impl Fn(usize) -> bool,
-        accept: impl Fn(usize, usize) -> bool,
-    ) -> Option<usize> {
-        self.ix.matches_iter(set).filter(|&j| kept(j)).find(|&j| accept(i, j))
+    pub fn first(&self, i: usize, kept: impl Fn(usize) -> bool, accept: impl Fn(usize, usize) -> bool) -> Option<usize> {
+        let x = self.ranked.get(i)?;
+        self.ix.matches_ranked(x).filter(|&j| kept(j)).find(|&j| accept(i, j))
     }
 
-    /// Records that set `i` (`set`) is kept.
-    pub fn keep(&mut self, i: usize, set: &[String]) {
-        self.ix.insert(i, set.to_vec());
+    /// Records that set `i` is kept.
+    pub fn keep(&mut self, i: usize) {
+        if let Some(x) = self.ranked.get_mut(i) {
+            let x = std::mem::take(x);
+            if !x.is_empty() {
+                self.ix.push(i, x);
+            }
+        }
     }
 }
 
@@ -280,6 +330,13 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn reaches_is_the_jaccard_threshold(a in proptest::collection::btree_set(0u32..40, 0..25), b in proptest::collection::btree_set(0u32..40, 0..25), t in 0.05f64..1.0) {
+            let (a, b): (Vec<u32>, Vec<u32>) = (a.into_iter().collect(), b.into_iter().collect());
+            let t = t - 1e-12;
+            prop_assert_eq!(reaches(&a, &b, t), jaccard_ranks(&a, &b) >= t);
+        }
+
         #[test]
         fn agrees_with_a_quadratic_scan(docs in proptest::collection::vec(proptest::collection::vec(0u8..12, 0..7), 1..25), t in 0.3f64..1.0) {
             let sets: Vec<Vec<String>> = docs.iter().map(|d| {
@@ -312,14 +369,14 @@ mod tests {
                 }
                 want.push(target);
             }
-            let mut found = crate::par::with_threads(threads, || EarlierMatches::new(t, &sets, accept));
+            let mut found = crate::par::with_threads(threads, || EarlierMatches::new(t, &sets));
             let mut keep = vec![true; sets.len()];
             let mut got = Vec::new();
             for i in 0..sets.len() {
-                let target = found.first(i, &sets[i], |j| keep[j], accept);
+                let target = found.first(i, |j| keep[j], accept);
                 keep[i] = target.is_none();
                 if keep[i] {
-                    found.keep(i, &sets[i]);
+                    found.keep(i);
                 }
                 got.push(target);
             }
