@@ -23,6 +23,17 @@ pub fn base_id(it: &Item) -> String {
     format!("{}{}", it.section.prefix(), if cut.is_empty() { "item" } else { cut })
 }
 
+/// [`base_id`] from the item's handle, which starts with its merge key: the prefix and the
+/// untruncated slug of the label (or `item`), followed by `|` when the section has identity
+/// fields.
+fn base_id_from_handle(section: Section, handle: &str) -> String {
+    let key = handle.split('|').next().unwrap_or(handle);
+    let prefix = section.prefix();
+    let slug = key.get(prefix.len()..).unwrap_or("");
+    let cut = cut_slug(slug, '_', MAX_SLUG);
+    format!("{prefix}{}", if cut.is_empty() { "item" } else { cut })
+}
+
 /// Sorts every section, assigns ids and rewrites references. Returns handle → id.
 pub fn assign(sections: &mut [Vec<Item>]) -> FastMap<String, String> {
     let mut by_handle: FastMap<String, String> = FastMap::default();
@@ -34,10 +45,12 @@ pub fn assign(sections: &mut [Vec<Item>]) -> FastMap<String, String> {
         |items| items.len(),
         |items| {
             crate::reduce::sort_section(items);
+            // Handles and base ids depend on one item each: computed on every allowed thread.
+            let handles = crate::par::map(items, 128, Item::handle);
             let mut used: FastSet<String> = FastSet::default();
             let mut named: Vec<(String, String)> = Vec::with_capacity(items.len());
-            for it in items.iter_mut() {
-                let base = base_id(it);
+            for (it, handle) in items.iter_mut().zip(handles) {
+                let base = base_id_from_handle(it.section, &handle);
                 let mut id = base.clone();
                 if used.contains(&id) {
                     let h = sha256_hex(it.content_json().as_bytes());
@@ -49,7 +62,7 @@ pub fn assign(sections: &mut [Vec<Item>]) -> FastMap<String, String> {
                     }
                 }
                 used.insert(id.clone());
-                named.push((it.handle(), id.clone()));
+                named.push((handle, id.clone()));
                 it.id = id;
             }
             named
@@ -147,6 +160,25 @@ mod tests {
     use super::*;
     use crate::model::Evidence;
     use crate::score::Score;
+
+    proptest::proptest! {
+        /// The base id read off the handle equals the §3 definition (slug of the normalised
+        /// label, cut to 48 characters), with and without identity fields.
+        #[test]
+        fn base_id_from_the_handle_is_the_base_id(
+            a in "[ a-zA-Z0-9.,_'|\u{e9}\u{301}\u{ff21}]{0,70}",
+            b in "[ a-zA-Z0-9.,_'\u{e9}]{0,30}",
+        ) {
+            let items = [
+                Item::new(Section::IfThenRules, Basis::Explicit, Score::ONE).with("if", &a).with("then", &b),
+                Item::new(Section::CausalChains, Basis::Explicit, Score::ONE).with("cause", &a).with("effect", &b),
+                Item::new(Section::AtomicUnits, Basis::Explicit, Score::ONE).with("statement", &a).with("type", "fact"),
+            ];
+            for it in items {
+                proptest::prop_assert_eq!(base_id_from_handle(it.section, &it.handle()), base_id(&it));
+            }
+        }
+    }
 
     fn entity(name: &str, desc: &str, span: u32) -> Item {
         Item::new(Section::Entities, Basis::Explicit, Score::hundredths(80))

@@ -731,21 +731,21 @@ impl Item {
         // The slug of the joined label equals the slugs of its parts joined by `_` (separators
         // collapse and trim), and slugs fold through NFKD, so neither the join nor the NFC
         // normalisation of `label()` is needed here.
-        let mut key = String::from(self.section.prefix());
+        let mut key = String::with_capacity(64);
+        self.push_merge_key(&mut key);
+        key
+    }
+
+    /// Appends the merge key to `key`.
+    fn push_merge_key(&self, key: &mut String) {
+        key.push_str(self.section.prefix());
         let bare = key.len();
         for n in self.section.spec().label {
-            let part = crate::normalize::slug_full(self.text(n), '_');
-            if !part.is_empty() {
-                if key.len() > bare {
-                    key.push('_');
-                }
-                key.push_str(&part);
-            }
+            crate::normalize::push_slug(key, bare, self.text(n), '_');
         }
         if key.len() == bare {
             key.push_str("item");
         }
-        key
     }
 
     /// A field flattened to text (lists and step actions joined by spaces), for keys.
@@ -767,12 +767,24 @@ impl Item {
     /// identity fields for sections whose label is only part of what an item says.
     pub fn handle(&self) -> String {
         let spec = self.section.spec();
-        let key = self.merge_key();
+        let mut key = String::with_capacity(64);
+        self.push_merge_key(&mut key);
         if spec.identity.is_empty() {
             return key;
         }
-        let ident = crate::normalize::slug_full(&self.key_text(spec.identity), '_');
-        format!("{key}|{ident}")
+        // `|` + the slug of `key_text(identity)`, part by part (the same slug: see `push_slug`).
+        key.push('|');
+        let start = key.len();
+        for n in spec.identity {
+            let mut push = |t: &str| crate::normalize::push_slug(&mut key, start, t, '_');
+            match self.field(n) {
+                Field::Text(s) => push(s),
+                Field::List(v) | Field::Refs(v) => v.iter().for_each(|s| push(s)),
+                Field::Steps(v) => v.iter().for_each(|s| push(&s.action)),
+                Field::Related(v) => v.iter().for_each(|r| push(&r.entity)),
+            }
+        }
+        key
     }
 
     /// Canonical JSON of the content fields (no id, no trace), for ordering and hashes.
@@ -1296,6 +1308,23 @@ mod tests {
             let slug = crate::normalize::slug_full(&it.label(), '_');
             let want = format!("cau_{}", if slug.is_empty() { "item" } else { &slug });
             proptest::prop_assert_eq!(it.merge_key(), want);
+        }
+
+        /// The handle built part by part equals the merge key, `|` and the slug of the identity
+        /// fields' joined text (text and step fields).
+        #[test]
+        fn handle_is_the_merge_key_and_the_identity_slug(
+            name in "[ a-zA-Z0-9.,_'\u{e9}\u{301}\u{ff21}]{0,16}",
+            steps in proptest::collection::vec("[ a-zA-Z0-9.,_'\u{e9}\u{301}\u{ff21}]{0,12}", 0..4),
+            then in "[ a-zA-Z0-9.,_'\u{e9}\u{301}\u{ff21}]{0,24}",
+        ) {
+            let steps: Vec<Step> = steps.iter().enumerate().map(|(k, a)| Step { step: k as u32 + 1, action: a.clone(), input_required: String::new(), output_expected: String::new() }).collect();
+            let proc = Item::new(Section::Procedures, Basis::Explicit, Score::ONE).with("name", &name).with_field("steps", Field::Steps(steps));
+            let rule = Item::new(Section::IfThenRules, Basis::Explicit, Score::ONE).with("if", &name).with("then", &then);
+            for it in [proc, rule] {
+                let ident = crate::normalize::slug_full(&it.key_text(it.section.spec().identity), '_');
+                proptest::prop_assert_eq!(it.handle(), format!("{}|{ident}", it.merge_key()));
+            }
         }
     }
 }

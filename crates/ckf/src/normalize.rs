@@ -65,26 +65,36 @@ fn fold(label: &str) -> String {
 /// trimmed at both ends. Empty when the label has no ASCII letters or digits.
 pub fn slug_full(label: &str, sep: char) -> String {
     let mut out = String::with_capacity(label.len());
-    let mut gap = false;
+    push_slug(&mut out, 0, label, sep);
+    out
+}
+
+/// Appends the slug of `text` to `out`, whose slug so far starts at byte `start`: a `sep` goes
+/// before the text's first run when that slug is not empty. Pushing the parts of a text one by
+/// one gives the slug of the parts joined by spaces (separators collapse and trim; slugs fold
+/// character by character), without building the joined text.
+pub fn push_slug(out: &mut String, start: usize, text: &str, sep: char) {
     // ASCII needs no normalisation or folding: lower-case byte by byte.
-    if label.is_ascii() {
-        for b in label.bytes() {
-            let c = b.to_ascii_lowercase();
-            if c.is_ascii_lowercase() || c.is_ascii_digit() {
-                if gap && !out.is_empty() {
+    if text.is_ascii() {
+        out.reserve(text.len() + 1);
+        let mut gap = true;
+        for b in text.bytes() {
+            if b.is_ascii_alphanumeric() {
+                if gap && out.len() > start {
                     out.push(sep);
                 }
                 gap = false;
-                out.push(c as char);
+                out.push(b.to_ascii_lowercase() as char);
             } else {
                 gap = true;
             }
         }
-        return out;
+        return;
     }
-    for c in fold(label).chars() {
+    let mut gap = true;
+    for c in fold(text).chars() {
         if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            if gap && !out.is_empty() {
+            if gap && out.len() > start {
                 out.push(sep);
             }
             gap = false;
@@ -93,7 +103,6 @@ pub fn slug_full(label: &str, sep: char) -> String {
             gap = true;
         }
     }
-    out
 }
 
 /// Cuts a slug to at most `max` bytes at the last separator that fits; hard-cuts when none does.
@@ -198,6 +207,16 @@ mod tests {
             let n = normalize(&s);
             prop_assert_eq!(normalize(&n), n.clone());
             prop_assert!(is_normalized(&n));
+        }
+
+        /// Slugs pushed part by part equal the slug of the parts joined by spaces.
+        #[test]
+        fn pushed_slugs_join_like_spaces(parts in proptest::collection::vec("\\PC{0,12}|[ a-zA-Z0-9_.\u{e9}\u{301}\u{130}]{0,12}", 0..5)) {
+            let mut out = String::from("pre_");
+            for p in &parts {
+                push_slug(&mut out, 4, p, '_');
+            }
+            prop_assert_eq!(&out[4..], slug_full(&parts.join(" "), '_'));
         }
 
         #[test]
