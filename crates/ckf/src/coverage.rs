@@ -87,6 +87,16 @@ fn has_start_in(starts: &[u32], r: &Range<usize>) -> bool {
     starts.get(i).is_some_and(|s| (*s as usize) < r.end)
 }
 
+/// What coverage adds for one span.
+#[derive(Default)]
+struct SpanAdded {
+    /// The span's mode is `complete`.
+    complete: bool,
+    chunks: Vec<Item>,
+    qa: Vec<Item>,
+    atomic: Vec<Item>,
+}
+
 /// Runs coverage. `formats[i]` is span `i`'s document format; `mode` overrides the defaults.
 pub fn coverage(sections: &mut [Vec<Item>], spans: &[Span], formats: &[Format], mode: Option<CoverageMode>) -> CoverageReport {
     let n = spans.len();
@@ -106,17 +116,17 @@ pub fn coverage(sections: &mut [Vec<Item>], spans: &[Span], formats: &[Format], 
     let mapped_chunks = sections[Section::RetrievalChunks.index()].len();
     let mut report_mode =
         mode.unwrap_or_else(|| formats.first().map_or(CoverageMode::Balanced, |f| CoverageMode::default_for(*f)));
-    let (mut chunks_added, mut qa_added, mut atomic_added) = (0u32, 0u32, 0u32);
-    let mut new_items: Vec<Item> = Vec::new();
-    for (i, span) in spans.iter().enumerate() {
+    // Spans are covered independently (on every allowed thread), then added in span order.
+    let chunk_budget = (mapped_chunks as f64) < 0.6 * n as f64;
+    let indices: Vec<usize> = (0..n).collect();
+    let per_span = crate::par::map(&indices, 16, |&i| {
+        let span = &spans[i];
         let span_mode = mode.unwrap_or_else(|| CoverageMode::default_for(formats.get(i).copied().unwrap_or(Format::PlainText)));
-        if span_mode == CoverageMode::Complete {
-            report_mode = CoverageMode::Complete;
-        }
+        let mut added = SpanAdded { complete: span_mode == CoverageMode::Complete, ..SpanAdded::default() };
         let idx = i as u32;
         let body = trim_range(&span.text, span.body_start.min(span.text.len())..span.text.len());
         if body.is_empty() {
-            continue;
+            return added;
         }
         match span_mode {
             CoverageMode::Summary => {}
@@ -124,46 +134,46 @@ pub fn coverage(sections: &mut [Vec<Item>], spans: &[Span], formats: &[Format], 
                 if !covered[i]
                     && let Some(it) = chunk_for(idx, span, body.clone())
                 {
-                    new_items.push(it);
-                    chunks_added += 1;
+                    added.chunks.push(it);
                 }
                 let qa_format = matches!(formats.get(i), Some(Format::Faq | Format::JsonlRecords | Format::JsonArrayRecords));
                 if qa_format
                     && !has_qa[i]
                     && let Some(it) = qa_for(idx, span, body.clone())
                 {
-                    new_items.push(it);
-                    qa_added += 1;
+                    added.qa.push(it);
                 }
-                for it in
-                    atomic_for(idx, span, body, &starts[i], flag::OBLIGATION | flag::PROHIBITION | flag::EXCEPTION, usize::MAX)
-                {
-                    new_items.push(it);
-                    atomic_added += 1;
-                }
+                added.atomic =
+                    atomic_for(idx, span, body, &starts[i], flag::OBLIGATION | flag::PROHIBITION | flag::EXCEPTION, usize::MAX);
             }
             CoverageMode::Balanced => {
                 if chars(&span.text) < 80 {
-                    continue;
+                    return added;
                 }
-                let chunk_budget = (mapped_chunks as f64) < 0.6 * n as f64;
                 if !covered[i]
                     && chunk_budget
                     && let Some(it) = chunk_for(idx, span, body.clone())
                 {
-                    new_items.push(it);
-                    chunks_added += 1;
+                    added.chunks.push(it);
                 }
-                for it in atomic_for(idx, span, body, &starts[i], 0, 8) {
-                    new_items.push(it);
-                    atomic_added += 1;
-                }
+                added.atomic = atomic_for(idx, span, body, &starts[i], 0, 8);
             }
         }
-    }
-    for it in new_items {
-        let k = it.section.index();
-        sections[k].push(it);
+        added
+    });
+    let (mut chunks_added, mut qa_added, mut atomic_added) = (0u32, 0u32, 0u32);
+    for added in per_span {
+        if added.complete {
+            report_mode = CoverageMode::Complete;
+        }
+        chunks_added += added.chunks.len() as u32;
+        qa_added += added.qa.len() as u32;
+        atomic_added += added.atomic.len() as u32;
+        // In the order one loop over the spans would add them.
+        for it in added.chunks.into_iter().chain(added.qa).chain(added.atomic) {
+            let k = it.section.index();
+            sections[k].push(it);
+        }
     }
     let covered_after = covered_spans(sections, n);
     let records: Vec<usize> = (0..n).filter(|&i| spans[i].record_id.is_some()).collect();

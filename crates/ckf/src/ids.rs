@@ -125,32 +125,41 @@ pub fn prune_refs(sections: &mut [Vec<Item>]) {
 /// Rebuilds `source_traceability` (§2.7): one row per `source_refs` entry, the excerpt matched
 /// by index, enriched from the manifest.
 pub fn traceability(sections: &[Vec<Item>], manifest: &[ManifestEntry]) -> Vec<TraceRow> {
+    // Each item's rows depend on that item alone: built on every allowed thread, joined in
+    // section and item order.
+    let items: Vec<&Item> = Section::ALL.iter().flat_map(|s| &sections[s.index()]).collect();
+    let per_item = crate::par::map(&items, 256, |it| rows_of(it, manifest));
+    let mut rows = Vec::with_capacity(per_item.iter().map(Vec::len).sum());
+    for r in per_item {
+        rows.extend(r);
+    }
+    rows
+}
+
+/// One item's traceability rows: one per `source_refs` entry with an excerpt from that span.
+fn rows_of(it: &Item, manifest: &[ManifestEntry]) -> Vec<TraceRow> {
+    if it.trace.basis == Basis::Synthesized && it.trace.evidence.is_empty() {
+        return Vec::new();
+    }
     let mut rows = Vec::new();
-    for s in Section::ALL {
-        for it in &sections[s.index()] {
-            if it.trace.basis == Basis::Synthesized && it.trace.evidence.is_empty() {
-                continue;
-            }
-            for span in it.trace.refs() {
-                let Some(ev) = it.trace.evidence.iter().find(|e| e.span == span) else { continue };
-                let m = manifest.get(span as usize);
-                rows.push(TraceRow {
-                    extracted_item_id: it.id.clone(),
-                    source_location: span_id(span),
-                    source_excerpt: ev.excerpt.clone(),
-                    extraction_type: it.trace.basis,
-                    source_record_id: m.and_then(|m| m.source_record_id.clone()),
-                    source_file: m.map(|m| m.source_file.clone()).unwrap_or_default(),
-                    source_path: m.and_then(|m| m.path.clone()),
-                    source_line_start: m.map_or(0, |m| m.line_start),
-                    source_line_end: m.map_or(0, |m| m.line_end),
-                    source_char_start: m.map_or(0, |m| m.char_start),
-                    source_char_end: m.map_or(0, |m| m.char_end),
-                    source_basis: it.trace.basis,
-                    confidence: it.trace.confidence,
-                });
-            }
-        }
+    for span in it.trace.refs() {
+        let Some(ev) = it.trace.evidence.iter().find(|e| e.span == span) else { continue };
+        let m = manifest.get(span as usize);
+        rows.push(TraceRow {
+            extracted_item_id: it.id.clone(),
+            source_location: span_id(span),
+            source_excerpt: ev.excerpt.clone(),
+            extraction_type: it.trace.basis,
+            source_record_id: m.and_then(|m| m.source_record_id.clone()),
+            source_file: m.map(|m| m.source_file.clone()).unwrap_or_default(),
+            source_path: m.and_then(|m| m.path.clone()),
+            source_line_start: m.map_or(0, |m| m.line_start),
+            source_line_end: m.map_or(0, |m| m.line_end),
+            source_char_start: m.map_or(0, |m| m.char_start),
+            source_char_end: m.map_or(0, |m| m.char_end),
+            source_basis: it.trace.basis,
+            confidence: it.trace.confidence,
+        });
     }
     rows
 }
