@@ -7,7 +7,7 @@
 //! compile-time handles to ids, and `source_traceability` is rebuilt from the surviving items
 //! with `extraction_type` = `source_basis` (D40) and the manifest's locations.
 
-use warrant_text::fasthash::{FastMap, FastSet};
+use warrant_text::fasthash::{TextMap, TextSet};
 
 use crate::hash::sha256_hex;
 use crate::model::{Basis, Field, Item, ManifestEntry, Section, TraceRow, span_id};
@@ -35,8 +35,8 @@ fn base_id_from_handle(section: Section, handle: &str) -> String {
 }
 
 /// Sorts every section, assigns ids and rewrites references. Returns handle → id.
-pub fn assign(sections: &mut [Vec<Item>]) -> FastMap<String, String> {
-    let mut by_handle: FastMap<String, String> = FastMap::default();
+pub fn assign(sections: &mut [Vec<Item>]) -> TextMap<String, String> {
+    let mut by_handle: TextMap<String, String> = TextMap::default();
     // Ids are unique within a section: each section is sorted and numbered on its own thread,
     // and the handles are recorded in section order (the first id of a handle wins).
     let tasks: Vec<&mut Vec<Item>> = sections.iter_mut().collect();
@@ -47,7 +47,7 @@ pub fn assign(sections: &mut [Vec<Item>]) -> FastMap<String, String> {
             crate::reduce::sort_section(items);
             // Handles and base ids depend on one item each: computed on every allowed thread.
             let handles = crate::par::map(items, 128, Item::handle);
-            let mut used: FastSet<String> = FastSet::default();
+            let mut used: TextSet<String> = TextSet::default();
             let mut named: Vec<(String, String)> = Vec::with_capacity(items.len());
             for (it, handle) in items.iter_mut().zip(handles) {
                 let base = base_id_from_handle(it.section, &handle);
@@ -108,7 +108,7 @@ pub fn assign(sections: &mut [Vec<Item>]) -> FastMap<String, String> {
 
 /// Drops references to ids that no longer exist (after the numeric guard removed items).
 pub fn prune_refs(sections: &mut [Vec<Item>]) {
-    let live: FastSet<String> = sections.iter().flatten().map(|i| i.id.clone()).collect();
+    let live: TextSet<String> = sections.iter().flatten().map(|i| i.id.clone()).collect();
     for items in sections.iter_mut() {
         crate::par::for_each_mut(items, 256, |it| {
             for f in &mut it.fields {

@@ -16,7 +16,7 @@
 //! do not hold. Cross-references are rewritten to the surviving items, and entity relations
 //! that name their target are resolved to it (unresolved ones are dropped with a warning).
 
-use warrant_text::fasthash::{FastMap, FastSet};
+use warrant_text::fasthash::{TextMap, TextSet};
 
 use crate::gate::tokens;
 use crate::map::evidence::{contains_number, numbers};
@@ -184,7 +184,7 @@ pub fn reduce(items: Vec<Item>) -> Reduced {
         let i = it.section.index();
         sections[i].push(it);
     }
-    let mut redirect: FastMap<String, String> = FastMap::default();
+    let mut redirect: TextMap<String, String> = TextMap::default();
     let mut merged = 0u32;
     let mut out_sections = Vec::with_capacity(sections.len());
     // Sections merge independently (each on its own thread); the redirects are recorded in
@@ -238,7 +238,7 @@ fn dedup_section(section: Section, items: Vec<Item>) -> Vec<Group> {
     let spec = section.spec();
     let mut groups: Vec<Option<Group>> = Vec::with_capacity(items.len());
     // Step 1: same handle (merge key + identity).
-    let mut by_handle: FastMap<String, usize> = FastMap::default();
+    let mut by_handle: TextMap<String, usize> = TextMap::default();
     let handles = crate::par::map(&items, 256, Item::handle);
     for (it, h) in items.into_iter().zip(handles) {
         match by_handle.get(&h) {
@@ -255,7 +255,7 @@ fn dedup_section(section: Section, items: Vec<Item>) -> Vec<Group> {
     }
     // Step 2: entity aliases and exact names.
     if section == Section::Entities {
-        let mut by_label: FastMap<String, usize> = FastMap::default();
+        let mut by_label: TextMap<String, usize> = TextMap::default();
         for i in 0..groups.len() {
             let Some(g) = &groups[i] else { continue };
             let mut labels = vec![g.item.text("name").to_lowercase()];
@@ -296,7 +296,7 @@ fn dedup_section(section: Section, items: Vec<Item>) -> Vec<Group> {
         }
     };
     if matches!(section, Section::Procedures | Section::Playbooks | Section::IfThenRules) {
-        let mut seen: FastMap<String, usize> = FastMap::default();
+        let mut seen: TextMap<String, usize> = TextMap::default();
         for i in 0..groups.len() {
             let Some(g) = &groups[i] else { continue };
             let fps = fingerprints(&g.item);
@@ -314,7 +314,7 @@ fn dedup_section(section: Section, items: Vec<Item>) -> Vec<Group> {
     match spec.fuzzy {
         Some((fields, threshold)) => fuzzy(&mut groups, section, fields, threshold),
         None => {
-            let mut seen: FastMap<String, usize> = FastMap::default();
+            let mut seen: TextMap<String, usize> = TextMap::default();
             for i in 0..groups.len() {
                 let Some(g) = &groups[i] else { continue };
                 let key = format!("{}|{}", g.item.label().to_lowercase(), identity(&g.item));
@@ -422,14 +422,14 @@ fn fuzzy_by_key(groups: &mut [Option<Group>], section: Section, fields: &[&str],
 }
 
 /// Rewrites every cross-reference through `redirect` and drops those to items that are gone.
-pub fn rewrite_refs(sections: &mut [Vec<Item>], redirect: &FastMap<String, String>) {
+pub fn rewrite_refs(sections: &mut [Vec<Item>], redirect: &TextMap<String, String>) {
     let handles: Vec<Vec<String>> = sections.iter().map(|s| crate::par::map(s, 256, Item::handle)).collect();
     rewrite_refs_with(sections, redirect, &handles);
 }
 
 /// [`rewrite_refs`] with every item's handle given (`handles[section][item]`).
-fn rewrite_refs_with(sections: &mut [Vec<Item>], redirect: &FastMap<String, String>, handles: &[Vec<String>]) {
-    let live: FastSet<&str> = handles.iter().flatten().map(String::as_str).collect();
+fn rewrite_refs_with(sections: &mut [Vec<Item>], redirect: &TextMap<String, String>, handles: &[Vec<String>]) {
+    let live: TextSet<&str> = handles.iter().flatten().map(String::as_str).collect();
     let resolve = |h: &String| -> Option<String> {
         let mut cur = h.clone();
         for _ in 0..8 {
@@ -467,7 +467,7 @@ fn rewrite_refs_with(sections: &mut [Vec<Item>], redirect: &FastMap<String, Stri
 
 /// Resolves entity relations that name their target to the target's handle.
 fn resolve_relations(sections: &mut [Vec<Item>], handles: &[String], warnings: &mut Vec<String>) {
-    let mut by_label: FastMap<String, String> = FastMap::default();
+    let mut by_label: TextMap<String, String> = TextMap::default();
     // Relations do not change the entities' handles.
     for (it, h) in sections[Section::Entities.index()].iter().zip(handles) {
         by_label.entry(it.text("name").to_lowercase()).or_insert_with(|| h.clone());
@@ -478,7 +478,7 @@ fn resolve_relations(sections: &mut [Vec<Item>], handles: &[String], warnings: &
             }
         }
     }
-    let live: FastSet<&str> = handles.iter().map(String::as_str).collect();
+    let live: TextSet<&str> = handles.iter().map(String::as_str).collect();
     for (it, own) in sections[Section::Entities.index()].iter_mut().zip(handles) {
         let name = it.text("name").to_string();
         if let Field::Related(rels) = it.field_mut("related_entities") {

@@ -8,7 +8,7 @@
 //! | clause (`if`, `cause`, `condition`, …; project rule) | language and obvious truncation |
 //! | excerpts | language (switchable off) |
 
-use warrant_text::fasthash::FastMap;
+use warrant_text::fasthash::TextMap;
 
 use crate::gate::{self, tokens};
 use crate::lang::{self, Lang};
@@ -72,12 +72,12 @@ pub fn language_ok(text: &str, lang: Lang) -> bool {
 /// statement is usually its excerpt too.
 struct LanguageMemo<'a> {
     lang: Lang,
-    ok: FastMap<&'a str, bool>,
+    ok: TextMap<&'a str, bool>,
 }
 
 impl<'a> LanguageMemo<'a> {
     fn new(sections: &'a [Vec<Item>], lang: Lang, opts: &SanitizeOptions) -> Self {
-        let mut ok: FastMap<&'a str, bool> = FastMap::default();
+        let mut ok: TextMap<&'a str, bool> = TextMap::default();
         if !opts.check_excerpt_language || lang == Lang::Und {
             return LanguageMemo { lang, ok };
         }
@@ -183,7 +183,7 @@ pub struct Sanitized {
     /// The report (`sanitizer_audit`).
     pub audit: SanitizerAudit,
     /// Handles of near-duplicates → the handle of the item they duplicate.
-    pub redirect: FastMap<String, String>,
+    pub redirect: TextMap<String, String>,
     /// The language after recovery, when it was relabelled.
     pub relabelled: Option<Lang>,
 }

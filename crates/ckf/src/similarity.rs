@@ -10,18 +10,18 @@
 
 use std::sync::Mutex;
 
-use warrant_text::fasthash::FastMap;
+use warrant_text::fasthash::TextMap;
 
 /// An index of token sets, queried for the earliest set at or above a threshold.
 #[derive(Debug)]
 pub struct JaccardIndex {
     threshold: f64,
     /// Global token rank: lower is rarer.
-    rank: FastMap<String, u32>,
+    rank: TextMap<String, u32>,
     sets: Vec<(usize, Vec<u32>)>,
     /// Prefix token → the sets holding it among their prefix tokens, by set size (ascending),
     /// each size's in slot order. A query reads only the sizes the length filter allows.
-    postings: FastMap<u32, Vec<(u32, Vec<Posting>)>>,
+    postings: TextMap<u32, Vec<(u32, Vec<Posting>)>>,
     /// The largest indexed set.
     max_len: usize,
     /// Per-query working memory (reset after each query).
@@ -92,7 +92,7 @@ fn reaches(a: &[u32], b: &[u32], t: f64) -> bool {
 impl JaccardIndex {
     /// An index for `threshold`, with token ranks from the sets that will be indexed or queried.
     pub fn new<'a>(threshold: f64, corpus: impl IntoIterator<Item = &'a [String]>) -> Self {
-        let mut df: FastMap<&str, u32> = FastMap::default();
+        let mut df: TextMap<&str, u32> = TextMap::default();
         for set in corpus {
             for t in set {
                 *df.entry(t.as_str()).or_insert(0) += 1;
@@ -105,7 +105,7 @@ impl JaccardIndex {
             threshold,
             rank,
             sets: Vec::new(),
-            postings: FastMap::default(),
+            postings: TextMap::default(),
             max_len: 0,
             scratch: Mutex::new(Scratch::default()),
         }
