@@ -230,11 +230,12 @@ pub fn agent_instructions(sections: &[Vec<Item>], lang: Lang) -> AgentInstructio
     for it in &sections[Section::QaPairs.index()] {
         push_unique(&mut a.preferred_questions, it.text("question").to_string(), 10);
     }
-    for it in &sections[Section::AtomicUnits.index()] {
-        let s = it.text("statement");
-        let f = cues::flags(s);
+    // Cue flags per statement on every allowed thread; the lists are filled in order.
+    let atomic = &sections[Section::AtomicUnits.index()];
+    let flags = crate::par::map(atomic, 128, |it| cues::flags(it.text("statement")));
+    for (it, f) in atomic.iter().zip(flags) {
         if f & flag::TOOL != 0 && f & (flag::OBLIGATION | flag::RECOMMENDATION | flag::PROHIBITION) != 0 {
-            push_unique(&mut a.tool_usage_guidance, s.to_string(), 10);
+            push_unique(&mut a.tool_usage_guidance, it.text("statement").to_string(), 10);
         }
     }
     a
@@ -260,17 +261,25 @@ pub fn knowledge_limits(sections: &[Vec<Item>], spans: &[Span], domain: &str, la
             }
         }
     }
-    for it in &sections[Section::AtomicUnits.index()] {
+    // What each statement names and flags, on every allowed thread; the lists are filled in
+    // statement order.
+    let atomic = &sections[Section::AtomicUnits.index()];
+    let read = crate::par::map(atomic, 128, |it| {
         let s = it.text("statement");
-        for (_, name) in cues::references(s) {
+        let names: Vec<String> = cues::references(s).into_iter().map(|(_, name)| name).collect();
+        let see = SEE_DOC.captures(s).and_then(|c| c.name("d")).map(|d| normalize(d.as_str()));
+        (names, see, cues::flags(s))
+    });
+    for (it, (names, see, f)) in atomic.iter().zip(read) {
+        let s = it.text("statement");
+        for name in names {
             if !known.contains(&name) {
                 push_unique(&mut k.missing_context, format!("{}: {name}", p.referenced), 20);
             }
         }
-        if let Some(c) = SEE_DOC.captures(s).and_then(|c| c.name("d")) {
-            push_unique(&mut k.missing_context, format!("{}: {}", p.referenced, normalize(c.as_str())), 20);
+        if let Some(d) = see {
+            push_unique(&mut k.missing_context, format!("{}: {d}", p.referenced), 20);
         }
-        let f = cues::flags(s);
         if f & flag::ASSUMPTION != 0 {
             push_unique(&mut k.assumptions_detected, s.to_string(), 20);
         }

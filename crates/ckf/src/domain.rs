@@ -316,9 +316,15 @@ impl DomainSignal {
             if w.len() > 16 {
                 continue;
             }
-            buf.clear();
-            buf.extend(w.chars().flat_map(char::to_lowercase));
-            if let Some(&(d, s)) = CUE_MAP.get(buf.as_str()) {
+            // Lower-case ASCII words (most of them) are looked up as they are.
+            let key: &str = if w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+                w
+            } else {
+                buf.clear();
+                buf.extend(w.chars().flat_map(char::to_lowercase));
+                &buf
+            };
+            if let Some(&(d, s)) = CUE_MAP.get(key) {
                 for (i, h) in self.domain_hits.iter_mut().enumerate() {
                     if d & (1 << i) != 0 {
                         *h += 1;

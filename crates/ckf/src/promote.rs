@@ -68,22 +68,25 @@ pub fn promote(sections: &mut [Vec<Item>], language: Lang, opts: PromoteOptions)
             first: false,
         });
     }
-    for (i, it) in sections[Section::RetrievalChunks.index()].iter().enumerate() {
+    // A chunk's sentences are found on every allowed thread, then listed in chunk order.
+    let chunks: Vec<(usize, &Item)> = sections[Section::RetrievalChunks.index()].iter().enumerate().collect();
+    let from_chunks = crate::par::map(&chunks, 64, |&(i, it)| {
         let body = it.text("compressed_knowledge");
-        let mut n = 0;
+        let mut out = Vec::new();
         for r in sentences(body) {
             let s = &body[r];
-            if chars(s) > 12 && n < 6 {
-                candidates.push(Candidate {
+            if chars(s) > 12 && out.len() < 6 {
+                out.push(Candidate {
                     text: s.to_string(),
                     source: i,
                     source_section: Section::RetrievalChunks,
-                    first: n == 0,
+                    first: out.is_empty(),
                 });
-                n += 1;
             }
         }
-    }
+        out
+    });
+    candidates.extend(from_chunks.into_iter().flatten());
     let mut targets: Vec<(Section, JaccardIndex, usize)> = [Section::IfThenRules, Section::Playbooks, Section::AntiPatterns]
         .into_iter()
         .map(|t| {
@@ -127,17 +130,19 @@ struct Considered {
     built: Option<Item>,
     /// The near-duplicate key tokens of `built`.
     key: Vec<String>,
+    /// The reject's text preview, made here when the candidate is sure to be rejected.
+    preview: Option<String>,
 }
 
 impl Considered {
     fn new(target: Section, text: &str, reads_body: bool, built: Option<Item>, language: Lang) -> Self {
         let text_reason = text_gate(text, language);
         // The key is only read when the text gates pass and there is an item.
-        let key = match (&text_reason, &built) {
-            (None, Some(it)) => tokens(&dup_key(it)),
-            _ => Vec::new(),
+        let (key, preview) = match (&text_reason, &built) {
+            (None, Some(it)) => (tokens(&dup_key(it)), None),
+            _ => (Vec::new(), Some(crate::normalize::preview(text, 80))),
         };
-        Considered { target, reads_body, text_reason, built, key }
+        Considered { target, reads_body, text_reason, built, key, preview }
     }
 }
 
@@ -269,13 +274,16 @@ fn consider(
         }
         (reason, _) => {
             audit.rejected_count += 1;
-            let text = if k.reads_body { source.text("compressed_knowledge") } else { &c.text };
+            let text_preview = k.preview.unwrap_or_else(|| {
+                let text = if k.reads_body { source.text("compressed_knowledge") } else { &c.text };
+                crate::normalize::preview(text, 80)
+            });
             audit.rejected_items.push(PromotionReject {
                 source_id: source.trace.refs().first().map(|s| span_id(*s)).unwrap_or_default(),
                 source_section: c.source_section.key(),
                 target_section: k.target.key(),
                 reason: reason.unwrap_or("no_pattern_match"),
-                text_preview: crate::normalize::preview(text, 80),
+                text_preview,
             });
         }
     }

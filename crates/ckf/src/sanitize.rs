@@ -57,7 +57,16 @@ pub fn language_ok(text: &str, lang: Lang) -> bool {
     }
     // Words compared lower-cased without allocating a copy of each.
     let words: Vec<&str> = warrant_text::words::words(text).map(|(_, w)| w).collect();
-    let is = |w: &str, set: &[&str]| set.iter().any(|s| w.chars().flat_map(char::to_lowercase).eq(s.chars()));
+    let is = |w: &str, set: &[&str]| {
+        set.iter().any(|s| {
+            // An ASCII word lower-cases byte for byte (the signals are lower-case).
+            if w.is_ascii() {
+                w.len() == s.len() && w.eq_ignore_ascii_case(s)
+            } else {
+                w.chars().flat_map(char::to_lowercase).eq(s.chars())
+            }
+        })
+    };
     let has = |set: &[&str]| words.iter().any(|w| is(w, set));
     match lang {
         Lang::En => !has(PT_SIGNALS) && !text.contains(['ã', 'õ']),
@@ -72,34 +81,33 @@ pub fn language_ok(text: &str, lang: Lang) -> bool {
 /// statement is usually its excerpt too.
 struct LanguageMemo<'a> {
     lang: Lang,
-    ok: TextMap<&'a str, bool>,
+    /// Distinct excerpt → its index in `ok`.
+    index: TextMap<&'a str, u32>,
+    ok: Vec<bool>,
 }
 
 impl<'a> LanguageMemo<'a> {
     fn new(sections: &'a [Vec<Item>], lang: Lang, opts: &SanitizeOptions) -> Self {
-        let mut ok: TextMap<&'a str, bool> = TextMap::default();
+        let mut index: TextMap<&'a str, u32> = TextMap::default();
         if !opts.check_excerpt_language || lang == Lang::Und {
-            return LanguageMemo { lang, ok };
+            return LanguageMemo { lang, index, ok: Vec::new() };
         }
         let mut distinct: Vec<&'a str> = Vec::new();
         for it in sections.iter().flatten() {
             for e in &it.trace.evidence {
-                if !ok.contains_key(e.excerpt.as_str()) {
-                    ok.insert(&e.excerpt, true);
+                index.entry(e.excerpt.as_str()).or_insert_with(|| {
                     distinct.push(&e.excerpt);
-                }
+                    distinct.len() as u32 - 1
+                });
             }
         }
-        let checked = crate::par::map(&distinct, 256, |t| language_ok(t, lang));
-        for (t, v) in distinct.into_iter().zip(checked) {
-            ok.insert(t, v);
-        }
-        LanguageMemo { lang, ok }
+        let ok = crate::par::map(&distinct, 256, |t| language_ok(t, lang));
+        LanguageMemo { lang, index, ok }
     }
 
     fn ok(&self, text: &str) -> bool {
-        match self.ok.get(text) {
-            Some(&v) => v,
+        match self.index.get(text) {
+            Some(&k) => self.ok[k as usize],
             None => language_ok(text, self.lang),
         }
     }
