@@ -113,7 +113,8 @@ pub fn guard(sections: &mut [Vec<Item>], spans: &[Span]) -> NumericIntegrity {
 }
 
 fn check_item(item: &mut Item, spans: &[Span], report: &mut NumericIntegrity) -> bool {
-    let excerpts: Vec<String> = item.trace.evidence.iter().map(|e| e.excerpt.clone()).collect();
+    // The trace is read while the fields are repaired (disjoint parts of the item).
+    let excerpts: Vec<&str> = item.trace.evidence.iter().map(|e| e.excerpt.as_str()).collect();
     let span_texts: Vec<&Span> = item.trace.refs().into_iter().filter_map(|i| spans.get(i as usize)).collect();
     let section = item.section;
     let id = item.id.clone();
