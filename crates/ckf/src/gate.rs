@@ -1,6 +1,7 @@
 //! Text gates shared by the mapper, promotion (§7.6) and the sanitizer (§7.8): truncation,
 //! completeness, dangling function words, and token sets for Jaccard similarity.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use warrant_text::fasthash::FastSet;
@@ -113,7 +114,13 @@ pub fn is_complete(text: &str) -> bool {
 /// tokens whatever their length (project rule), so "Section 4.2" and "Section 4.3", or "5 days"
 /// and "7 days", never look alike.
 pub fn tokens(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = crate::map::evidence::numbers(text).map(|n| format!("#{n}")).collect();
+    token_slices(text).into_iter().map(Cow::into_owned).collect()
+}
+
+/// [`tokens`] borrowing the words that are already lower-case from `text` (most of them), so
+/// that near-duplicate passes over thousands of texts do not allocate a string per token.
+pub fn token_slices(text: &str) -> Vec<Cow<'_, str>> {
+    let mut out: Vec<Cow<'_, str>> = crate::map::evidence::numbers(text).map(|n| Cow::Owned(format!("#{n}"))).collect();
     for (_, w) in warrant_text::words::words(text) {
         if w.bytes().all(|b| b.is_ascii_digit()) {
             continue;
@@ -123,7 +130,7 @@ pub fn tokens(text: &str) -> Vec<String> {
         }
         if w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
             if !STOP_SET.contains(w) {
-                out.push(w.to_string());
+                out.push(Cow::Borrowed(w));
             }
             continue;
         }
@@ -131,7 +138,7 @@ pub fn tokens(text: &str) -> Vec<String> {
         if STOP_SET.contains(l.as_str()) {
             continue;
         }
-        out.push(l);
+        out.push(Cow::Owned(l));
     }
     out.sort_unstable();
     out.dedup();

@@ -402,8 +402,7 @@ fn fuzzy(groups: &mut [Option<Group>], section: Section, fields: &[&str], thresh
 /// earlier item, so an item is merged into the first earlier item still standing that matches
 /// it (an index of the items kept so far: see [`EarlierMatches`]).
 fn fuzzy_by_key(groups: &mut [Option<Group>], section: Section, fields: &[&str], threshold: f64) {
-    let keys: Vec<Vec<String>> =
-        crate::par::map(groups, 128, |g| g.as_ref().map(|g| tokens(&g.item.key_text(fields))).unwrap_or_default());
+    let keys: Vec<String> = crate::par::map(groups, 128, |g| g.as_ref().map(|g| g.item.key_text(fields)).unwrap_or_default());
     let idents: Vec<String> = crate::par::map(groups, 256, |g| g.as_ref().map(|g| identity(&g.item)).unwrap_or_default());
     let identity_fields = section.spec().identity;
     let ident_in_key = identity_fields.iter().all(|f| fields.contains(f));

@@ -10,7 +10,7 @@
 
 use warrant_text::fasthash::TextMap;
 
-use crate::gate::{self, tokens};
+use crate::gate;
 use crate::lang::{self, Lang};
 use crate::model::{Field, Item, Role, SanitizerAudit, SanitizerReject, Section};
 use crate::normalize::chars;
@@ -281,7 +281,7 @@ fn dedup(sections: &mut [Vec<Item>], out: &mut Sanitized) {
 /// item it duplicates), in order.
 fn dedup_section(s: Section, items: &mut Vec<Item>) -> Vec<(String, String)> {
     let Some(key) = s.spec().sanitize_key else { return Vec::new() };
-    let keys: Vec<Vec<String>> = crate::par::map(items, 128, |it| tokens(&it.key_text(key)));
+    let keys: Vec<String> = crate::par::map(items, 128, |it| it.key_text(key));
     // An item goes when an earlier kept item matches it (one pass in order).
     let mut found = EarlierMatches::new(0.85, &keys);
     let mut keep = vec![true; items.len()];

@@ -284,11 +284,46 @@ pub struct EarlierMatches {
 }
 
 impl EarlierMatches {
-    /// An index for `threshold` over `sets` (which fix the token ranks).
-    pub fn new(threshold: f64, sets: &[Vec<String>]) -> Self {
-        let ix = JaccardIndex::new(threshold, sets.iter().map(Vec::as_slice));
-        let ranked = crate::par::map(sets, 256, |s| ix.ranked(s));
-        EarlierMatches { ix, ranked }
+    /// An index for `threshold` over the token sets of `texts` ([`crate::gate::tokens`]).
+    ///
+    /// Texts are tokenised on the allowed threads without a string per token; tokens are then
+    /// interned in one pass (document frequencies counted on the way) and ranked as
+    /// [`JaccardIndex::new`] ranks them (rarest first, ties by token), so each set becomes a
+    /// sorted list of ranks.
+    pub fn new(threshold: f64, texts: &[String]) -> Self {
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let sets = crate::par::map(&texts, 128, |t: &&str| crate::gate::token_slices(t));
+        let mut ids: TextMap<&str, u32> = TextMap::default();
+        let mut names: Vec<&str> = Vec::new();
+        let mut df: Vec<u32> = Vec::new();
+        let mut interned: Vec<Vec<u32>> = Vec::with_capacity(sets.len());
+        for set in &sets {
+            let mut v = Vec::with_capacity(set.len());
+            for t in set {
+                let id = *ids.entry(t.as_ref()).or_insert_with(|| {
+                    names.push(t.as_ref());
+                    df.push(0);
+                    names.len() as u32 - 1
+                });
+                df[id as usize] += 1;
+                v.push(id);
+            }
+            interned.push(v);
+        }
+        let mut order: Vec<u32> = (0..names.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| {
+            df[a as usize].cmp(&df[b as usize]).then_with(|| names[a as usize].cmp(names[b as usize]))
+        });
+        let mut rank = vec![0u32; names.len()];
+        for (r, &id) in order.iter().enumerate() {
+            rank[id as usize] = r as u32;
+        }
+        let ranked = crate::par::map(&interned, 256, |set| {
+            let mut r: Vec<u32> = set.iter().map(|&id| rank[id as usize]).collect();
+            r.sort_unstable();
+            r
+        });
+        EarlierMatches { ix: JaccardIndex::new(threshold, std::iter::empty()), ranked }
     }
 
     /// The first earlier set matching set `i` that is `kept` and that `accept(i, j)` takes. A
@@ -353,12 +388,14 @@ mod tests {
             }
         }
 
-        /// The sequential near-duplicate pass (an index of the kept sets, queried in order)
-        /// and `EarlierMatches` (every set's earlier matches found up front, on 1–3 threads)
-        /// keep and redirect the same sets, with or without a pair filter.
+        /// The sequential near-duplicate pass (an index of the kept sets' string tokens,
+        /// queried in order) and `EarlierMatches` (texts tokenised and ranked up front, on 1–3
+        /// threads) keep and redirect the same sets, with or without a pair filter.
         #[test]
-        fn earlier_matches_agree_with_the_sequential_pass(docs in proptest::collection::vec(proptest::collection::vec(0u8..6, 0..5), 1..40), t in 0.3f64..1.0, threads in 1usize..4, odd in any::<bool>()) {
-            let sets: Vec<Vec<String>> = docs.iter().map(|d| d.iter().map(|x| format!("tok{x}")).collect()).collect();
+        fn earlier_matches_agree_with_the_sequential_pass(docs in proptest::collection::vec(proptest::collection::vec(0usize..7, 0..5), 1..40), t in 0.3f64..1.0, threads in 1usize..4, odd in any::<bool>()) {
+            const WORDS: [&str; 7] = ["Alpha", "bravo", "charlie", "Delta", "echo", "foxtrot", "12.5"];
+            let texts: Vec<String> = docs.iter().map(|d| d.iter().map(|&x| WORDS[x]).collect::<Vec<_>>().join(" ")).collect();
+            let sets: Vec<Vec<String>> = texts.iter().map(|t| tokens(t)).collect();
             let accept = |i: usize, j: usize| !odd || (i + j) % 3 != 0;
             let mut ix = JaccardIndex::new(t, sets.iter().map(Vec::as_slice));
             let mut want = Vec::new();
@@ -369,7 +406,7 @@ mod tests {
                 }
                 want.push(target);
             }
-            let mut found = crate::par::with_threads(threads, || EarlierMatches::new(t, &sets));
+            let mut found = crate::par::with_threads(threads, || EarlierMatches::new(t, &texts));
             let mut keep = vec![true; sets.len()];
             let mut got = Vec::new();
             for i in 0..sets.len() {
