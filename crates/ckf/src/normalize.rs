@@ -69,6 +69,20 @@ pub fn slug_full(label: &str, sep: char) -> String {
     out
 }
 
+/// ASCII byte → its lower-case form when it is a letter or digit, else 0.
+const SLUG_BYTE: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = (b as u8).to_ascii_lowercase();
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            t[b] = c;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// Appends the slug of `text` to `out`, whose slug so far starts at byte `start`: a `sep` goes
 /// before the text's first run when that slug is not empty. Pushing the parts of a text one by
 /// one gives the slug of the parts joined by spaces (separators collapse and trim; slugs fold
@@ -78,13 +92,15 @@ pub fn push_slug(out: &mut String, start: usize, text: &str, sep: char) {
     if text.is_ascii() {
         out.reserve(text.len() + 1);
         let mut gap = true;
-        for b in text.bytes() {
-            if b.is_ascii_alphanumeric() {
+        for &b in text.as_bytes() {
+            // The lower-cased letter or digit, or 0 for a separator (one table look-up).
+            let c = SLUG_BYTE[b as usize];
+            if c != 0 {
                 if gap && out.len() > start {
                     out.push(sep);
                 }
                 gap = false;
-                out.push(b.to_ascii_lowercase() as char);
+                out.push(c as char);
             } else {
                 gap = true;
             }
