@@ -225,7 +225,7 @@ fn compile_inner(mapper: &dyn Mapper, sources: &[SourceInput<'_>], opts: &Option
     let mut dropped_numeric = 0u32;
     let mut domain = DomainSignal::default();
     let mut signals = SourceSignals::default();
-    for d in &docs {
+    for d in docs.iter_mut() {
         warnings.extend(d.profile.warnings.iter().cloned());
         let base = spans.len() as u32;
         let chunks = chunk::chunks(&d.spans, opts.max_chunk_chars);
@@ -246,14 +246,22 @@ fn compile_inner(mapper: &dyn Mapper, sources: &[SourceInput<'_>], opts: &Option
             intro.value.extend(p.intro.value);
             partials.push(p.items);
         }
+        // Domain cues per span on every allowed thread (counts add up in any order).
+        for part in crate::par::map(&d.spans, 64, |s| {
+            let mut one = DomainSignal::default();
+            one.add(&s.text);
+            one
+        }) {
+            domain.merge(&part);
+        }
         for s in &d.spans {
-            domain.add(&s.text);
             signals.add(&s.text);
         }
         signals.words += d.profile.source_word_count;
-        spans.extend(d.spans.iter().cloned());
         span_files.extend(std::iter::repeat_n(d.file.clone(), d.spans.len()));
         span_formats.extend(std::iter::repeat_n(d.format, d.spans.len()));
+        // The document's spans are not read again: moved, not copied.
+        spans.append(&mut d.spans);
     }
     if dropped_numeric > 0 {
         warnings.push(format!("{dropped_numeric} items were not kept because two excerpts could not show all their numbers"));
@@ -282,7 +290,9 @@ fn compile_inner(mapper: &dyn Mapper, sources: &[SourceInput<'_>], opts: &Option
     ids::assign(&mut sections);
     let numeric = crate::numeric::guard(&mut sections, &spans);
     ids::prune_refs(&mut sections);
-    let manifest: Vec<_> = spans.iter().enumerate().map(|(i, s)| derive::manifest_entry(i as u32, s, &span_files[i])).collect();
+    // One entry per span, on every allowed thread.
+    let numbered: Vec<(usize, &Span)> = spans.iter().enumerate().collect();
+    let manifest = crate::par::map(&numbered, 64, |&(i, s)| derive::manifest_entry(i as u32, s, &span_files[i]));
     let traceability = ids::traceability(&sections, &manifest);
     let total_items: usize = sections.iter().map(Vec::len).sum();
     if total_items == 0 && chars_total > 1000 {

@@ -306,6 +306,19 @@ pub struct DomainGuess {
 }
 
 impl DomainSignal {
+    /// Adds the evidence another signal holds (the same as having added its texts here).
+    pub fn merge(&mut self, other: &DomainSignal) {
+        for (h, o) in self.domain_hits.iter_mut().zip(other.domain_hits) {
+            *h += o;
+        }
+        if self.sub_hits.len() < other.sub_hits.len() {
+            self.sub_hits.resize(other.sub_hits.len(), 0);
+        }
+        for (h, o) in self.sub_hits.iter_mut().zip(&other.sub_hits) {
+            *h += o;
+        }
+    }
+
     /// Adds the cue words of `text`.
     pub fn add(&mut self, text: &str) {
         if self.sub_hits.is_empty() {
@@ -404,6 +417,28 @@ pub fn map_suggested(s: &str) -> (&'static str, Option<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn merged_signals_equal_one_signal_over_every_text() {
+        let texts = [
+            "The patient was given a dose of insulin.",
+            "",
+            "Tax returns and invoices are due.",
+            "The court ruled on the contract.",
+        ];
+        let mut whole = DomainSignal::default();
+        let mut merged = DomainSignal::default();
+        for t in texts {
+            whole.add(t);
+            let mut one = DomainSignal::default();
+            one.add(t);
+            merged.merge(&one);
+        }
+        assert_eq!(merged.domain_hits, whole.domain_hits);
+        assert_eq!(merged.sub_hits, whole.sub_hits);
+        assert!(whole.domain_hits.iter().sum::<u32>() > 0, "the texts carry domain cues");
+        assert_eq!(merged.guess(), whole.guess());
+    }
 
     fn guess(t: &str) -> DomainGuess {
         let mut s = DomainSignal::default();
