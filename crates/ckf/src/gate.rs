@@ -95,7 +95,8 @@ pub fn is_truncated(text: &str) -> bool {
 /// dangling, and at least 60% letters.
 pub fn is_complete(text: &str) -> bool {
     let t = text.trim();
-    if t.chars().count() < 20 {
+    let ascii = t.is_ascii();
+    if (if ascii { t.len() } else { t.chars().count() }) < 20 {
         return false;
     }
     let first_ok = t.chars().next().is_some_and(|c| c.is_alphanumeric() || matches!(c, '"' | '\'' | '“' | '‘' | '«' | '¿' | '¡'));
@@ -105,8 +106,14 @@ pub fn is_complete(text: &str) -> bool {
         return false;
     }
     let (words, last) = word_count_and_last(t);
-    let non_space = t.chars().filter(|c| !c.is_whitespace()).count().max(1);
-    let letters = t.chars().filter(|c| c.is_alphabetic()).count();
+    // Non-space characters and letters, counted in one pass (bytes for ASCII text).
+    let (non_space, letters) = if ascii {
+        t.bytes()
+            .fold((0, 0), |(n, l), b| (n + usize::from(!(b as char).is_whitespace()), l + usize::from(b.is_ascii_alphabetic())))
+    } else {
+        t.chars().fold((0, 0), |(n, l), c| (n + usize::from(!c.is_whitespace()), l + usize::from(c.is_alphabetic())))
+    };
+    let non_space = non_space.max(1);
     words >= 4 && letters * 10 >= non_space * 6 && !last.is_some_and(is_dangling)
 }
 
@@ -382,6 +389,37 @@ pub fn label(phrase: &str, max_words: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The completeness check as first written (three passes over the characters), the
+    /// reference for the one-pass version.
+    fn is_complete_reference(text: &str) -> bool {
+        let t = text.trim();
+        if t.chars().count() < 20 {
+            return false;
+        }
+        let first_ok =
+            t.chars().next().is_some_and(|c| c.is_alphanumeric() || matches!(c, '"' | '\'' | '“' | '‘' | '«' | '¿' | '¡'));
+        let stripped = t.trim_end_matches(['"', '”', '’', '\'', ')', '»', '*']);
+        let final_ok = stripped.ends_with(['.', '!', '?', '…']) || ends_with_list_item(t);
+        if !(first_ok && final_ok) {
+            return false;
+        }
+        let (words, last) = word_count_and_last(t);
+        let non_space = t.chars().filter(|c| !c.is_whitespace()).count().max(1);
+        let letters = t.chars().filter(|c| c.is_alphabetic()).count();
+        words >= 4 && letters * 10 >= non_space * 6 && !last.is_some_and(is_dangling)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn one_pass_completeness_equals_the_reference(
+            s in "[A-Za-z0-9 .,!?\t\n\u{b}\u{c}\u{e9}\u{a0}'\"-]{0,60}",
+            sentence in "[A-Z\u{c9}][a-z0-9 ,\t\u{b}\u{c}\u{e9}\u{a0}%$-]{18,60}[.!?]",
+        ) {
+            proptest::prop_assert_eq!(is_complete(&s), is_complete_reference(&s));
+            proptest::prop_assert_eq!(is_complete(&sentence), is_complete_reference(&sentence));
+        }
+    }
 
     #[test]
     fn truncation_and_completeness() {
