@@ -320,10 +320,15 @@ static USED: LazyLock<Regex> = LazyLock::new(|| {
 /// Splits `s[start..]` into condition and consequence at `, then` or a clause comma.
 fn split_condition(s: &str, start: usize) -> Option<(Range<usize>, Range<usize>)> {
     let body = &s[start..];
-    // ", then …" / " then …"
-    for t in THEN {
+    // ", then …" / " then …". The body is ASCII-lower-cased once so each ASCII separator is one
+    // substring search instead of a case-insensitive comparison at every byte.
+    let lower = body.to_ascii_lowercase();
+    // Every separator holds " then " (or another THEN word between spaces); in ASCII text,
+    // one split on spaces rules them all out at once.
+    let then_word = !body.is_ascii() || lower.split(' ').any(|w| THEN.contains(&w));
+    for t in THEN.iter().filter(|_| then_word) {
         for sep in [format!(", {t} "), format!(" {t} ")] {
-            if let Some(p) = find_ci(body, &sep) {
+            if let Some(p) = find_ci_lowered(body, &lower, &sep) {
                 let cond = start..start + p;
                 let cons = start + p + sep.len()..s.len();
                 if words(&s[cond.clone()]) >= 1 && words(&s[cons.clone()]) >= 2 {
@@ -366,6 +371,20 @@ fn split_condition(s: &str, start: usize) -> Option<(Range<usize>, Range<usize>)
 
 fn words(s: &str) -> usize {
     s.split_whitespace().count()
+}
+
+/// [`find_ci`] of a lower-case `needle`, given `lower`, the ASCII lower-case copy of `hay`.
+fn find_ci_lowered(hay: &str, lower: &str, needle: &str) -> Option<usize> {
+    if needle.is_ascii() {
+        // Only ASCII letters fold for an ASCII needle, and ASCII lower-casing keeps every byte
+        // offset, so the first match in `lower` is the first case-insensitive match in `hay`.
+        return lower.find(needle);
+    }
+    if hay.is_ascii() {
+        // ASCII characters lower-case to ASCII: they can never spell a non-ASCII needle.
+        return None;
+    }
+    find_ci(hay, needle)
 }
 
 fn find_ci(hay: &str, needle: &str) -> Option<usize> {
@@ -769,6 +788,18 @@ mod tests {
 
     fn sl(s: &str, r: Range<usize>) -> &str {
         &s[r]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn lowered_search_finds_what_find_ci_finds(hay in "(?i:[a-z ,]|então|ENTÃO|then|\\PC){0,40}") {
+            let lower = hay.to_ascii_lowercase();
+            for t in THEN {
+                for sep in [format!(", {t} "), format!(" {t} ")] {
+                    proptest::prop_assert_eq!(find_ci_lowered(&hay, &lower, &sep), find_ci(&hay, &sep));
+                }
+            }
+        }
     }
 
     #[test]
