@@ -40,6 +40,32 @@ fn nfc(s: String) -> String {
     if s.is_ascii() || is_nfc_quick(s.chars()) == IsNormalized::Yes { s } else { s.nfc().collect() }
 }
 
+/// True when `normalize(s)` has at most `max` characters, without building it for ASCII text.
+pub fn normalized_chars_at_most(s: &str, max: usize) -> bool {
+    if !s.is_ascii() {
+        return chars(&normalize(s)) <= max;
+    }
+    // Collapsing and trimming whitespace only shorten a string (ASCII is its own NFC).
+    if s.len() <= max {
+        return true;
+    }
+    // Non-whitespace bytes, plus one space per whitespace run between them.
+    let mut n = 0usize;
+    let mut pending_space = false;
+    for &b in s.as_bytes() {
+        if b == b' ' || (0x09..=0x0d).contains(&b) {
+            pending_space = n > 0;
+        } else {
+            n += 1 + usize::from(pending_space);
+            pending_space = false;
+            if n > max {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// True when `s` is already in the §4 normal form.
 pub fn is_normalized(s: &str) -> bool {
     let collapsed = !s.starts_with(char::is_whitespace)
@@ -198,6 +224,11 @@ mod tests {
             let n = normalize(&s);
             prop_assert_eq!(normalize(&n), n.clone());
             prop_assert!(is_normalized(&n));
+        }
+
+        #[test]
+        fn normalized_length_bound_matches_normalize(s in "[ \t\n\x0ba-c]{0,30}|\\PC{0,30}", max in 0usize..30) {
+            prop_assert_eq!(normalized_chars_at_most(&s, max), chars(&normalize(&s)) <= max);
         }
 
         #[test]

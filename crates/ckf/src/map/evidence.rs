@@ -7,7 +7,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::model::{Evidence, Item};
-use crate::normalize::normalize;
+use crate::normalize::{normalize, normalized_chars_at_most};
+use warrant_text::segment::trim_range;
 
 /// Longest excerpt, in characters (§2.5).
 pub const MAX_EXCERPT: usize = 240;
@@ -90,6 +91,30 @@ pub fn item_numbers(item: &Item) -> Vec<String> {
 /// Whitespace-separated words of `text[range]` as byte ranges of `text`.
 fn words_in(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
+    if text[range.clone()].is_ascii() {
+        // Bytes are chars; ASCII whitespace for `char::is_whitespace` is 0x09..=0x0d and space.
+        let mut start: Option<usize> = None;
+        for (i, &b) in text.as_bytes()[range.clone()].iter().enumerate() {
+            let at = range.start + i;
+            if b == b' ' || (0x09..=0x0d).contains(&b) {
+                if let Some(s) = start.take() {
+                    out.push(s..at);
+                }
+            } else if start.is_none() {
+                start = Some(at);
+            }
+        }
+        if let Some(s) = start {
+            out.push(s..range.end);
+        }
+        return out;
+    }
+    words_in_chars(text, range)
+}
+
+/// [`words_in`] for any text, char by char.
+fn words_in_chars(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
     let mut start: Option<usize> = None;
     for (i, c) in text[range.clone()].char_indices() {
         let at = range.start + i;
@@ -146,14 +171,16 @@ fn covered(positions: &[Vec<usize>], windows: &[Range<usize>]) -> bool {
 /// Up to `max` windows over `range` that cover the needed numbers: the start first, then a
 /// window at the first uncovered number. `covered` is false when two windows cannot hold them.
 pub fn windows(text: &str, range: Range<usize>, needed: &[String], max: usize) -> (Vec<Range<usize>>, bool) {
-    let words = words_in(text, range.clone());
-    if words.is_empty() {
+    // From the first word's start to the last word's end (trimming and the word split both
+    // use `char::is_whitespace`). Most ranges fit in one excerpt: they need no word list.
+    let full = trim_range(text, range.clone());
+    if full.is_empty() {
         return (Vec::new(), needed.is_empty());
     }
-    let full = words[0].start..words[words.len() - 1].end;
-    if warrant_text::char_len(&normalize(&text[full.clone()])) <= MAX_EXCERPT {
+    if normalized_chars_at_most(&text[full.clone()], MAX_EXCERPT) {
         return (vec![full], true);
     }
+    let words = words_in(text, range.clone());
     let positions = number_positions(text, &range, needed);
     let mut wins = vec![window(text, &words, 0)];
     let word_of = |p: usize| words.iter().position(|w| w.end > p).unwrap_or(words.len() - 1);
@@ -246,6 +273,14 @@ mod tests {
             numbers("pay $1,250.50 by 14:30 on 2024-05-01").collect::<Vec<_>>(),
             vec!["1,250.50", "14:30", "2024", "05", "01"]
         );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn ascii_word_split_matches_the_char_split(t in "[ \t\n\x0b\x0c\ra-c.]{0,40}", a in 0usize..40, b in 0usize..40) {
+            let r = a.min(b).min(t.len())..a.max(b).min(t.len());
+            proptest::prop_assert_eq!(words_in(&t, r.clone()), words_in_chars(&t, r));
+        }
     }
 
     #[test]
