@@ -10,7 +10,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 /// NFC, whitespace runs collapsed to one space, trimmed (§4).
 pub fn normalize(s: &str) -> String {
     // Already normal ASCII (the common case for labels and short fields): one copy.
-    if s.is_ascii() && !s.starts_with(' ') && !s.ends_with(' ') && !has_ascii_space_run(s) {
+    if is_plain_ascii(s) {
         return s.to_string();
     }
     let mut out = String::with_capacity(s.len());
@@ -29,10 +29,48 @@ pub fn normalize(s: &str) -> String {
     nfc(out)
 }
 
-/// True when an ASCII string has whitespace other than single spaces.
-fn has_ascii_space_run(s: &str) -> bool {
+/// True when `s` is ASCII without control bytes, leading or trailing spaces, or two spaces in a
+/// row: then it is its own normal form. (False for some other normal strings, which take the
+/// general path to the same result.) Eight bytes at a time: `normalize` sees every string a
+/// package holds, several times.
+fn is_plain_ascii(s: &str) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
     let b = s.as_bytes();
-    b.iter().enumerate().any(|(i, &c)| (c.is_ascii_whitespace() || c == 0x0b) && (c != b' ' || b.get(i + 1) == Some(&b' ')))
+    // A space before the first byte, so a leading space counts as a run.
+    let mut prev_space = true;
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let x = u64::from_le_bytes(w);
+        // Non-ASCII bytes; then (all bytes below 0x80) any byte below 0x20.
+        if x & HI != 0 || x.wrapping_sub(LO * 0x20) & !x & HI != 0 {
+            return false;
+        }
+        // The high bit of each space byte, exactly: y's zero bytes.
+        let y = x ^ (LO * 0x20);
+        let spaces = !(((y & !HI).wrapping_add(!HI)) | y | !HI);
+        // Byte k + 1 is 8 bits above byte k (little-endian); byte 0 follows the last chunk.
+        if spaces & (spaces << 8) != 0 || (prev_space && spaces & 0x80 != 0) {
+            return false;
+        }
+        prev_space = spaces >> 63 != 0;
+    }
+    for &c in chunks.remainder() {
+        if c == b' ' {
+            if prev_space {
+                return false;
+            }
+            prev_space = true;
+        } else if (0x20..0x80).contains(&c) {
+            prev_space = false;
+        } else {
+            return false;
+        }
+    }
+    // A trailing space (an empty string is plain).
+    !prev_space || b.is_empty()
 }
 
 /// NFC form of an owned string, without copying when it already is NFC.
@@ -178,6 +216,24 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// The general path of `normalize`, without the ASCII shortcut.
+    fn normalize_chars(s: &str) -> String {
+        let mut out = String::new();
+        let mut pending_space = false;
+        for c in s.chars() {
+            if c.is_whitespace() {
+                pending_space = !out.is_empty();
+            } else {
+                if pending_space {
+                    out.push(' ');
+                    pending_space = false;
+                }
+                out.push(c);
+            }
+        }
+        out.nfc().collect()
+    }
+
     #[test]
     fn collapses_whitespace_and_composes() {
         assert_eq!(normalize("  a\t\n b\u{00a0}\u{2003}c  "), "a b c");
@@ -224,6 +280,16 @@ mod tests {
             let n = normalize(&s);
             prop_assert_eq!(normalize(&n), n.clone());
             prop_assert!(is_normalized(&n));
+        }
+
+        #[test]
+        fn plain_ascii_is_exactly_unchanged_ascii(s in "[ \t\n\x0b\x01\x7fa-c]{0,40}|[ ab]{0,40}|\\PC{0,20}") {
+            // The fast path accepts a string only when it is its own normal form, and accepts
+            // every ASCII one without control bytes.
+            let plain = is_plain_ascii(&s);
+            let unchanged = normalize_chars(&s) == s;
+            let no_controls = s.bytes().all(|b| (0x20..0x80).contains(&b));
+            prop_assert_eq!(plain, unchanged && no_controls);
         }
 
         #[test]
