@@ -2,9 +2,6 @@
 //! states appears in one of its (at most two) excerpts.
 
 use std::ops::Range;
-use std::sync::LazyLock;
-
-use regex::Regex;
 
 use crate::model::{Evidence, Item};
 use crate::normalize::{normalize, normalized_chars_at_most};
@@ -13,16 +10,33 @@ use warrant_text::segment::trim_range;
 /// Longest excerpt, in characters (§2.5).
 pub const MAX_EXCERPT: usize = 240;
 
-static NUMBER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[0-9]+(?:[.,:/][0-9]+)*").unwrap_or_else(|e| panic!("regex: {e}")));
-
 /// Fields that only navigate (copied from headings): their numbers are checked against the
 /// span's heading trail instead of the excerpts.
 pub const NAVIGATION_FIELDS: [&str; 3] = ["standalone_context", "activation_queries", "tags"];
 
-/// Numeric tokens (`2,000`, `4.2`, `14:30`, `60`) of a text.
+/// Numeric tokens (`2,000`, `4.2`, `14:30`, `60`) of a text: the matches of
+/// `[0-9]+(?:[.,:/][0-9]+)*`, left to right, each as long as it goes. A plain scan: every
+/// item's every field passes through here.
 pub fn numbers(text: &str) -> impl Iterator<Item = &str> {
-    NUMBER.find_iter(text).map(|m| m.as_str())
+    let b = text.as_bytes();
+    let digits_from = |mut i: usize| {
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        let start = pos + b.get(pos..)?.iter().position(u8::is_ascii_digit)?;
+        let mut end = digits_from(start);
+        // A separator continues the number only when a digit follows it.
+        while matches!(b.get(end), Some(b'.' | b',' | b':' | b'/')) && b.get(end + 1).is_some_and(u8::is_ascii_digit) {
+            end = digits_from(end + 1);
+        }
+        pos = end;
+        // Digits and separators are ASCII: both ends are char boundaries.
+        Some(&text[start..end])
+    })
 }
 
 /// True when the bytes `at..end` of `b` hold a number not glued to other digits, nor to a
@@ -276,6 +290,13 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn number_scan_matches_the_pattern(t in "[0-9.,:/ a-]{0,40}|\\PC{0,30}") {
+            let re = regex::Regex::new(r"[0-9]+(?:[.,:/][0-9]+)*").unwrap();
+            let want: Vec<&str> = re.find_iter(&t).map(|m| m.as_str()).collect();
+            proptest::prop_assert_eq!(numbers(&t).collect::<Vec<_>>(), want);
+        }
+
         #[test]
         fn ascii_word_split_matches_the_char_split(t in "[ \t\n\x0b\x0c\ra-c.]{0,40}", a in 0usize..40, b in 0usize..40) {
             let r = a.min(b).min(t.len())..a.max(b).min(t.len());
