@@ -171,9 +171,20 @@ fn window(text: &str, words: &[Range<usize>], from: usize) -> Range<usize> {
 /// Positions (byte offsets) of each needed number inside `range`; numbers not found are skipped.
 fn number_positions(text: &str, range: &Range<usize>, needed: &[String]) -> Vec<Vec<usize>> {
     let hay = &text[range.clone()];
+    let b = hay.as_bytes();
+    // Numbers start with a digit: one pass finds every place one can start, so each token is
+    // compared there only instead of searched for through the whole range.
+    let digits: Vec<usize> = b.iter().enumerate().filter(|(_, c)| c.is_ascii_digit()).map(|(i, _)| i).collect();
     needed
         .iter()
-        .map(|n| positions(hay, n).into_iter().map(|p| range.start + p).collect::<Vec<usize>>())
+        .map(|n| {
+            let at: Vec<usize> = if n.starts_with(|c: char| c.is_ascii_digit()) {
+                digits.iter().copied().filter(|&p| b[p..].starts_with(n.as_bytes()) && standalone(b, p, p + n.len())).collect()
+            } else {
+                positions(hay, n)
+            };
+            at.into_iter().map(|p| range.start + p).collect::<Vec<usize>>()
+        })
         .filter(|v| !v.is_empty())
         .collect()
 }
@@ -290,6 +301,15 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn number_positions_are_the_standalone_occurrences(t in "[0-9.,:/ a]{0,40}", n in "[0-9][0-9.,:/]{0,3}|a|") {
+            let mut want = positions(&t, &n);
+            want.iter_mut().for_each(|p| *p += 1);
+            let text = format!("x{t}");
+            let got = number_positions(&text, &(1..text.len()), std::slice::from_ref(&n));
+            proptest::prop_assert_eq!(got.first().cloned().unwrap_or_default(), want);
+        }
+
         #[test]
         fn number_scan_matches_the_pattern(t in "[0-9.,:/ a-]{0,40}|\\PC{0,30}") {
             let re = regex::Regex::new(r"[0-9]+(?:[.,:/][0-9]+)*").unwrap();
