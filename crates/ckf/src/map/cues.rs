@@ -177,9 +177,23 @@ static DEF_ISA: LazyLock<Regex> = LazyLock::new(|| {
 static DEF_REST: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)(?-u:\b)(?:that|which|who|whose|where|used|of|for|in|to|with|by|que|de|para|com|con|en|onde|donde)(?-u:\b)")
 });
-static DEF_GLOSSARY: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^(?:\*\*|__)(?P<term>[^*_]{2,60})(?:\*\*|__)\s*[:—–-]\s*\S|^(?P<term2>\p{Lu}[\p{L}\d '’-]{1,40}):\s+\p{Lu}")
-});
+/// `**Term**: …` or `Term Name: Capitalised …`. Each term runs up to the first character its
+/// class excludes (`*`/`_`, `:`), which must close it, so the length caps (60 and 41
+/// characters) are checked by [`glossary`] instead of compiled as bounded repeats (a bounded
+/// repeat of a Unicode letter class costs several milliseconds to build).
+static DEF_GLOSSARY: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:\*\*|__)(?P<term>[^*_]{2,})(?:\*\*|__)\s*[:—–-]\s*\S|^(?P<term2>\p{Lu}[\p{L}\d '’-]+):\s+\p{Lu}"));
+
+/// The [`DEF_GLOSSARY`] match of `s` within its length caps.
+fn glossary(s: &str) -> Option<regex::Captures<'_>> {
+    let c = DEF_GLOSSARY.captures(s)?;
+    let fits = match (c.name("term"), c.name("term2")) {
+        (Some(t), _) => t.as_str().chars().count() <= 60,
+        (None, Some(t)) => t.as_str().chars().count() <= 41,
+        (None, None) => false,
+    };
+    fits.then_some(c)
+}
 static DEF_PT: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^entende-se por\s+(?P<term>[^,;:]{2,60}?)\s*[,:]?\s+(?:o|a|os|as|um|uma|todo|toda)\s"));
 
@@ -226,7 +240,7 @@ pub fn definition(s: &str) -> Option<Range<usize>> {
         let trail = t.len() - t.trim_end().len();
         r.start + lead..r.end - trail
     };
-    if let Some(c) = DEF_GLOSSARY.captures(s) {
+    if let Some(c) = glossary(s) {
         let m = c.name("term").or_else(|| c.name("term2"))?;
         let t = m.as_str().trim().to_lowercase();
         if !NOT_GLOSSARY.contains(&t.as_str()) && is_term(m.as_str()) {
@@ -790,7 +804,39 @@ mod tests {
         &s[r]
     }
 
+    /// The glossary pattern with its length caps compiled in (slow to build: built once).
+    static BOUNDED_GLOSSARY: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"^(?:\*\*|__)(?P<term>[^*_]{2,60})(?:\*\*|__)\s*[:—–-]\s*\S|^(?P<term2>\p{Lu}[\p{L}\d '’-]{1,40}):\s+\p{Lu}")
+    });
+
+    #[test]
+    fn glossary_length_caps() {
+        let key = |c: Option<regex::Captures<'_>>| c.map(|c| (c.get(0).map(|m| m.range()), c.name("term").map(|m| m.range())));
+        for n in [1, 2, 39, 40, 41, 42, 58, 59, 60, 61] {
+            for s in [
+                format!("**{}**: x", "a".repeat(n)),
+                format!("A{}: Xy", "b".repeat(n)),
+                format!("É{}: Éy", "é".repeat(n)),
+                format!("A{}:  B", " c".repeat(n / 2)),
+            ] {
+                assert_eq!(key(glossary(&s)), key(BOUNDED_GLOSSARY.captures(&s)), "{s}");
+            }
+        }
+        assert!(glossary(&format!("A{}: Xy", "b".repeat(40))).is_some());
+        assert!(glossary(&format!("A{}: Xy", "b".repeat(41))).is_none());
+    }
+
     proptest::proptest! {
+        #[test]
+        fn glossary_matches_the_bounded_pattern(
+            s in "(\\*\\*|__)?[A-Za-zÉé '’:*_-]{0,70}(\\*\\*|__)?[: —-]{0,3}[A-Za-z]{0,3}|(\\*\\*|__)?\\PC{0,70}"
+        ) {
+
+            let want = BOUNDED_GLOSSARY.captures(&s).map(|c| (c.get(0).map(|m| m.range()), c.name("term").map(|m| m.range()), c.name("term2").map(|m| m.range())));
+            let got = glossary(&s).map(|c| (c.get(0).map(|m| m.range()), c.name("term").map(|m| m.range()), c.name("term2").map(|m| m.range())));
+            proptest::prop_assert_eq!(got, want);
+        }
+
         #[test]
         fn lowered_search_finds_what_find_ci_finds(hay in "(?i:[a-z ,]|então|ENTÃO|then|\\PC){0,40}") {
             let lower = hay.to_ascii_lowercase();
