@@ -125,27 +125,45 @@ fn fold(label: &str) -> String {
     normalize(label).nfkd().filter(|c| !is_combining_mark(*c)).flat_map(char::to_lowercase).collect()
 }
 
+/// An ASCII byte's slug character: itself lower-cased for letters and digits, else 0.
+static SLUG_BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 128 {
+        let b = i as u8;
+        if b.is_ascii_alphanumeric() {
+            t[i] = b.to_ascii_lowercase();
+        }
+        i += 1;
+    }
+    t
+};
+
 /// The untruncated slug of a label: runs of characters other than `[a-z0-9]` become `sep`,
 /// trimmed at both ends. Empty when the label has no ASCII letters or digits.
 pub fn slug_full(label: &str, sep: char) -> String {
+    // ASCII needs no normalisation or folding: one table look-up per byte (every item's merge
+    // key and handle is a slug, computed many times per compile).
+    if label.is_ascii() && sep.is_ascii() {
+        let mut out: Vec<u8> = Vec::with_capacity(label.len());
+        let mut gap = false;
+        for &b in label.as_bytes() {
+            let c = SLUG_BYTE[usize::from(b)];
+            if c == 0 {
+                gap = true;
+                continue;
+            }
+            if gap && !out.is_empty() {
+                out.push(sep as u8);
+            }
+            gap = false;
+            out.push(c);
+        }
+        // Only ASCII bytes were pushed.
+        return String::from_utf8(out).unwrap_or_default();
+    }
     let mut out = String::with_capacity(label.len());
     let mut gap = false;
-    // ASCII needs no normalisation or folding: lower-case byte by byte.
-    if label.is_ascii() {
-        for b in label.bytes() {
-            let c = b.to_ascii_lowercase();
-            if c.is_ascii_lowercase() || c.is_ascii_digit() {
-                if gap && !out.is_empty() {
-                    out.push(sep);
-                }
-                gap = false;
-                out.push(c as char);
-            } else {
-                gap = true;
-            }
-        }
-        return out;
-    }
     for c in fold(label).chars() {
         if c.is_ascii_lowercase() || c.is_ascii_digit() {
             if gap && !out.is_empty() {
@@ -295,6 +313,17 @@ mod tests {
         #[test]
         fn normalized_length_bound_matches_normalize(s in "[ \t\n\x0ba-c]{0,30}|\\PC{0,30}", max in 0usize..30) {
             prop_assert_eq!(normalized_chars_at_most(&s, max), chars(&normalize(&s)) <= max);
+        }
+
+        #[test]
+        fn ascii_slugs_lower_case_and_join_alphanumeric_runs(s in "[ -~]{0,40}", dash in proptest::bool::ANY) {
+            let sep = if dash { '-' } else { '_' };
+            let runs: Vec<String> = s
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|r| !r.is_empty())
+                .map(str::to_ascii_lowercase)
+                .collect();
+            prop_assert_eq!(slug_full(&s, sep), runs.join(&sep.to_string()));
         }
 
         #[test]
