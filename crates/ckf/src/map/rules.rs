@@ -145,6 +145,8 @@ struct Pack {
     body_start: usize,
     end: usize,
     title: Option<String>,
+    /// Two excerpts are known to hold the numbers of `evidence_start..end`.
+    covered: bool,
 }
 
 struct Walker<'a> {
@@ -856,9 +858,9 @@ impl<'a> Walker<'a> {
             self.section_fresh = false;
             let title = self.title_override.take().or_else(|| self.heading.clone());
             let evidence_start = self.heading_range.clone().map_or(start, |r| r.start.min(start));
-            return Pack { evidence_start, body_start: start, end: start, title };
+            return Pack { evidence_start, body_start: start, end: start, title, covered: false };
         }
-        Pack { evidence_start: start, body_start: start, end: start, title: None }
+        Pack { evidence_start: start, body_start: start, end: start, title: None, covered: false }
     }
 
     fn coverable(&self, pk: &Pack, end: usize) -> bool {
@@ -881,11 +883,17 @@ impl<'a> Walker<'a> {
             if self.pack.is_none() {
                 self.pack = Some(self.new_pack(r.start));
             }
-            let split = match &self.pack {
+            let (split, checked) = match &self.pack {
                 Some(pk) if pk.end > pk.body_start => {
-                    chars(&self.text[pk.body_start..r.end]) > MAX_CHUNK || !self.coverable(pk, r.end)
+                    // Text without digits adds no number to cover and moves no excerpt over
+                    // the earlier ones: a covered pack stays covered.
+                    let still_covered = pk.covered && !self.text.as_bytes()[pk.end..r.end].iter().any(u8::is_ascii_digit);
+                    debug_assert!(!still_covered || self.coverable(pk, r.end));
+                    let split =
+                        chars(&self.text[pk.body_start..r.end]) > MAX_CHUNK || !(still_covered || self.coverable(pk, r.end));
+                    (split, true)
                 }
-                _ => false,
+                _ => (false, false),
             };
             if split {
                 self.close_pack();
@@ -893,6 +901,7 @@ impl<'a> Walker<'a> {
             }
             if let Some(pk) = &mut self.pack {
                 pk.end = r.end;
+                pk.covered |= checked && !split;
             }
         }
         let long_enough = self.pack.as_ref().is_some_and(|pk| chars(&self.text[pk.body_start..pk.end]) >= 80);
