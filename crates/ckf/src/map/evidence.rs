@@ -27,7 +27,7 @@ pub fn numbers(text: &str) -> impl Iterator<Item = &str> {
     };
     let mut pos = 0;
     std::iter::from_fn(move || {
-        let start = pos + b.get(pos..)?.iter().position(u8::is_ascii_digit)?;
+        let start = pos + first_digit(b.get(pos..)?)?;
         let mut end = digits_from(start);
         // A separator continues the number only when a digit follows it.
         while matches!(b.get(end), Some(b'.' | b',' | b':' | b'/')) && b.get(end + 1).is_some_and(u8::is_ascii_digit) {
@@ -37,6 +37,28 @@ pub fn numbers(text: &str) -> impl Iterator<Item = &str> {
         // Digits and separators are ASCII: both ends are char boundaries.
         Some(&text[start..end])
     })
+}
+
+/// The offset of the first ASCII digit in `b`. Eight bytes at a time: most text has none, and
+/// every field of every item is scanned for numbers.
+pub fn first_digit(b: &[u8]) -> Option<usize> {
+    const L: u64 = 0x0101_0101_0101_0101;
+    let mut chunks = b.chunks_exact(8);
+    let mut at = 0;
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let x = u64::from_le_bytes(w);
+        // Per byte, without carries between bytes: the high bit of (185 - t) says t <= b'9',
+        // that of (t + 80) says t >= b'0', where t is the byte's low seven bits; `!x` rules
+        // out bytes with the high bit set.
+        let t = x & (L * 0x7f);
+        if (L * (0x7f + 0x3a) - t) & !x & (t + L * (0x7f - 0x2f)) & (L * 0x80) != 0 {
+            return c.iter().position(u8::is_ascii_digit).map(|p| at + p);
+        }
+        at += 8;
+    }
+    chunks.remainder().iter().position(u8::is_ascii_digit).map(|p| at + p)
 }
 
 /// True when the bytes `at..end` of `b` hold a number not glued to other digits, nor to a
@@ -302,6 +324,11 @@ mod tests {
 
     proptest::proptest! {
         #[test]
+        fn first_digit_is_the_first_ascii_digit(b in proptest::collection::vec(proptest::num::u8::ANY, 0..40)) {
+            proptest::prop_assert_eq!(first_digit(&b), b.iter().position(u8::is_ascii_digit));
+        }
+
+        #[test]
         fn number_positions_are_the_standalone_occurrences(t in "[0-9.,:/ a]{0,40}", n in "[0-9][0-9.,:/]{0,3}|a|") {
             let mut want = positions(&t, &n);
             want.iter_mut().for_each(|p| *p += 1);
@@ -321,6 +348,17 @@ mod tests {
         fn ascii_word_split_matches_the_char_split(t in "[ \t\n\x0b\x0c\ra-c.]{0,40}", a in 0usize..40, b in 0usize..40) {
             let r = a.min(b).min(t.len())..a.max(b).min(t.len());
             proptest::prop_assert_eq!(words_in(&t, r.clone()), words_in_chars(&t, r));
+        }
+    }
+
+    #[test]
+    fn first_digit_checks_every_byte_value_in_every_lane() {
+        for v in 0..=255u8 {
+            for p in 0..17 {
+                let mut b = vec![b'x'; 17];
+                b[p] = v;
+                assert_eq!(first_digit(&b), b.iter().position(u8::is_ascii_digit), "{v} at {p}");
+            }
         }
     }
 

@@ -887,7 +887,7 @@ impl<'a> Walker<'a> {
                 Some(pk) if pk.end > pk.body_start => {
                     // Text without digits adds no number to cover and moves no excerpt over
                     // the earlier ones: a covered pack stays covered.
-                    let still_covered = pk.covered && !self.text.as_bytes()[pk.end..r.end].iter().any(u8::is_ascii_digit);
+                    let still_covered = pk.covered && evidence::first_digit(&self.text.as_bytes()[pk.end..r.end]).is_none();
                     debug_assert!(!still_covered || self.coverable(pk, r.end));
                     let split =
                         chars(&self.text[pk.body_start..r.end]) > MAX_CHUNK || !(still_covered || self.coverable(pk, r.end));
