@@ -296,7 +296,10 @@ const THEN: &[&str] = &["then", "então", "entonces", "entao"];
 fn strip_cue(s: &str, cue: &str) -> Option<usize> {
     let n = cue.len();
     let head = s.get(..n)?;
-    (head.eq_ignore_ascii_case(cue) || head.to_lowercase() == cue).then_some(())?;
+    // Text that lower-cases to an ASCII cue of the same byte length is that cue up to ASCII
+    // case (the one non-ASCII character that lower-cases to ASCII, the Kelvin sign, shrinks
+    // from three bytes to one), so only non-ASCII cues need the full lower-casing.
+    (head.eq_ignore_ascii_case(cue) || (!cue.is_ascii() && head.to_lowercase() == cue)).then_some(())?;
     s[n..].starts_with([' ', '\u{a0}']).then_some(n + 1)
 }
 
@@ -808,6 +811,17 @@ mod tests {
     static BOUNDED_GLOSSARY: LazyLock<Regex> = LazyLock::new(|| {
         re(r"^(?:\*\*|__)(?P<term>[^*_]{2,60})(?:\*\*|__)\s*[:—–-]\s*\S|^(?P<term2>\p{Lu}[\p{L}\d '’-]{1,40}):\s+\p{Lu}")
     });
+
+    #[test]
+    fn only_the_kelvin_sign_lower_cases_to_ascii() {
+        // strip_cue relies on it: see there.
+        let to_ascii: Vec<char> =
+            (0x80..=0x10ffff).filter_map(char::from_u32).filter(|c| c.to_lowercase().all(|l| l.is_ascii())).collect();
+        assert_eq!(to_ascii, vec!['\u{212a}']);
+        assert_eq!(strip_cue("\u{212a}if x", "kif"), None);
+        assert_eq!(strip_cue("IF x", "if"), Some(3));
+        assert_eq!(strip_cue("QUANDO x", "quando"), Some(7));
+    }
 
     #[test]
     fn glossary_length_caps() {
