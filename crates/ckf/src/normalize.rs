@@ -10,7 +10,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 /// NFC, whitespace runs collapsed to one space, trimmed (§4).
 pub fn normalize(s: &str) -> String {
     // Already normal ASCII (the common case for labels and short fields): one copy.
-    if s.is_ascii() && !s.starts_with(' ') && !s.ends_with(' ') && !has_ascii_space_run(s) {
+    if is_plain_ascii(s) {
         return s.to_string();
     }
     let mut out = String::with_capacity(s.len());
@@ -29,15 +29,79 @@ pub fn normalize(s: &str) -> String {
     nfc(out)
 }
 
-/// True when an ASCII string has whitespace other than single spaces.
-fn has_ascii_space_run(s: &str) -> bool {
+/// True when `s` is ASCII without control bytes, leading or trailing spaces, or two spaces in a
+/// row: then it is its own normal form. (False for some other normal strings, which take the
+/// general path to the same result.) Eight bytes at a time: `normalize` sees every string a
+/// package holds, several times.
+fn is_plain_ascii(s: &str) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
     let b = s.as_bytes();
-    b.iter().enumerate().any(|(i, &c)| (c.is_ascii_whitespace() || c == 0x0b) && (c != b' ' || b.get(i + 1) == Some(&b' ')))
+    // A space before the first byte, so a leading space counts as a run.
+    let mut prev_space = true;
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let x = u64::from_le_bytes(w);
+        // Non-ASCII bytes; then (all bytes below 0x80) any byte below 0x20.
+        if x & HI != 0 || x.wrapping_sub(LO * 0x20) & !x & HI != 0 {
+            return false;
+        }
+        // The high bit of each space byte, exactly: y's zero bytes.
+        let y = x ^ (LO * 0x20);
+        let spaces = !(((y & !HI).wrapping_add(!HI)) | y | !HI);
+        // Byte k + 1 is 8 bits above byte k (little-endian); byte 0 follows the last chunk.
+        if spaces & (spaces << 8) != 0 || (prev_space && spaces & 0x80 != 0) {
+            return false;
+        }
+        prev_space = spaces >> 63 != 0;
+    }
+    for &c in chunks.remainder() {
+        if c == b' ' {
+            if prev_space {
+                return false;
+            }
+            prev_space = true;
+        } else if (0x20..0x80).contains(&c) {
+            prev_space = false;
+        } else {
+            return false;
+        }
+    }
+    // A trailing space (an empty string is plain).
+    !prev_space || b.is_empty()
 }
 
 /// NFC form of an owned string, without copying when it already is NFC.
 fn nfc(s: String) -> String {
     if s.is_ascii() || is_nfc_quick(s.chars()) == IsNormalized::Yes { s } else { s.nfc().collect() }
+}
+
+/// True when `normalize(s)` has at most `max` characters, without building it for ASCII text.
+pub fn normalized_chars_at_most(s: &str, max: usize) -> bool {
+    if !s.is_ascii() {
+        return chars(&normalize(s)) <= max;
+    }
+    // Collapsing and trimming whitespace only shorten a string (ASCII is its own NFC).
+    if s.len() <= max {
+        return true;
+    }
+    // Non-whitespace bytes, plus one space per whitespace run between them.
+    let mut n = 0usize;
+    let mut pending_space = false;
+    for &b in s.as_bytes() {
+        if b == b' ' || (0x09..=0x0d).contains(&b) {
+            pending_space = n > 0;
+        } else {
+            n += 1 + usize::from(pending_space);
+            pending_space = false;
+            if n > max {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// True when `s` is already in the §4 normal form.
@@ -61,6 +125,20 @@ fn fold(label: &str) -> String {
     normalize(label).nfkd().filter(|c| !is_combining_mark(*c)).flat_map(char::to_lowercase).collect()
 }
 
+/// An ASCII byte's slug character: itself lower-cased for letters and digits, else 0.
+static SLUG_BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 128 {
+        let b = i as u8;
+        if b.is_ascii_alphanumeric() {
+            t[i] = b.to_ascii_lowercase();
+        }
+        i += 1;
+    }
+    t
+};
+
 /// The untruncated slug of a label: runs of characters other than `[a-z0-9]` become `sep`,
 /// trimmed at both ends. Empty when the label has no ASCII letters or digits.
 pub fn slug_full(label: &str, sep: char) -> String {
@@ -68,20 +146,6 @@ pub fn slug_full(label: &str, sep: char) -> String {
     push_slug(&mut out, 0, label, sep);
     out
 }
-
-/// ASCII byte → its lower-case form when it is a letter or digit, else 0.
-const SLUG_BYTE: [u8; 128] = {
-    let mut t = [0u8; 128];
-    let mut b = 0;
-    while b < 128 {
-        let c = (b as u8).to_ascii_lowercase();
-        if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            t[b] = c;
-        }
-        b += 1;
-    }
-    t
-};
 
 /// Appends the slug of `text` to `out`, whose slug so far starts at byte `start`: a `sep` goes
 /// before the text's first run when that slug is not empty. Pushing the parts of a text one by
@@ -94,7 +158,7 @@ pub fn push_slug(out: &mut String, start: usize, text: &str, sep: char) {
         let mut gap = true;
         for &b in text.as_bytes() {
             // The lower-cased letter or digit, or 0 for a separator (one table look-up).
-            let c = SLUG_BYTE[b as usize];
+            let c = SLUG_BYTE[usize::from(b)];
             if c != 0 {
                 if gap && out.len() > start {
                     out.push(sep);
@@ -177,6 +241,24 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// The general path of `normalize`, without the ASCII shortcut.
+    fn normalize_chars(s: &str) -> String {
+        let mut out = String::new();
+        let mut pending_space = false;
+        for c in s.chars() {
+            if c.is_whitespace() {
+                pending_space = !out.is_empty();
+            } else {
+                if pending_space {
+                    out.push(' ');
+                    pending_space = false;
+                }
+                out.push(c);
+            }
+        }
+        out.nfc().collect()
+    }
+
     #[test]
     fn collapses_whitespace_and_composes() {
         assert_eq!(normalize("  a\t\n b\u{00a0}\u{2003}c  "), "a b c");
@@ -233,6 +315,32 @@ mod tests {
                 push_slug(&mut out, 4, p, '_');
             }
             prop_assert_eq!(&out[4..], slug_full(&parts.join(" "), '_'));
+        }
+
+        #[test]
+        fn plain_ascii_is_exactly_unchanged_ascii(s in "[ \t\n\x0b\x01\x7fa-c]{0,40}|[ ab]{0,40}|\\PC{0,20}") {
+            // The fast path accepts a string only when it is its own normal form, and accepts
+            // every ASCII one without control bytes.
+            let plain = is_plain_ascii(&s);
+            let unchanged = normalize_chars(&s) == s;
+            let no_controls = s.bytes().all(|b| (0x20..0x80).contains(&b));
+            prop_assert_eq!(plain, unchanged && no_controls);
+        }
+
+        #[test]
+        fn normalized_length_bound_matches_normalize(s in "[ \t\n\x0ba-c]{0,30}|\\PC{0,30}", max in 0usize..30) {
+            prop_assert_eq!(normalized_chars_at_most(&s, max), chars(&normalize(&s)) <= max);
+        }
+
+        #[test]
+        fn ascii_slugs_lower_case_and_join_alphanumeric_runs(s in "[ -~]{0,40}", dash in proptest::bool::ANY) {
+            let sep = if dash { '-' } else { '_' };
+            let runs: Vec<String> = s
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|r| !r.is_empty())
+                .map(str::to_ascii_lowercase)
+                .collect();
+            prop_assert_eq!(slug_full(&s, sep), runs.join(&sep.to_string()));
         }
 
         #[test]

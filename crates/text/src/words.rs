@@ -5,25 +5,66 @@ use std::ops::Range;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 
+/// Byte classes for [`words`]: ASCII letters and digits, the ASCII joiners `'`, `-` and `_`,
+/// other ASCII, and non-ASCII bytes (decoded as chars).
+const OTHER: u8 = 0;
+const ALNUM: u8 = 1;
+const JOINER: u8 = 2;
+const WIDE: u8 = 3;
+static CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = if b >= 0x80 {
+            WIDE
+        } else if b.is_ascii_alphanumeric() {
+            ALNUM
+        } else if b == b'\'' || b == b'-' || b == b'_' {
+            JOINER
+        } else {
+            OTHER
+        };
+        i += 1;
+    }
+    t
+};
+
 /// Word tokens (letters, digits, apostrophes and inner hyphens/underscores) with byte ranges.
 pub fn words(text: &str) -> impl Iterator<Item = (Range<usize>, &str)> {
+    let b = text.as_bytes();
     let mut pos = 0;
+    // One table look-up per ASCII byte: every sentence is tokenised several times per compile.
     std::iter::from_fn(move || {
         // Skip to a word start.
         let start = loop {
-            let (c, len) = char_at(text, pos)?;
-            if c.is_alphanumeric() {
-                break pos;
+            match CLASS[usize::from(*b.get(pos)?)] {
+                ALNUM => break pos,
+                WIDE => {
+                    let c = wide_char_at(text, pos);
+                    if c.is_alphanumeric() {
+                        break pos;
+                    }
+                    pos += c.len_utf8();
+                }
+                _ => pos += 1,
             }
-            pos += len;
         };
         // Then past letters and digits, and joiners followed by one.
         let mut end = start;
-        while let Some((c, len)) = char_at(text, end) {
-            if c.is_alphanumeric() || ((c == '\'' || c == '’' || c == '-' || c == '_') && next_is_alnum(text, end + len)) {
-                end += len;
-            } else {
-                break;
+        while let Some(&byte) = b.get(end) {
+            match CLASS[usize::from(byte)] {
+                ALNUM => end += 1,
+                JOINER if next_is_alnum(text, end + 1) => end += 1,
+                WIDE => {
+                    let c = wide_char_at(text, end);
+                    if c.is_alphanumeric() || (c == '’' && next_is_alnum(text, end + c.len_utf8())) {
+                        end += c.len_utf8();
+                    } else {
+                        break;
+                    }
+                }
+                _ => break,
             }
         }
         pos = end;
@@ -31,18 +72,18 @@ pub fn words(text: &str) -> impl Iterator<Item = (Range<usize>, &str)> {
     })
 }
 
-/// The character at byte `i` (a char boundary) and its length; ASCII without decoding.
+/// The non-ASCII character starting at byte `i` (a char boundary inside `text`).
 #[inline]
-fn char_at(text: &str, i: usize) -> Option<(char, usize)> {
-    let b = *text.as_bytes().get(i)?;
-    if b < 0x80 {
-        return Some((b as char, 1));
-    }
-    text[i..].chars().next().map(|c| (c, c.len_utf8()))
+fn wide_char_at(text: &str, i: usize) -> char {
+    text[i..].chars().next().unwrap_or('\0')
 }
 
 fn next_is_alnum(text: &str, i: usize) -> bool {
-    char_at(text, i).is_some_and(|(c, _)| c.is_alphanumeric())
+    match text.as_bytes().get(i).map(|&b| CLASS[usize::from(b)]) {
+        Some(ALNUM) => true,
+        Some(WIDE) => wide_char_at(text, i).is_alphanumeric(),
+        _ => false,
+    }
 }
 
 const UNITS: [&str; 20] = [

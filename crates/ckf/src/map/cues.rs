@@ -177,9 +177,23 @@ static DEF_ISA: LazyLock<Regex> = LazyLock::new(|| {
 static DEF_REST: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)(?-u:\b)(?:that|which|who|whose|where|used|of|for|in|to|with|by|que|de|para|com|con|en|onde|donde)(?-u:\b)")
 });
-static DEF_GLOSSARY: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^(?:\*\*|__)(?P<term>[^*_]{2,60})(?:\*\*|__)\s*[:—–-]\s*\S|^(?P<term2>\p{Lu}[\p{L}\d '’-]{1,40}):\s+\p{Lu}")
-});
+/// `**Term**: …` or `Term Name: Capitalised …`. Each term runs up to the first character its
+/// class excludes (`*`/`_`, `:`), which must close it, so the length caps (60 and 41
+/// characters) are checked by [`glossary`] instead of compiled as bounded repeats (a bounded
+/// repeat of a Unicode letter class costs several milliseconds to build).
+static DEF_GLOSSARY: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:\*\*|__)(?P<term>[^*_]{2,})(?:\*\*|__)\s*[:—–-]\s*\S|^(?P<term2>\p{Lu}[\p{L}\d '’-]+):\s+\p{Lu}"));
+
+/// The [`DEF_GLOSSARY`] match of `s` within its length caps.
+fn glossary(s: &str) -> Option<regex::Captures<'_>> {
+    let c = DEF_GLOSSARY.captures(s)?;
+    let fits = match (c.name("term"), c.name("term2")) {
+        (Some(t), _) => t.as_str().chars().count() <= 60,
+        (None, Some(t)) => t.as_str().chars().count() <= 41,
+        (None, None) => false,
+    };
+    fits.then_some(c)
+}
 static DEF_PT: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^entende-se por\s+(?P<term>[^,;:]{2,60}?)\s*[,:]?\s+(?:o|a|os|as|um|uma|todo|toda)\s"));
 
@@ -226,7 +240,7 @@ pub fn definition(s: &str) -> Option<Range<usize>> {
         let trail = t.len() - t.trim_end().len();
         r.start + lead..r.end - trail
     };
-    if let Some(c) = DEF_GLOSSARY.captures(s) {
+    if let Some(c) = glossary(s) {
         let m = c.name("term").or_else(|| c.name("term2"))?;
         let t = m.as_str().trim().to_lowercase();
         if !NOT_GLOSSARY.contains(&t.as_str()) && is_term(m.as_str()) {
@@ -282,7 +296,10 @@ const THEN: &[&str] = &["then", "então", "entonces", "entao"];
 fn strip_cue(s: &str, cue: &str) -> Option<usize> {
     let n = cue.len();
     let head = s.get(..n)?;
-    (head.eq_ignore_ascii_case(cue) || head.to_lowercase() == cue).then_some(())?;
+    // Text that lower-cases to an ASCII cue of the same byte length is that cue up to ASCII
+    // case (the one non-ASCII character that lower-cases to ASCII, the Kelvin sign, shrinks
+    // from three bytes to one), so only non-ASCII cues need the full lower-casing.
+    (head.eq_ignore_ascii_case(cue) || (!cue.is_ascii() && head.to_lowercase() == cue)).then_some(())?;
     s[n..].starts_with([' ', '\u{a0}']).then_some(n + 1)
 }
 
@@ -320,10 +337,15 @@ static USED: LazyLock<Regex> = LazyLock::new(|| {
 /// Splits `s[start..]` into condition and consequence at `, then` or a clause comma.
 fn split_condition(s: &str, start: usize) -> Option<(Range<usize>, Range<usize>)> {
     let body = &s[start..];
-    // ", then …" / " then …"
-    for t in THEN {
+    // ", then …" / " then …". The body is ASCII-lower-cased once so each ASCII separator is one
+    // substring search instead of a case-insensitive comparison at every byte.
+    let lower = body.to_ascii_lowercase();
+    // Every separator holds " then " (or another THEN word between spaces); in ASCII text,
+    // one split on spaces rules them all out at once.
+    let then_word = !body.is_ascii() || lower.split(' ').any(|w| THEN.contains(&w));
+    for t in THEN.iter().filter(|_| then_word) {
         for sep in [format!(", {t} "), format!(" {t} ")] {
-            if let Some(p) = find_ci(body, &sep) {
+            if let Some(p) = find_ci_lowered(body, &lower, &sep) {
                 let cond = start..start + p;
                 let cons = start + p + sep.len()..s.len();
                 if words(&s[cond.clone()]) >= 1 && words(&s[cons.clone()]) >= 2 {
@@ -366,6 +388,20 @@ fn split_condition(s: &str, start: usize) -> Option<(Range<usize>, Range<usize>)
 
 fn words(s: &str) -> usize {
     s.split_whitespace().count()
+}
+
+/// [`find_ci`] of a lower-case `needle`, given `lower`, the ASCII lower-case copy of `hay`.
+fn find_ci_lowered(hay: &str, lower: &str, needle: &str) -> Option<usize> {
+    if needle.is_ascii() {
+        // Only ASCII letters fold for an ASCII needle, and ASCII lower-casing keeps every byte
+        // offset, so the first match in `lower` is the first case-insensitive match in `hay`.
+        return lower.find(needle);
+    }
+    if hay.is_ascii() {
+        // ASCII characters lower-case to ASCII: they can never spell a non-ASCII needle.
+        return None;
+    }
+    find_ci(hay, needle)
 }
 
 fn find_ci(hay: &str, needle: &str) -> Option<usize> {
@@ -769,6 +805,61 @@ mod tests {
 
     fn sl(s: &str, r: Range<usize>) -> &str {
         &s[r]
+    }
+
+    /// The glossary pattern with its length caps compiled in (slow to build: built once).
+    static BOUNDED_GLOSSARY: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"^(?:\*\*|__)(?P<term>[^*_]{2,60})(?:\*\*|__)\s*[:—–-]\s*\S|^(?P<term2>\p{Lu}[\p{L}\d '’-]{1,40}):\s+\p{Lu}")
+    });
+
+    #[test]
+    fn only_the_kelvin_sign_lower_cases_to_ascii() {
+        // strip_cue relies on it: see there.
+        let to_ascii: Vec<char> =
+            (0x80..=0x10ffff).filter_map(char::from_u32).filter(|c| c.to_lowercase().all(|l| l.is_ascii())).collect();
+        assert_eq!(to_ascii, vec!['\u{212a}']);
+        assert_eq!(strip_cue("\u{212a}if x", "kif"), None);
+        assert_eq!(strip_cue("IF x", "if"), Some(3));
+        assert_eq!(strip_cue("QUANDO x", "quando"), Some(7));
+    }
+
+    #[test]
+    fn glossary_length_caps() {
+        let key = |c: Option<regex::Captures<'_>>| c.map(|c| (c.get(0).map(|m| m.range()), c.name("term").map(|m| m.range())));
+        for n in [1, 2, 39, 40, 41, 42, 58, 59, 60, 61] {
+            for s in [
+                format!("**{}**: x", "a".repeat(n)),
+                format!("A{}: Xy", "b".repeat(n)),
+                format!("É{}: Éy", "é".repeat(n)),
+                format!("A{}:  B", " c".repeat(n / 2)),
+            ] {
+                assert_eq!(key(glossary(&s)), key(BOUNDED_GLOSSARY.captures(&s)), "{s}");
+            }
+        }
+        assert!(glossary(&format!("A{}: Xy", "b".repeat(40))).is_some());
+        assert!(glossary(&format!("A{}: Xy", "b".repeat(41))).is_none());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn glossary_matches_the_bounded_pattern(
+            s in "(\\*\\*|__)?[A-Za-zÉé '’:*_-]{0,70}(\\*\\*|__)?[: —-]{0,3}[A-Za-z]{0,3}|(\\*\\*|__)?\\PC{0,70}"
+        ) {
+
+            let want = BOUNDED_GLOSSARY.captures(&s).map(|c| (c.get(0).map(|m| m.range()), c.name("term").map(|m| m.range()), c.name("term2").map(|m| m.range())));
+            let got = glossary(&s).map(|c| (c.get(0).map(|m| m.range()), c.name("term").map(|m| m.range()), c.name("term2").map(|m| m.range())));
+            proptest::prop_assert_eq!(got, want);
+        }
+
+        #[test]
+        fn lowered_search_finds_what_find_ci_finds(hay in "(?i:[a-z ,]|então|ENTÃO|then|\\PC){0,40}") {
+            let lower = hay.to_ascii_lowercase();
+            for t in THEN {
+                for sep in [format!(", {t} "), format!(" {t} ")] {
+                    proptest::prop_assert_eq!(find_ci_lowered(&hay, &lower, &sep), find_ci(&hay, &sep));
+                }
+            }
+        }
     }
 
     #[test]

@@ -2,26 +2,63 @@
 //! states appears in one of its (at most two) excerpts.
 
 use std::ops::Range;
-use std::sync::LazyLock;
-
-use regex::Regex;
 
 use crate::model::{Evidence, Item};
-use crate::normalize::normalize;
+use crate::normalize::{normalize, normalized_chars_at_most};
+use warrant_text::segment::trim_range;
 
 /// Longest excerpt, in characters (§2.5).
 pub const MAX_EXCERPT: usize = 240;
-
-static NUMBER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[0-9]+(?:[.,:/][0-9]+)*").unwrap_or_else(|e| panic!("regex: {e}")));
 
 /// Fields that only navigate (copied from headings): their numbers are checked against the
 /// span's heading trail instead of the excerpts.
 pub const NAVIGATION_FIELDS: [&str; 3] = ["standalone_context", "activation_queries", "tags"];
 
-/// Numeric tokens (`2,000`, `4.2`, `14:30`, `60`) of a text.
+/// Numeric tokens (`2,000`, `4.2`, `14:30`, `60`) of a text: the matches of
+/// `[0-9]+(?:[.,:/][0-9]+)*`, left to right, each as long as it goes. A plain scan: every
+/// item's every field passes through here.
 pub fn numbers(text: &str) -> impl Iterator<Item = &str> {
-    NUMBER.find_iter(text).map(|m| m.as_str())
+    let b = text.as_bytes();
+    let digits_from = |mut i: usize| {
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        let start = pos + first_digit(b.get(pos..)?)?;
+        let mut end = digits_from(start);
+        // A separator continues the number only when a digit follows it.
+        while matches!(b.get(end), Some(b'.' | b',' | b':' | b'/')) && b.get(end + 1).is_some_and(u8::is_ascii_digit) {
+            end = digits_from(end + 1);
+        }
+        pos = end;
+        // Digits and separators are ASCII: both ends are char boundaries.
+        Some(&text[start..end])
+    })
+}
+
+/// The offset of the first ASCII digit in `b`. Eight bytes at a time: most text has none, and
+/// every field of every item is scanned for numbers.
+pub fn first_digit(b: &[u8]) -> Option<usize> {
+    const L: u64 = 0x0101_0101_0101_0101;
+    let mut chunks = b.chunks_exact(8);
+    let mut at = 0;
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let x = u64::from_le_bytes(w);
+        // Per byte, without carries between bytes: the high bit of (185 - t) says t <= b'9',
+        // that of (t + 80) says t >= b'0', where t is the byte's low seven bits; `!x` rules
+        // out bytes with the high bit set.
+        let t = x & (L * 0x7f);
+        if (L * (0x7f + 0x3a) - t) & !x & (t + L * (0x7f - 0x2f)) & (L * 0x80) != 0 {
+            return c.iter().position(u8::is_ascii_digit).map(|p| at + p);
+        }
+        at += 8;
+    }
+    chunks.remainder().iter().position(u8::is_ascii_digit).map(|p| at + p)
 }
 
 /// True when the bytes `at..end` of `b` hold a number not glued to other digits, nor to a
@@ -90,6 +127,30 @@ pub fn item_numbers(item: &Item) -> Vec<String> {
 /// Whitespace-separated words of `text[range]` as byte ranges of `text`.
 fn words_in(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
+    if text[range.clone()].is_ascii() {
+        // Bytes are chars; ASCII whitespace for `char::is_whitespace` is 0x09..=0x0d and space.
+        let mut start: Option<usize> = None;
+        for (i, &b) in text.as_bytes()[range.clone()].iter().enumerate() {
+            let at = range.start + i;
+            if b == b' ' || (0x09..=0x0d).contains(&b) {
+                if let Some(s) = start.take() {
+                    out.push(s..at);
+                }
+            } else if start.is_none() {
+                start = Some(at);
+            }
+        }
+        if let Some(s) = start {
+            out.push(s..range.end);
+        }
+        return out;
+    }
+    words_in_chars(text, range)
+}
+
+/// [`words_in`] for any text, char by char.
+fn words_in_chars(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
     let mut start: Option<usize> = None;
     for (i, c) in text[range.clone()].char_indices() {
         let at = range.start + i;
@@ -132,9 +193,20 @@ fn window(text: &str, words: &[Range<usize>], from: usize) -> Range<usize> {
 /// Positions (byte offsets) of each needed number inside `range`; numbers not found are skipped.
 fn number_positions(text: &str, range: &Range<usize>, needed: &[String]) -> Vec<Vec<usize>> {
     let hay = &text[range.clone()];
+    let b = hay.as_bytes();
+    // Numbers start with a digit: one pass finds every place one can start, so each token is
+    // compared there only instead of searched for through the whole range.
+    let digits: Vec<usize> = b.iter().enumerate().filter(|(_, c)| c.is_ascii_digit()).map(|(i, _)| i).collect();
     needed
         .iter()
-        .map(|n| positions(hay, n).into_iter().map(|p| range.start + p).collect::<Vec<usize>>())
+        .map(|n| {
+            let at: Vec<usize> = if n.starts_with(|c: char| c.is_ascii_digit()) {
+                digits.iter().copied().filter(|&p| b[p..].starts_with(n.as_bytes()) && standalone(b, p, p + n.len())).collect()
+            } else {
+                positions(hay, n)
+            };
+            at.into_iter().map(|p| range.start + p).collect::<Vec<usize>>()
+        })
         .filter(|v| !v.is_empty())
         .collect()
 }
@@ -146,14 +218,16 @@ fn covered(positions: &[Vec<usize>], windows: &[Range<usize>]) -> bool {
 /// Up to `max` windows over `range` that cover the needed numbers: the start first, then a
 /// window at the first uncovered number. `covered` is false when two windows cannot hold them.
 pub fn windows(text: &str, range: Range<usize>, needed: &[String], max: usize) -> (Vec<Range<usize>>, bool) {
-    let words = words_in(text, range.clone());
-    if words.is_empty() {
+    // From the first word's start to the last word's end (trimming and the word split both
+    // use `char::is_whitespace`). Most ranges fit in one excerpt: they need no word list.
+    let full = trim_range(text, range.clone());
+    if full.is_empty() {
         return (Vec::new(), needed.is_empty());
     }
-    let full = words[0].start..words[words.len() - 1].end;
-    if warrant_text::char_len(&normalize(&text[full.clone()])) <= MAX_EXCERPT {
+    if normalized_chars_at_most(&text[full.clone()], MAX_EXCERPT) {
         return (vec![full], true);
     }
+    let words = words_in(text, range.clone());
     let positions = number_positions(text, &range, needed);
     let mut wins = vec![window(text, &words, 0)];
     let word_of = |p: usize| words.iter().position(|w| w.end > p).unwrap_or(words.len() - 1);
@@ -246,6 +320,46 @@ mod tests {
             numbers("pay $1,250.50 by 14:30 on 2024-05-01").collect::<Vec<_>>(),
             vec!["1,250.50", "14:30", "2024", "05", "01"]
         );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn first_digit_is_the_first_ascii_digit(b in proptest::collection::vec(proptest::num::u8::ANY, 0..40)) {
+            proptest::prop_assert_eq!(first_digit(&b), b.iter().position(u8::is_ascii_digit));
+        }
+
+        #[test]
+        fn number_positions_are_the_standalone_occurrences(t in "[0-9.,:/ a]{0,40}", n in "[0-9][0-9.,:/]{0,3}|a|") {
+            let mut want = positions(&t, &n);
+            want.iter_mut().for_each(|p| *p += 1);
+            let text = format!("x{t}");
+            let got = number_positions(&text, &(1..text.len()), std::slice::from_ref(&n));
+            proptest::prop_assert_eq!(got.first().cloned().unwrap_or_default(), want);
+        }
+
+        #[test]
+        fn number_scan_matches_the_pattern(t in "[0-9.,:/ a-]{0,40}|\\PC{0,30}") {
+            let re = regex::Regex::new(r"[0-9]+(?:[.,:/][0-9]+)*").unwrap();
+            let want: Vec<&str> = re.find_iter(&t).map(|m| m.as_str()).collect();
+            proptest::prop_assert_eq!(numbers(&t).collect::<Vec<_>>(), want);
+        }
+
+        #[test]
+        fn ascii_word_split_matches_the_char_split(t in "[ \t\n\x0b\x0c\ra-c.]{0,40}", a in 0usize..40, b in 0usize..40) {
+            let r = a.min(b).min(t.len())..a.max(b).min(t.len());
+            proptest::prop_assert_eq!(words_in(&t, r.clone()), words_in_chars(&t, r));
+        }
+    }
+
+    #[test]
+    fn first_digit_checks_every_byte_value_in_every_lane() {
+        for v in 0..=255u8 {
+            for p in 0..17 {
+                let mut b = vec![b'x'; 17];
+                b[p] = v;
+                assert_eq!(first_digit(&b), b.iter().position(u8::is_ascii_digit), "{v} at {p}");
+            }
+        }
     }
 
     #[test]

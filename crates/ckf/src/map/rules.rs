@@ -76,7 +76,19 @@ static LEAD: LazyLock<Regex> = LazyLock::new(|| {
         r"^(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+|(?i:step)\s+\d{1,3}\s*[:.)-]\s*|(?:\*\*|__)?(?:Q|A|P|R)\s*[:：](?:\*\*|__)?\s+|(?i:question|answer|pergunta|resposta|pregunta|respuesta)\s*[:：]\s*)+",
     )
 });
-static SPEAKER: LazyLock<Regex> = LazyLock::new(|| re(r"^\p{Lu}[\p{L} .'-]{0,30}:\s+"));
+/// `Name: ` at a transcript line's start. The name runs to the first `:` (its class excludes
+/// `:`), so its 30-character cap is checked by [`speaker`] rather than compiled as a bounded
+/// repeat of a Unicode letter class (several milliseconds to build).
+static SPEAKER: LazyLock<Regex> = LazyLock::new(|| re(r"^\p{Lu}[\p{L} .'-]*:\s+"));
+
+/// Byte length of a leading speaker label (`Name: `) whose name has at most 30 characters
+/// after the capital.
+fn speaker(s: &str) -> Option<usize> {
+    let m = SPEAKER.find(s)?;
+    let first = s.chars().next().map_or(0, char::len_utf8);
+    let colon = s[first..m.end()].find(':')?;
+    (chars(&s[first..first + colon]) <= 30).then_some(m.end())
+}
 static LIST_MARK: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:[-*+•]\s|\d{1,3}[.)]\s|(?i:step)\s+\d)"));
 static NUMBERED: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s{0,3}(?:(?P<n>\d{1,3})[.)]|(?i:step)\s+(?P<s>\d{1,3})\s*[:.)-])\s+\S"));
@@ -133,6 +145,8 @@ struct Pack {
     body_start: usize,
     end: usize,
     title: Option<String>,
+    /// Two excerpts are known to hold the numbers of `evidence_start..end`.
+    covered: bool,
 }
 
 struct Walker<'a> {
@@ -288,9 +302,9 @@ impl<'a> Walker<'a> {
         let s = &self.text[raw.clone()];
         let mut lead = LEAD.find(s).map_or(0, |m| m.end());
         if self.input.format == crate::source::Format::Transcript
-            && let Some(m) = SPEAKER.find(&s[lead..])
+            && let Some(end) = speaker(&s[lead..])
         {
-            lead += m.end();
+            lead += end;
         }
         let clean = trim_range(self.text, raw.start + lead..raw.end);
         if clean.is_empty() {
@@ -844,9 +858,9 @@ impl<'a> Walker<'a> {
             self.section_fresh = false;
             let title = self.title_override.take().or_else(|| self.heading.clone());
             let evidence_start = self.heading_range.clone().map_or(start, |r| r.start.min(start));
-            return Pack { evidence_start, body_start: start, end: start, title };
+            return Pack { evidence_start, body_start: start, end: start, title, covered: false };
         }
-        Pack { evidence_start: start, body_start: start, end: start, title: None }
+        Pack { evidence_start: start, body_start: start, end: start, title: None, covered: false }
     }
 
     fn coverable(&self, pk: &Pack, end: usize) -> bool {
@@ -869,11 +883,17 @@ impl<'a> Walker<'a> {
             if self.pack.is_none() {
                 self.pack = Some(self.new_pack(r.start));
             }
-            let split = match &self.pack {
+            let (split, checked) = match &self.pack {
                 Some(pk) if pk.end > pk.body_start => {
-                    chars(&self.text[pk.body_start..r.end]) > MAX_CHUNK || !self.coverable(pk, r.end)
+                    // Text without digits adds no number to cover and moves no excerpt over
+                    // the earlier ones: a covered pack stays covered.
+                    let still_covered = pk.covered && evidence::first_digit(&self.text.as_bytes()[pk.end..r.end]).is_none();
+                    debug_assert!(!still_covered || self.coverable(pk, r.end));
+                    let split =
+                        chars(&self.text[pk.body_start..r.end]) > MAX_CHUNK || !(still_covered || self.coverable(pk, r.end));
+                    (split, true)
                 }
-                _ => false,
+                _ => (false, false),
             };
             if split {
                 self.close_pack();
@@ -881,6 +901,7 @@ impl<'a> Walker<'a> {
             }
             if let Some(pk) = &mut self.pack {
                 pk.end = r.end;
+                pk.covered |= checked && !split;
             }
         }
         let long_enough = self.pack.as_ref().is_some_and(|pk| chars(&self.text[pk.body_start..pk.end]) >= 80);
@@ -978,6 +999,29 @@ mod tests {
             out.extend(RuleMapper.map(&input).unwrap().items);
         }
         out
+    }
+
+    /// The speaker pattern with its cap compiled in (slow to build: built once).
+    static BOUNDED_SPEAKER: LazyLock<Regex> = LazyLock::new(|| re(r"^\p{Lu}[\p{L} .'-]{0,30}:\s+"));
+
+    #[test]
+    fn speaker_length_cap() {
+        for n in [0, 1, 29, 30, 31, 32] {
+            for s in
+                [format!("A{}: hi", "b".repeat(n)), format!("É{}:  hi", "é".repeat(n)), format!("A{}: hi", " .".repeat(n / 2))]
+            {
+                assert_eq!(speaker(&s), BOUNDED_SPEAKER.find(&s).map(|m| m.end()), "{s}");
+            }
+        }
+        assert_eq!(speaker(&format!("A{}: hi", "b".repeat(30))), Some(33));
+        assert_eq!(speaker(&format!("A{}: hi", "b".repeat(31))), None);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn speaker_matches_the_bounded_pattern(s in "[A-ZÉa-zé .'-]{0,40}[: ]{0,3}[a-z]{0,3}|\\PC{0,40}") {
+            proptest::prop_assert_eq!(speaker(&s), BOUNDED_SPEAKER.find(&s).map(|m| m.end()));
+        }
     }
 
     fn of(items: &[Item], s: Section) -> Vec<&Item> {
