@@ -47,14 +47,25 @@ pub fn run(args: CompileArgs) -> CliResult<ExitCode> {
         Some(m) => m,
         None => &RuleMapper,
     };
-    let result = compile_with(mapper, &inputs, &opts).map_err(|e| match e {
+    let mut result = compile_with(mapper, &inputs, &opts).map_err(|e| match e {
         CompileError::EmptyPackage { .. } => CliError::failure(format!("{}: {e}", names.join(", "))),
         other => CliError::input(other.to_string()),
     })?;
+    let items: usize = result.package.sections.iter().map(Vec::len).sum();
+    let populated = result.package.sections.iter().filter(|s| !s.is_empty()).count();
+    let package_id = result.package.metadata.package_id.clone();
     // Fail closed: what we write must pass write-mode validation.
     let json = encode::to_json(&result.package).map_err(|e| CliError::failure(e.to_string()))?;
+    if matches!(args.format, PackageFormat::Json) {
+        // Only the JSON is written: the typed items are freed before the check parses the JSON
+        // back, so its tree reuses their memory instead of asking the system for more.
+        result.package.sections = Vec::new();
+        result.package.source_traceability = Vec::new();
+    }
     let value: serde_json::Value = serde_json::from_str(&json).map_err(|e| CliError::failure(format!("internal error: {e}")))?;
     let report = check(&value, Mode::Write);
+    // The parsed tree (millions of nodes) is freed on another thread while the output is written.
+    let _freeing = std::thread::Builder::new().name("free-parsed".into()).spawn(move || drop(value));
     if let Some(e) = report.errors.first() {
         return Err(CliError::failure(format!(
             "internal error: the compiled package fails write-mode validation at {}: {} (please report this)",
@@ -100,11 +111,8 @@ pub fn run(args: CompileArgs) -> CliResult<ExitCode> {
     for d in &degraded {
         eprintln!("degraded: {d}");
     }
-    let items: usize = result.package.sections.iter().map(Vec::len).sum();
-    let populated = result.package.sections.iter().filter(|s| !s.is_empty()).count();
     eprintln!(
-        "compiled {}: {items} items in {populated} of 17 item sections; promotion {} promoted, {} rejected; coverage {} ({}/{} spans){}",
-        result.package.metadata.package_id,
+        "compiled {package_id}: {items} items in {populated} of 17 item sections; promotion {} promoted, {} rejected; coverage {} ({}/{} spans){}",
         result.promotion.promoted,
         result.promotion.rejected,
         result.coverage.mode,
