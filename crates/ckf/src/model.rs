@@ -723,7 +723,11 @@ impl Item {
     /// The label (§2.5): the label fields joined by a space, normalised.
     pub fn label(&self) -> String {
         let parts: Vec<&str> = self.section.spec().label.iter().map(|n| self.text(n)).filter(|s| !s.is_empty()).collect();
-        crate::normalize::normalize(&parts.join(" "))
+        match parts.as_slice() {
+            // Most labels are one field: normalised without a joined copy first.
+            [one] => crate::normalize::normalize(one),
+            _ => crate::normalize::normalize(&parts.join(" ")),
+        }
     }
 
     /// The merge key (§3.2): prefix plus the untruncated slug of the full label.

@@ -105,18 +105,21 @@ impl Group {
 
     /// Merges `other` into this group (§6.2).
     fn absorb(&mut self, mut other: Group) {
-        let own_excerpts: Vec<String> = self.item.trace.evidence.iter().map(|e| e.excerpt.clone()).collect();
         self.item.trace.basis = self.item.trace.basis.max(other.item.trace.basis);
         let spec = self.item.section.spec();
         let other_evidence = std::mem::take(&mut other.item.trace.evidence);
+        // The survivor's excerpts are read while its fields change (disjoint parts of the item).
+        let own_excerpts = &self.item.trace.evidence;
         for (fs, (mine, theirs)) in
             spec.fields.iter().zip(self.item.fields.iter_mut().zip(std::mem::take(&mut other.item.fields)))
         {
             match (mine, theirs) {
                 (Field::Text(a), Field::Text(b)) => {
                     let label_field = spec.label.contains(&fs.name);
-                    let safe = numbers(&b).all(|n| own_excerpts.iter().any(|e| contains_number(e, n)));
-                    if !label_field && b.chars().count() > a.chars().count() && safe {
+                    if !label_field
+                        && b.chars().count() > a.chars().count()
+                        && numbers(&b).all(|n| own_excerpts.iter().any(|e| contains_number(&e.excerpt, n)))
+                    {
                         *a = b;
                     }
                 }
