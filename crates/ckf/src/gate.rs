@@ -152,8 +152,8 @@ pub fn token_slices(text: &str) -> Vec<Cow<'_, str>> {
     out
 }
 
-/// Jaccard similarity of two sorted, deduplicated token lists (1.0 when both are empty).
-pub fn jaccard(a: &[String], b: &[String]) -> f64 {
+/// Jaccard similarity of two sorted, deduplicated lists (1.0 when both are empty).
+pub fn jaccard<T: Ord>(a: &[T], b: &[T]) -> f64 {
     if a.is_empty() && b.is_empty() {
         return 1.0;
     }

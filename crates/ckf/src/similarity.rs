@@ -44,27 +44,8 @@ pub(crate) struct Scratch {
     need: Vec<usize>,
 }
 
-/// Jaccard of two sorted, deduplicated integer sets (the reference [`reaches`] is tested against).
-#[cfg(test)]
-fn jaccard_ranks(a: &[u32], b: &[u32]) -> f64 {
-    let (mut i, mut j, mut inter) = (0, 0, 0usize);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                inter += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    let union = a.len() + b.len() - inter;
-    if union == 0 { 1.0 } else { inter as f64 / union as f64 }
-}
-
 /// Whether the Jaccard of two sorted, deduplicated sets reaches `t` (exactly
-/// `jaccard_ranks(a, b) >= t`): the merge stops as soon as the overlap still reachable falls
+/// `crate::gate::jaccard(a, b) >= t`): the merge stops as soon as the overlap still reachable falls
 /// below the overlap `⌈t/(1+t)·(|a|+|b|)⌉` that Jaccard ≥ t needs (the same bound as the
 /// candidate filter), which on sets that share a template is most of the walk.
 fn reaches(a: &[u32], b: &[u32], t: f64) -> bool {
@@ -369,7 +350,7 @@ mod tests {
         fn reaches_is_the_jaccard_threshold(a in proptest::collection::btree_set(0u32..40, 0..25), b in proptest::collection::btree_set(0u32..40, 0..25), t in 0.05f64..1.0) {
             let (a, b): (Vec<u32>, Vec<u32>) = (a.into_iter().collect(), b.into_iter().collect());
             let t = t - 1e-12;
-            prop_assert_eq!(reaches(&a, &b, t), jaccard_ranks(&a, &b) >= t);
+            prop_assert_eq!(reaches(&a, &b, t), jaccard(&a, &b) >= t);
         }
 
         #[test]
