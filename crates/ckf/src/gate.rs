@@ -127,6 +127,15 @@ pub fn tokens(text: &str) -> Vec<String> {
 /// [`tokens`] borrowing the words that are already lower-case from `text` (most of them), so
 /// that near-duplicate passes over thousands of texts do not allocate a string per token.
 pub fn token_slices(text: &str) -> Vec<Cow<'_, str>> {
+    let mut out = token_occurrences(text);
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The tokens of [`tokens`] in text order, repeats included (numbers first): for callers that
+/// intern tokens and deduplicate the integer ids instead of sorting strings.
+pub fn token_occurrences(text: &str) -> Vec<Cow<'_, str>> {
     let mut out: Vec<Cow<'_, str>> = crate::map::evidence::numbers(text).map(|n| Cow::Owned(format!("#{n}"))).collect();
     for (_, w) in warrant_text::words::words(text) {
         if w.bytes().all(|b| b.is_ascii_digit()) {
@@ -147,8 +156,6 @@ pub fn token_slices(text: &str) -> Vec<Cow<'_, str>> {
         }
         out.push(Cow::Owned(l));
     }
-    out.sort_unstable();
-    out.dedup();
     out
 }
 

@@ -273,21 +273,27 @@ impl EarlierMatches {
     /// sorted list of ranks.
     pub fn new(threshold: f64, texts: &[String]) -> Self {
         let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let sets = crate::par::map(&texts, 128, |t: &&str| crate::gate::token_slices(t));
+        let sets = crate::par::map(&texts, 128, |t: &&str| crate::gate::token_occurrences(t));
         let mut ids: TextMap<&str, u32> = TextMap::default();
         let mut names: Vec<&str> = Vec::new();
         let mut df: Vec<u32> = Vec::new();
         let mut interned: Vec<Vec<u32>> = Vec::with_capacity(sets.len());
         for set in &sets {
-            let mut v = Vec::with_capacity(set.len());
-            for t in set {
-                let id = *ids.entry(t.as_ref()).or_insert_with(|| {
-                    names.push(t.as_ref());
-                    df.push(0);
-                    names.len() as u32 - 1
-                });
+            let mut v: Vec<u32> = set
+                .iter()
+                .map(|t| {
+                    *ids.entry(t.as_ref()).or_insert_with(|| {
+                        names.push(t.as_ref());
+                        df.push(0);
+                        names.len() as u32 - 1
+                    })
+                })
+                .collect();
+            // A set: each token once (ids are compared, not strings).
+            v.sort_unstable();
+            v.dedup();
+            for &id in &v {
                 df[id as usize] += 1;
-                v.push(id);
             }
             interned.push(v);
         }
