@@ -20,6 +20,7 @@
 //! | FAQ pairs, question records | QA pair |
 //! | paragraphs | retrieval chunks (≤ 1,200 chars, numbers always inside the excerpts) |
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -186,8 +187,10 @@ const REFERRED: [Section; 7] = [
     Section::Concepts,
 ];
 
-fn strip_emphasis(s: &str) -> String {
-    if s.contains("**") || s.contains("__") { s.replace("**", "").replace("__", "") } else { s.to_string() }
+/// `s` without `**` and `__` markers; borrowed when it has none (most text), since the result is
+/// normalised into a new string anyway.
+fn strip_emphasis(s: &str) -> Cow<'_, str> {
+    if s.contains("**") || s.contains("__") { Cow::Owned(s.replace("**", "").replace("__", "")) } else { Cow::Borrowed(s) }
 }
 
 /// A text as a sentence: a final period when it has no final punctuation (list items).
