@@ -195,6 +195,20 @@ fn kind_of(name: &str, next_word: Option<&str>) -> &'static str {
 }
 
 fn is_cap(w: &str) -> bool {
+    if w.is_ascii() {
+        // The same tests on bytes (every word of every sentence comes through here).
+        let b = w.as_bytes();
+        let Some(&first) = b.first() else { return false };
+        return first.is_ascii_uppercase()
+            || (first.is_ascii_lowercase()
+                && b[1..].iter().any(u8::is_ascii_uppercase)
+                && b.iter().all(u8::is_ascii_alphanumeric));
+    }
+    is_cap_chars(w)
+}
+
+/// [`is_cap`] for any text.
+fn is_cap_chars(w: &str) -> bool {
     let mut cs = w.chars();
     let Some(first) = cs.next() else { return false };
     if first.is_uppercase() {
@@ -404,6 +418,13 @@ pub fn relations(sentence: &str, hits: &[Hit]) -> Vec<(usize, usize, &'static st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn ascii_capital_test_matches_the_char_test(w in "[a-zA-Z0-9'._-]{0,8}|\\PC{0,6}") {
+            proptest::prop_assert_eq!(is_cap(&w), is_cap_chars(&w));
+        }
+    }
 
     fn names(s: &str) -> Vec<(String, &'static str)> {
         entities(s).into_iter().map(|h| (h.name, h.kind)).collect()
