@@ -25,7 +25,7 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
-use warrant_text::segment::{paragraphs, sentences_in, trim_range};
+use warrant_text::segment::{first_sentence_in, paragraphs, sentences_in, trim_range};
 
 use super::cues::{self, flag};
 use super::entities;
@@ -926,7 +926,7 @@ impl<'a> Walker<'a> {
         let title = match &pk.title {
             Some(t) => normalize(&strip_emphasis(t)),
             None => {
-                let first = sentences_in(text, pk.body_start..pk.end).into_iter().next().unwrap_or(pk.body_start..pk.end);
+                let first = first_sentence_in(text, pk.body_start..pk.end).unwrap_or(pk.body_start..pk.end);
                 let first = &text[first];
                 let lead = LEAD.find(first).map_or(0, |m| m.end());
                 gate::label(&normalize(&strip_emphasis(&first[lead..])), 12)
