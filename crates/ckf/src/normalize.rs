@@ -145,7 +145,10 @@ pub fn slug_full(label: &str, sep: char) -> String {
     // ASCII needs no normalisation or folding: one table look-up per byte (every item's merge
     // key and handle is a slug, computed many times per compile).
     if label.is_ascii() && sep.is_ascii() {
-        let mut out: Vec<u8> = Vec::with_capacity(label.len());
+        // A separator stands for at least one dropped byte, so the slug fits in the label's
+        // length: write into a buffer of that size rather than pushing byte by byte.
+        let mut out = vec![0u8; label.len()];
+        let mut n = 0;
         let mut gap = false;
         for &b in label.as_bytes() {
             let c = SLUG_BYTE[usize::from(b)];
@@ -153,13 +156,16 @@ pub fn slug_full(label: &str, sep: char) -> String {
                 gap = true;
                 continue;
             }
-            if gap && !out.is_empty() {
-                out.push(sep as u8);
+            if gap && n > 0 {
+                out[n] = sep as u8;
+                n += 1;
             }
             gap = false;
-            out.push(c);
+            out[n] = c;
+            n += 1;
         }
-        // Only ASCII bytes were pushed.
+        out.truncate(n);
+        // Only ASCII bytes were written.
         return String::from_utf8(out).unwrap_or_default();
     }
     let mut out = String::with_capacity(label.len());
