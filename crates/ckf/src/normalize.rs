@@ -13,6 +13,9 @@ pub fn normalize(s: &str) -> String {
     if is_plain_ascii(s) {
         return s.to_string();
     }
+    if s.is_ascii() {
+        return collapse_ascii(s);
+    }
     let mut out = String::with_capacity(s.len());
     let mut pending_space = false;
     for c in s.chars() {
@@ -27,6 +30,32 @@ pub fn normalize(s: &str) -> String {
         }
     }
     nfc(out)
+}
+
+/// `normalize` of ASCII text (its own NFC): whitespace runs collapsed byte by byte into a buffer
+/// of the input's length (a space always stands for at least one whitespace byte).
+fn collapse_ascii(s: &str) -> String {
+    let mut out = vec![0u8; s.len()];
+    let mut n = 0;
+    let mut pending_space = false;
+    for &b in s.as_bytes() {
+        // `char::is_whitespace` on ASCII: tab, line feed, vertical tab, form feed, carriage
+        // return and space.
+        if b == b' ' || (0x09..=0x0d).contains(&b) {
+            pending_space = n > 0;
+        } else {
+            if pending_space {
+                out[n] = b' ';
+                n += 1;
+                pending_space = false;
+            }
+            out[n] = b;
+            n += 1;
+        }
+    }
+    out.truncate(n);
+    // Only ASCII bytes were written.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// True when `s` is ASCII without control bytes, leading or trailing spaces, or two spaces in a
@@ -314,6 +343,11 @@ mod tests {
             let unchanged = normalize_chars(&s) == s;
             let no_controls = s.bytes().all(|b| (0x20..0x80).contains(&b));
             prop_assert_eq!(plain, unchanged && no_controls);
+        }
+
+        #[test]
+        fn ascii_collapse_matches_the_char_path(s in "[ \t\n\x0b\x0c\r\x1c\x01a-c]{0,40}") {
+            prop_assert_eq!(collapse_ascii(&s), normalize_chars(&s));
         }
 
         #[test]
