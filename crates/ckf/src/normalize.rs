@@ -13,6 +13,9 @@ pub fn normalize(s: &str) -> String {
     if is_plain_ascii(s) {
         return s.to_string();
     }
+    if s.is_ascii() {
+        return collapse_ascii(s);
+    }
     let mut out = String::with_capacity(s.len());
     let mut pending_space = false;
     for c in s.chars() {
@@ -27,6 +30,32 @@ pub fn normalize(s: &str) -> String {
         }
     }
     nfc(out)
+}
+
+/// `normalize` of ASCII text (its own NFC): whitespace runs collapsed byte by byte into a buffer
+/// of the input's length (a space always stands for at least one whitespace byte).
+fn collapse_ascii(s: &str) -> String {
+    let mut out = vec![0u8; s.len()];
+    let mut n = 0;
+    let mut pending_space = false;
+    for &b in s.as_bytes() {
+        // `char::is_whitespace` on ASCII: tab, line feed, vertical tab, form feed, carriage
+        // return and space.
+        if b == b' ' || (0x09..=0x0d).contains(&b) {
+            pending_space = n > 0;
+        } else {
+            if pending_space {
+                out[n] = b' ';
+                n += 1;
+                pending_space = false;
+            }
+            out[n] = b;
+            n += 1;
+        }
+    }
+    out.truncate(n);
+    // Only ASCII bytes were written.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// True when `s` is ASCII without control bytes, leading or trailing spaces, or two spaces in a
@@ -152,23 +181,31 @@ pub fn slug_full(label: &str, sep: char) -> String {
 /// one gives the slug of the parts joined by spaces (separators collapse and trim; slugs fold
 /// character by character), without building the joined text.
 pub fn push_slug(out: &mut String, start: usize, text: &str, sep: char) {
-    // ASCII needs no normalisation or folding: lower-case byte by byte.
-    if text.is_ascii() {
-        out.reserve(text.len() + 1);
+    // ASCII needs no normalisation or folding: one table look-up per byte. A separator stands
+    // for at least one dropped byte (or for the space between two parts), so the text's slug
+    // fits in its length plus one: written into a buffer of that size, not pushed byte by byte.
+    if text.is_ascii() && sep.is_ascii() {
+        let mut bytes = std::mem::take(out).into_bytes();
+        let mut n = bytes.len();
+        bytes.resize(n + text.len() + 1, 0);
         let mut gap = true;
         for &b in text.as_bytes() {
-            // The lower-cased letter or digit, or 0 for a separator (one table look-up).
             let c = SLUG_BYTE[usize::from(b)];
-            if c != 0 {
-                if gap && out.len() > start {
-                    out.push(sep);
-                }
-                gap = false;
-                out.push(c as char);
-            } else {
+            if c == 0 {
                 gap = true;
+                continue;
             }
+            if gap && n > start {
+                bytes[n] = sep as u8;
+                n += 1;
+            }
+            gap = false;
+            bytes[n] = c;
+            n += 1;
         }
+        bytes.truncate(n);
+        // Valid UTF-8 before, and only ASCII bytes were written.
+        *out = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         return;
     }
     let mut gap = true;
@@ -325,6 +362,11 @@ mod tests {
             let unchanged = normalize_chars(&s) == s;
             let no_controls = s.bytes().all(|b| (0x20..0x80).contains(&b));
             prop_assert_eq!(plain, unchanged && no_controls);
+        }
+
+        #[test]
+        fn ascii_collapse_matches_the_char_path(s in "[ \t\n\x0b\x0c\r\x1c\x01a-c]{0,40}") {
+            prop_assert_eq!(collapse_ascii(&s), normalize_chars(&s));
         }
 
         #[test]

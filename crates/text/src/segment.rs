@@ -110,6 +110,18 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
 
 /// Sentences within `range` of `text`.
 pub fn sentences_in(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
+    sentences_up_to(text, range, usize::MAX)
+}
+
+/// The first sentence within `range` of `text` (`sentences_in(..).first()`, without segmenting
+/// the rest).
+pub fn first_sentence_in(text: &str, range: Range<usize>) -> Option<Range<usize>> {
+    sentences_up_to(text, range, 1).into_iter().next()
+}
+
+/// The first `max` sentences within `range`: segmentation only moves forward, so stopping
+/// once `max` are found leaves them as they are in the full list.
+fn sentences_up_to(text: &str, range: Range<usize>, max: usize) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = range.start;
     let b = text.as_bytes();
@@ -122,6 +134,9 @@ pub fn sentences_in(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
         if !matches!(b[i], b'.' | b'!' | b'?' | b'\n' | 0xE2 | 0xE3 | 0xEF) {
             i += 1;
             continue;
+        }
+        if out.len() >= max {
+            return out;
         }
         let c = char_at(i);
         let next_i = i + c.len_utf8();
@@ -164,6 +179,7 @@ pub fn sentences_in(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
         }
     }
     push_trimmed(text, start..range.end, &mut out);
+    out.truncate(max);
     out
 }
 
@@ -380,6 +396,7 @@ mod tests {
             }
             prop_assert_eq!(sentences_in(&t, 0..t.len()), sentences_in_reference(&t, 0..t.len()));
             prop_assert_eq!(sentences_in(&t, a..t.len()), sentences_in_reference(&t, a..t.len()));
+            prop_assert_eq!(first_sentence_in(&t, a..t.len()), sentences_in_reference(&t, a..t.len()).first().cloned());
         }
     }
 }

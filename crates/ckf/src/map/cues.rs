@@ -386,8 +386,10 @@ fn split_condition(s: &str, start: usize) -> Option<(Range<usize>, Range<usize>)
     None
 }
 
+/// Whitespace-separated words in `s`, counted up to three: every caller compares the count with
+/// three or less, and clauses can be long.
 fn words(s: &str) -> usize {
-    s.split_whitespace().count()
+    s.split_whitespace().take(3).count()
 }
 
 /// [`find_ci`] of a lower-case `needle`, given `lower`, the ASCII lower-case copy of `hay`.

@@ -33,7 +33,16 @@ static DEFINED: LazyLock<Regex> = LazyLock::new(|| {
         r#"\((?:the\s+|hereinafter\s+|hereafter\s+|o\s+|a\s+|el\s+|la\s+)?["“](?P<t>[^"”]{2,60})["”]\)|^["“](?P<u>[^"”]{2,60})["”]\s+(?i:means|shall mean|refers to|is defined as|significa|se refiere a)(?-u:\b)"#,
     )
 });
-static ACRONYM: LazyLock<Regex> = LazyLock::new(|| re(r"\((?P<short>\p{Lu}[\p{Lu}\p{Ll}\d&]{1,9})\)"));
+/// `(PDB)`: the acronym runs to the first character outside its class, which must be `)`, so
+/// [`acronyms`] checks its 10-character cap instead of a bounded repeat of Unicode letter
+/// classes (slow to build).
+static ACRONYM: LazyLock<Regex> = LazyLock::new(|| re(r"\((?P<short>\p{Lu}[\p{Lu}\p{Ll}\d&]+)\)"));
+
+/// The [`ACRONYM`] matches of a sentence within the length cap. A match over the cap holds no
+/// `(`, so skipping it skips no other match.
+fn acronyms(sentence: &str) -> impl Iterator<Item = regex::Captures<'_>> {
+    ACRONYM.captures_iter(sentence).filter(|c| c.name("short").is_some_and(|m| m.as_str().chars().count() <= 10))
+}
 
 const CONNECTORS: &[&str] = &["of", "for", "and", "the", "de", "da", "do", "das", "dos", "del", "la", "y", "e", "in", "on", "&"];
 const DETERMINERS: &[&str] = &[
@@ -195,6 +204,20 @@ fn kind_of(name: &str, next_word: Option<&str>) -> &'static str {
 }
 
 fn is_cap(w: &str) -> bool {
+    if w.is_ascii() {
+        // The same tests on bytes (every word of every sentence comes through here).
+        let b = w.as_bytes();
+        let Some(&first) = b.first() else { return false };
+        return first.is_ascii_uppercase()
+            || (first.is_ascii_lowercase()
+                && b[1..].iter().any(u8::is_ascii_uppercase)
+                && b.iter().all(u8::is_ascii_alphanumeric));
+    }
+    is_cap_chars(w)
+}
+
+/// [`is_cap`] for any text.
+fn is_cap_chars(w: &str) -> bool {
     let mut cs = w.chars();
     let Some(first) = cs.next() else { return false };
     if first.is_uppercase() {
@@ -223,7 +246,7 @@ pub fn entities(sentence: &str) -> Vec<Hit> {
         out.push(Hit { name, kind: "defined_term", aliases, range: m.range(), confidence: 95 });
     }
     // Acronyms with expansions.
-    for c in ACRONYM.captures_iter(sentence) {
+    for c in acronyms(sentence) {
         let Some(short) = c.name("short") else { continue };
         let paren = c.get(0).map_or(0, |m| m.start());
         let before = sentence[..paren].trim_end();
@@ -404,6 +427,33 @@ pub fn relations(sentence: &str, hits: &[Hit]) -> Vec<(usize, usize, &'static st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The acronym pattern with its cap compiled in.
+    static BOUNDED_ACRONYM: LazyLock<Regex> = LazyLock::new(|| re(r"\((?P<short>\p{Lu}[\p{Lu}\p{Ll}\d&]{1,9})\)"));
+
+    fn acronym_ranges<'a>(c: impl Iterator<Item = regex::Captures<'a>>) -> Vec<(Range<usize>, Range<usize>)> {
+        c.filter_map(|c| Some((c.get(0)?.range(), c.name("short")?.range()))).collect()
+    }
+
+    #[test]
+    fn acronym_length_cap() {
+        for n in 0..14 {
+            let s = format!("Some Thing (A{}) and (B{}) x", "b".repeat(n), "É".repeat(n / 2));
+            assert_eq!(acronym_ranges(acronyms(&s)), acronym_ranges(BOUNDED_ACRONYM.captures_iter(&s)), "{s}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn acronyms_match_the_bounded_pattern(s in "[A-Za-z(&)1 É]{0,40}|\\PC{0,20}") {
+            proptest::prop_assert_eq!(acronym_ranges(acronyms(&s)), acronym_ranges(BOUNDED_ACRONYM.captures_iter(&s)));
+        }
+
+        #[test]
+        fn ascii_capital_test_matches_the_char_test(w in "[a-zA-Z0-9'._-]{0,8}|\\PC{0,6}") {
+            proptest::prop_assert_eq!(is_cap(&w), is_cap_chars(&w));
+        }
+    }
 
     fn names(s: &str) -> Vec<(String, &'static str)> {
         entities(s).into_iter().map(|h| (h.name, h.kind)).collect()

@@ -77,6 +77,19 @@ pub fn contains_number(hay: &str, token: &str) -> bool {
         return false;
     }
     let b = hay.as_bytes();
+    if token.starts_with(|c: char| c.is_ascii_digit()) {
+        // An occurrence starts at a digit: visit the digits (skipping digit-free stretches
+        // eight bytes at a time) rather than setting up a substring search per occurrence.
+        let mut from = 0;
+        while let Some(p) = first_digit(&b[from..]) {
+            let at = from + p;
+            if b[at..].starts_with(token.as_bytes()) && standalone(b, at, at + token.len()) {
+                return true;
+            }
+            from = at + 1;
+        }
+        return false;
+    }
     let mut from = 0;
     while let Some(p) = hay[from..].find(token) {
         let at = from + p;
@@ -326,6 +339,11 @@ mod tests {
         #[test]
         fn first_digit_is_the_first_ascii_digit(b in proptest::collection::vec(proptest::num::u8::ANY, 0..40)) {
             proptest::prop_assert_eq!(first_digit(&b), b.iter().position(u8::is_ascii_digit));
+        }
+
+        #[test]
+        fn contains_number_is_some_standalone_position(t in "[0-9.,:/ a]{0,40}|\\PC{0,20}", n in "[0-9][0-9.,:/]{0,3}|a") {
+            proptest::prop_assert_eq!(contains_number(&t, &n), !positions(&t, &n).is_empty());
         }
 
         #[test]

@@ -20,11 +20,12 @@
 //! | FAQ pairs, question records | QA pair |
 //! | paragraphs | retrieval chunks (≤ 1,200 chars, numbers always inside the excerpts) |
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
-use warrant_text::segment::{paragraphs, sentences_in, trim_range};
+use warrant_text::segment::{first_sentence_in, paragraphs, sentences_in, trim_range};
 
 use super::cues::{self, flag};
 use super::entities;
@@ -186,8 +187,10 @@ const REFERRED: [Section; 7] = [
     Section::Concepts,
 ];
 
-fn strip_emphasis(s: &str) -> String {
-    if s.contains("**") || s.contains("__") { s.replace("**", "").replace("__", "") } else { s.to_string() }
+/// `s` without `**` and `__` markers; borrowed when it has none (most text), since the result is
+/// normalised into a new string anyway.
+fn strip_emphasis(s: &str) -> Cow<'_, str> {
+    if s.contains("**") || s.contains("__") { Cow::Owned(s.replace("**", "").replace("__", "")) } else { Cow::Borrowed(s) }
 }
 
 /// A text as a sentence: a final period when it has no final punctuation (list items).
@@ -923,7 +926,7 @@ impl<'a> Walker<'a> {
         let title = match &pk.title {
             Some(t) => normalize(&strip_emphasis(t)),
             None => {
-                let first = sentences_in(text, pk.body_start..pk.end).into_iter().next().unwrap_or(pk.body_start..pk.end);
+                let first = first_sentence_in(text, pk.body_start..pk.end).unwrap_or(pk.body_start..pk.end);
                 let first = &text[first];
                 let lead = LEAD.find(first).map_or(0, |m| m.end());
                 gate::label(&normalize(&strip_emphasis(&first[lead..])), 12)
