@@ -281,7 +281,7 @@ fn atomic_for(idx: u32, span: &Span, body: Range<usize>, starts: &[u32], modal: 
         }
         let s = &span.text[r.clone()];
         let stmt = normalize(s);
-        if !gate::is_complete(&stmt) || gate::is_truncated(&stmt) || stmt.ends_with('?') {
+        if gate::truncated_and_complete(&stmt) != (false, true) || stmt.ends_with('?') {
             continue;
         }
         let f = cues::flags(s);

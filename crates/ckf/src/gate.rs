@@ -38,6 +38,31 @@ fn word_count_and_last(text: &str) -> (usize, Option<&str>) {
     (n, last)
 }
 
+/// [`word_count_and_last`] of a text, computed on first use: the truncation and completeness
+/// checks of one text share it (whitespace is never part of a word, so trimming the text
+/// differently does not change its words).
+struct Words<'a> {
+    text: &'a str,
+    counted: Option<(usize, Option<&'a str>)>,
+}
+
+impl<'a> Words<'a> {
+    fn of(text: &'a str) -> Self {
+        Words { text, counted: None }
+    }
+
+    fn get(&mut self) -> (usize, Option<&'a str>) {
+        *self.counted.get_or_insert_with(|| word_count_and_last(self.text))
+    }
+}
+
+/// [`is_truncated`] and [`is_complete`] of one text, with one pass over its words:
+/// `(truncated, complete)`.
+pub fn truncated_and_complete(text: &str) -> (bool, bool) {
+    let mut words = Words::of(text);
+    (truncated_with(text, &mut words), complete_with(text, &mut words))
+}
+
 /// True when the word is an article, preposition or conjunction.
 pub fn is_dangling(word: &str) -> bool {
     // Every listed word is at most 5 ASCII letters; lower-casing turns at most 3 bytes into
@@ -72,6 +97,10 @@ pub fn is_obviously_truncated(text: &str) -> bool {
 /// The §7.6 truncation check: ends in `vs.`, `etc.` or `e.g.`; in `:`, `-`, `/`, `,` or `;`;
 /// has no final punctuation and more than 3 words; or ends in a dangling function word.
 pub fn is_truncated(text: &str) -> bool {
+    truncated_with(text, &mut Words::of(text))
+}
+
+fn truncated_with<'a>(text: &'a str, words: &mut Words<'a>) -> bool {
     let t = text.trim_end();
     if t.is_empty() {
         return true;
@@ -83,7 +112,7 @@ pub fn is_truncated(text: &str) -> bool {
         return true;
     }
     let final_punct = t.ends_with(['.', '!', '?', '…', '"', '”', '»', ')']);
-    let (words, last) = word_count_and_last(t);
+    let (words, last) = words.get();
     if !final_punct && words > 3 && !ends_with_list_item(t) {
         return true;
     }
@@ -94,6 +123,10 @@ pub fn is_truncated(text: &str) -> bool {
 /// digit or quote, a final `.`, `!`, `?` or `…`, at least 4 words, a last word that is not
 /// dangling, and at least 60% letters.
 pub fn is_complete(text: &str) -> bool {
+    complete_with(text, &mut Words::of(text))
+}
+
+fn complete_with<'a>(text: &'a str, words: &mut Words<'a>) -> bool {
     let t = text.trim();
     let ascii = t.is_ascii();
     if (if ascii { t.len() } else { t.chars().count() }) < 20 {
@@ -105,7 +138,7 @@ pub fn is_complete(text: &str) -> bool {
     if !(first_ok && final_ok) {
         return false;
     }
-    let (words, last) = word_count_and_last(t);
+    let (words, last) = words.get();
     // Non-space characters and letters, counted in one pass (bytes for ASCII text).
     let (non_space, letters) = if ascii {
         t.bytes()
@@ -425,6 +458,9 @@ mod tests {
         ) {
             proptest::prop_assert_eq!(is_complete(&s), is_complete_reference(&s));
             proptest::prop_assert_eq!(is_complete(&sentence), is_complete_reference(&sentence));
+            for t in [&s, &sentence, &format!("  {sentence}\n "), &format!("{s} and the")] {
+                proptest::prop_assert_eq!(truncated_and_complete(t), (is_truncated(t), is_complete_reference(t)));
+            }
         }
     }
 

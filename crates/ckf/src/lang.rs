@@ -102,16 +102,25 @@ impl LangCounts {
     /// Adds the evidence in `text`.
     pub fn add(&mut self, text: &str) {
         let mut buf = String::new();
+        let mut ascii = [0u8; 12];
         for (_, w) in words(text) {
             if w.len() > 12 {
                 continue;
             }
-            let key: &str = if w.bytes().any(|b| b.is_ascii_uppercase()) || !w.is_ascii() {
+            let key: &str = if w.is_ascii() {
+                if w.bytes().any(|b| b.is_ascii_uppercase()) {
+                    // Lower-cased on the stack (ASCII stays ASCII, so the bytes are UTF-8).
+                    let lower = &mut ascii[..w.len()];
+                    lower.copy_from_slice(w.as_bytes());
+                    lower.make_ascii_lowercase();
+                    std::str::from_utf8(lower).unwrap_or(w)
+                } else {
+                    w
+                }
+            } else {
                 buf.clear();
                 buf.extend(w.chars().flat_map(char::to_lowercase));
                 &buf
-            } else {
-                w
             };
             if let Some(mask) = STOPWORDS.get(key) {
                 for (i, h) in self.hits.iter_mut().enumerate() {
@@ -120,6 +129,10 @@ impl LangCounts {
                     }
                 }
             }
+        }
+        // The accents below are all non-ASCII.
+        if text.is_ascii() {
+            return;
         }
         for c in text.chars() {
             match c {

@@ -297,13 +297,11 @@ fn text_gate(text: &str, language: Lang) -> Option<&'static str> {
             return Some("language_mismatch");
         }
     }
-    if gate::is_truncated(text) {
-        return Some("truncated");
+    match gate::truncated_and_complete(text) {
+        (true, _) => Some("truncated"),
+        (false, false) => Some("incomplete_proposition"),
+        (false, true) => None,
     }
-    if !gate::is_complete(text) {
-        return Some("incomplete_proposition");
-    }
-    None
 }
 
 fn gate_reason(k: &Considered, targets: &[(Section, JaccardIndex, usize)]) -> Option<&'static str> {

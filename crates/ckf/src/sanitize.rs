@@ -124,8 +124,7 @@ fn failure(it: &Item, memo: &LanguageMemo<'_>, opts: &SanitizeOptions) -> Option
     if it.section == Section::RetrievalChunks {
         let ck = it.text("compressed_knowledge");
         let fast = chars(ck) > 30
-            && gate::is_complete(ck)
-            && !gate::is_truncated(ck)
+            && gate::truncated_and_complete(ck) == (false, true)
             && !it.trace.refs().is_empty()
             && !it.trace.evidence.is_empty();
         if fast {
@@ -150,10 +149,11 @@ fn failure(it: &Item, memo: &LanguageMemo<'_>, opts: &SanitizeOptions) -> Option
                         return Some(("language_mismatch", fs.name, t.to_string()));
                     }
                     if chars(t) > 20 {
-                        if gate::is_truncated(t) {
+                        let (truncated, complete) = gate::truncated_and_complete(t);
+                        if truncated {
                             return Some(("truncated", fs.name, t.to_string()));
                         }
-                        if !gate::is_complete(t) {
+                        if !complete {
                             return Some(("incomplete_proposition", fs.name, t.to_string()));
                         }
                     }

@@ -355,7 +355,7 @@ impl<'a> Walker<'a> {
             return;
         }
         self.intro_material(s);
-        let complete = gate::is_complete(&s.stmt) && !gate::is_truncated(&s.stmt);
+        let complete = gate::truncated_and_complete(&s.stmt) == (false, true);
         let opinion = f & flag::OPINION != 0;
         let basis = if opinion { Basis::AuthorOpinion } else { Basis::Explicit };
         let conf = |c: u8| if opinion { OPINION.min(c) } else { c };
