@@ -410,13 +410,17 @@ pub fn relations(sentence: &str, hits: &[Hit]) -> Vec<(usize, usize, &'static st
             if hits[i].range.end > hits[j].range.start {
                 continue;
             }
-            let between = sentence[hits[i].range.end..hits[j].range.start].to_lowercase();
-            if between.split_whitespace().count() > 6 {
+            let raw = &sentence[hits[i].range.end..hits[j].range.start];
+            // Lower-casing keeps whitespace where it is: count the words before copying.
+            if raw.split_whitespace().nth(6).is_some() {
                 continue;
             }
-            if let Some((_, rel)) = RELATIONS.iter().find(|(verb, _)| {
-                between.split_whitespace().collect::<Vec<_>>().join(" ").contains(verb) && !between.contains(" not ")
-            }) {
+            let between = raw.to_lowercase();
+            if between.contains(" not ") {
+                continue;
+            }
+            let joined = between.split_whitespace().collect::<Vec<_>>().join(" ");
+            if let Some((_, rel)) = RELATIONS.iter().find(|(verb, _)| joined.contains(verb)) {
                 out.push((i, j, *rel));
             }
         }
