@@ -16,6 +16,11 @@ pub fn normalize(s: &str) -> String {
     if s.is_ascii() {
         return collapse_ascii(s);
     }
+    // Non-ASCII text whose whitespace is already single spaces (most prose): one copy, no
+    // re-encoding char by char.
+    if whitespace_collapsed(s) {
+        return nfc(s.to_string());
+    }
     let mut out = String::with_capacity(s.len());
     let mut pending_space = false;
     for c in s.chars() {
@@ -30,6 +35,20 @@ pub fn normalize(s: &str) -> String {
         }
     }
     nfc(out)
+}
+
+/// True when `s` has no leading or trailing whitespace and every whitespace character is a
+/// single space between two other characters (one pass).
+fn whitespace_collapsed(s: &str) -> bool {
+    let mut prev_space = true;
+    for c in s.chars() {
+        let space = c.is_whitespace();
+        if space && (prev_space || c != ' ') {
+            return false;
+        }
+        prev_space = space;
+    }
+    !prev_space || s.is_empty()
 }
 
 /// `normalize` of ASCII text (its own NFC): whitespace runs collapsed byte by byte into a buffer
@@ -362,6 +381,14 @@ mod tests {
             let unchanged = normalize_chars(&s) == s;
             let no_controls = s.bytes().all(|b| (0x20..0x80).contains(&b));
             prop_assert_eq!(plain, unchanged && no_controls);
+        }
+
+        #[test]
+        fn collapsed_whitespace_is_detected(s in "[ \t\n\u{a0}\u{2003}a\u{e9}]{0,30}|\\PC{0,30}") {
+            // Exactly when the char path would leave the whitespace as it is.
+            let n = normalize_chars(&s);
+            prop_assert_eq!(whitespace_collapsed(&s), n.nfd().eq(s.nfd()) || (s.is_empty() && n.is_empty()));
+            prop_assert_eq!(normalize(&s), n);
         }
 
         #[test]
