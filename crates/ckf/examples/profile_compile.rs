@@ -1,6 +1,7 @@
 //! Compiles the benchmark corpus N times (default 3) and prints, per run (compile and JSON
 //! encoding): the CPU time of the whole process (every thread), the CPU time of the calling
-//! thread (the sequential part plus its share of the parallel stages), the wall-clock time, and
+//! thread (all of it on one thread; near zero on more, where the whole compile runs on the
+//! worker pool and the caller waits), the wall-clock time, and
 //! the first hex digits of the package's SHA-256 (the same for any thread count). CPU times are
 //! less sensitive to other processes' load than wall clock; for profiling with `perf`.
 //!

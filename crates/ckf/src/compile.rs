@@ -183,7 +183,7 @@ pub fn compile(sources: &[SourceInput<'_>], opts: &Options) -> Result<CompileRes
 /// Stages that work item by item or section by section use up to [`Options::threads`] threads;
 /// the output is the same, byte for byte, whatever the number.
 pub fn compile_with(mapper: &dyn Mapper, sources: &[SourceInput<'_>], opts: &Options) -> Result<CompileResult, CompileError> {
-    crate::par::with_threads(opts.threads, || compile_inner(mapper, sources, opts))
+    crate::par::on_threads(opts.threads, || compile_inner(mapper, sources, opts))
 }
 
 fn compile_inner(mapper: &dyn Mapper, sources: &[SourceInput<'_>], opts: &Options) -> Result<CompileResult, CompileError> {

@@ -60,7 +60,7 @@ pub fn to_json(package: &Package) -> Result<String, EncodeError> {
 
 /// [`to_json`] on at most `threads` threads (`0` = every core); the same bytes for any number.
 pub fn to_json_with_threads(package: &Package, threads: usize) -> Result<String, EncodeError> {
-    crate::par::with_threads(threads, || json_pretty(package))
+    crate::par::on_threads(threads, || json_pretty(package))
 }
 
 fn serialise_error(e: &serde_json::Error) -> EncodeError {

@@ -68,6 +68,19 @@ pub fn with_threads<R>(n: usize, f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// Runs all of `f` on the pool of `n` threads (`0` = [`available`]), sequential parts included,
+/// or on the calling thread when `n` is 1. The calling thread only waits: a compile then keeps
+/// `n` busy threads, not `n` pool threads plus the caller competing for `n` cores whenever the
+/// work between two parallel stages runs.
+pub fn on_threads<R: Send>(n: usize, f: impl FnOnce() -> R + Send) -> R {
+    let n = if n == 0 { available() } else { n };
+    if n <= 1 {
+        return with_threads(1, f);
+    }
+    // On a pool worker, the helpers use the pool's size (see [`threads`]).
+    on_pool(n, || with_threads(n, f))
+}
+
 /// The threads the helpers may use here: as set by [`with_threads`], else the pool's size on
 /// a pool worker, else 1.
 pub fn threads() -> usize {
