@@ -139,35 +139,26 @@ pub fn item_numbers(item: &Item) -> Vec<String> {
 
 /// Whitespace-separated words of `text[range]` as byte ranges of `text`.
 fn words_in(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    if text[range.clone()].is_ascii() {
+    let slice = &text[range.clone()];
+    if slice.is_ascii() {
         // Bytes are chars; ASCII whitespace for `char::is_whitespace` is 0x09..=0x0d and space.
-        let mut start: Option<usize> = None;
-        for (i, &b) in text.as_bytes()[range.clone()].iter().enumerate() {
-            let at = range.start + i;
-            if b == b' ' || (0x09..=0x0d).contains(&b) {
-                if let Some(s) = start.take() {
-                    out.push(s..at);
-                }
-            } else if start.is_none() {
-                start = Some(at);
-            }
-        }
-        if let Some(s) = start {
-            out.push(s..range.end);
-        }
-        return out;
+        return runs(range, slice.bytes().enumerate().map(|(i, b)| (i, b == b' ' || (0x09..=0x0d).contains(&b))));
     }
     words_in_chars(text, range)
 }
 
 /// [`words_in`] for any text, char by char.
 fn words_in_chars(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
+    runs(range.clone(), text[range].char_indices().map(|(i, c)| (i, c.is_whitespace())))
+}
+
+/// The runs of non-space positions in `range`, from (offset in the range, is space) marks.
+fn runs(range: Range<usize>, marks: impl Iterator<Item = (usize, bool)>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
-    for (i, c) in text[range.clone()].char_indices() {
+    for (i, space) in marks {
         let at = range.start + i;
-        if c.is_whitespace() {
+        if space {
             if let Some(s) = start.take() {
                 out.push(s..at);
             }
