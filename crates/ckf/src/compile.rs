@@ -312,8 +312,9 @@ fn compile_inner(mapper: &dyn Mapper, sources: &[SourceInput<'_>], opts: &Option
     let format = if docs.iter().all(|d| d.format == first.format) { first.format } else { Format::PlainText };
     let core_intent = derive::core_intent(&intro, &title, language);
     let domain_map = derive::domain_map(&guess, &sections);
-    let agent_instructions = derive::agent_instructions(&sections, language);
-    let knowledge_limits = derive::knowledge_limits(&sections, &spans, guess.domain, language);
+    let flags = derive::statement_flags(&sections);
+    let agent_instructions = derive::agent_instructions(&sections, &flags, language);
+    let knowledge_limits = derive::knowledge_limits(&sections, &flags, &spans, guess.domain, language);
     // core_intent, domain_map, agent_instructions, knowledge_limits: populated when non-empty.
     let object_populated = usize::from(core_intent != Default::default())
         + usize::from(!domain_map.main_domain.is_empty())

@@ -201,8 +201,14 @@ fn push_unique(v: &mut Vec<String>, s: String, max: usize) {
     }
 }
 
-/// `agent_instructions` (§2.6).
-pub fn agent_instructions(sections: &[Vec<Item>], lang: Lang) -> AgentInstructions {
+/// The cue flags of every atomic unit's statement, in section order (on every allowed thread),
+/// read by both [`agent_instructions`] and [`knowledge_limits`].
+pub fn statement_flags(sections: &[Vec<Item>]) -> Vec<u32> {
+    crate::par::map(&sections[Section::AtomicUnits.index()], 128, |it| cues::flags(it.text("statement")))
+}
+
+/// `agent_instructions` (§2.6). `flags` are [`statement_flags`].
+pub fn agent_instructions(sections: &[Vec<Item>], flags: &[u32], lang: Lang) -> AgentInstructions {
     let p = phrases(lang);
     let mut a = AgentInstructions::default();
     for it in &sections[Section::Principles.index()] {
@@ -230,10 +236,7 @@ pub fn agent_instructions(sections: &[Vec<Item>], lang: Lang) -> AgentInstructio
     for it in &sections[Section::QaPairs.index()] {
         push_unique(&mut a.preferred_questions, it.text("question").to_string(), 10);
     }
-    // Cue flags per statement on every allowed thread; the lists are filled in order.
-    let atomic = &sections[Section::AtomicUnits.index()];
-    let flags = crate::par::map(atomic, 128, |it| cues::flags(it.text("statement")));
-    for (it, f) in atomic.iter().zip(flags) {
+    for (it, &f) in sections[Section::AtomicUnits.index()].iter().zip(flags) {
         if f & flag::TOOL != 0 && f & (flag::OBLIGATION | flag::RECOMMENDATION | flag::PROHIBITION) != 0 {
             push_unique(&mut a.tool_usage_guidance, it.text("statement").to_string(), 10);
         }
@@ -246,8 +249,8 @@ static SEE_DOC: LazyLock<Regex> = LazyLock::new(|| {
         .unwrap_or_else(|e| panic!("regex: {e}"))
 });
 
-/// `knowledge_limits` (§2.6).
-pub fn knowledge_limits(sections: &[Vec<Item>], spans: &[Span], domain: &str, lang: Lang) -> KnowledgeLimits {
+/// `knowledge_limits` (§2.6). `flags` are [`statement_flags`].
+pub fn knowledge_limits(sections: &[Vec<Item>], flags: &[u32], spans: &[Span], domain: &str, lang: Lang) -> KnowledgeLimits {
     let p = phrases(lang);
     let mut k = KnowledgeLimits::default();
     let mut known: FastSet<String> = FastSet::default();
@@ -261,16 +264,16 @@ pub fn knowledge_limits(sections: &[Vec<Item>], spans: &[Span], domain: &str, la
             }
         }
     }
-    // What each statement names and flags, on every allowed thread; the lists are filled in
-    // statement order.
+    // What each statement names, on every allowed thread; the lists are filled in statement
+    // order.
     let atomic = &sections[Section::AtomicUnits.index()];
     let read = crate::par::map(atomic, 128, |it| {
         let s = it.text("statement");
         let names: Vec<String> = cues::references(s).into_iter().map(|(_, name)| name).collect();
         let see = SEE_DOC.captures(s).and_then(|c| c.name("d")).map(|d| normalize(d.as_str()));
-        (names, see, cues::flags(s))
+        (names, see)
     });
-    for (it, (names, see, f)) in atomic.iter().zip(read) {
+    for ((it, (names, see)), &f) in atomic.iter().zip(read).zip(flags) {
         let s = it.text("statement");
         for name in names {
             if !known.contains(&name) {
