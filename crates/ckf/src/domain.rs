@@ -329,15 +329,7 @@ impl DomainSignal {
             if w.len() > 16 {
                 continue;
             }
-            // Lower-case ASCII words (most of them) are looked up as they are.
-            let key: &str = if w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
-                w
-            } else {
-                buf.clear();
-                buf.extend(w.chars().flat_map(char::to_lowercase));
-                &buf
-            };
-            if let Some(&(d, s)) = CUE_MAP.get(key) {
+            if let Some(&(d, s)) = CUE_MAP.get(crate::normalize::lower_word(w, &mut buf)) {
                 for (i, h) in self.domain_hits.iter_mut().enumerate() {
                     if d & (1 << i) != 0 {
                         *h += 1;

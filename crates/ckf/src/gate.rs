@@ -141,8 +141,9 @@ fn complete_with<'a>(text: &'a str, words: &mut Words<'a>) -> bool {
     let (words, last) = words.get();
     // Non-space characters and letters, counted in one pass (bytes for ASCII text).
     let (non_space, letters) = if ascii {
-        t.bytes()
-            .fold((0, 0), |(n, l), b| (n + usize::from(!(b as char).is_whitespace()), l + usize::from(b.is_ascii_alphabetic())))
+        t.bytes().fold((0, 0), |(n, l), b| {
+            (n + usize::from(!crate::normalize::is_ascii_space(b)), l + usize::from(b.is_ascii_alphabetic()))
+        })
     } else {
         t.chars().fold((0, 0), |(n, l), c| (n + usize::from(!c.is_whitespace()), l + usize::from(c.is_alphabetic())))
     };

@@ -102,27 +102,11 @@ impl LangCounts {
     /// Adds the evidence in `text`.
     pub fn add(&mut self, text: &str) {
         let mut buf = String::new();
-        let mut ascii = [0u8; 12];
         for (_, w) in words(text) {
             if w.len() > 12 {
                 continue;
             }
-            let key: &str = if w.is_ascii() {
-                if w.bytes().any(|b| b.is_ascii_uppercase()) {
-                    // Lower-cased on the stack (ASCII stays ASCII, so the bytes are UTF-8).
-                    let lower = &mut ascii[..w.len()];
-                    lower.copy_from_slice(w.as_bytes());
-                    lower.make_ascii_lowercase();
-                    std::str::from_utf8(lower).unwrap_or(w)
-                } else {
-                    w
-                }
-            } else {
-                buf.clear();
-                buf.extend(w.chars().flat_map(char::to_lowercase));
-                &buf
-            };
-            if let Some(mask) = STOPWORDS.get(key) {
+            if let Some(mask) = STOPWORDS.get(crate::normalize::lower_word(w, &mut buf)) {
                 for (i, h) in self.hits.iter_mut().enumerate() {
                     if mask & (1 << i) != 0 {
                         *h += 1;

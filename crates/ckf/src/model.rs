@@ -594,6 +594,18 @@ impl Field {
         }
     }
 
+    /// Calls `f` with each string a key reads from the field, in order: the text, each list
+    /// entry or reference, each step's action, each relation's target. (Keys join them with
+    /// spaces; slugs of keys take them one by one.)
+    pub fn for_each_key_part<'a>(&'a self, mut f: impl FnMut(&'a str)) {
+        match self {
+            Field::Text(s) => f(s),
+            Field::List(v) | Field::Refs(v) => v.iter().for_each(|s| f(s)),
+            Field::Steps(v) => v.iter().for_each(|s| f(&s.action)),
+            Field::Related(v) => v.iter().for_each(|r| f(&r.entity)),
+        }
+    }
+
     /// Every string the field holds that is prose (not a reference), for checks.
     pub fn texts(&self) -> Vec<&str> {
         match self {
@@ -754,12 +766,16 @@ impl Item {
 
     /// A field flattened to text (lists and step actions joined by spaces), for keys.
     pub fn field_text(&self, name: &str) -> String {
-        match self.field(name) {
-            Field::Text(s) => s.clone(),
-            Field::List(v) | Field::Refs(v) => v.join(" "),
-            Field::Steps(v) => v.iter().map(|s| s.action.as_str()).collect::<Vec<_>>().join(" "),
-            Field::Related(v) => v.iter().map(|r| r.entity.as_str()).collect::<Vec<_>>().join(" "),
-        }
+        let mut out = String::new();
+        let mut first = true;
+        self.field(name).for_each_key_part(|t| {
+            if !first {
+                out.push(' ');
+            }
+            first = false;
+            out.push_str(t);
+        });
+        out
     }
 
     /// Several fields flattened and joined by a space.
@@ -780,13 +796,7 @@ impl Item {
         key.push('|');
         let start = key.len();
         for n in spec.identity {
-            let mut push = |t: &str| crate::normalize::push_slug(&mut key, start, t, '_');
-            match self.field(n) {
-                Field::Text(s) => push(s),
-                Field::List(v) | Field::Refs(v) => v.iter().for_each(|s| push(s)),
-                Field::Steps(v) => v.iter().for_each(|s| push(&s.action)),
-                Field::Related(v) => v.iter().for_each(|r| push(&r.entity)),
-            }
+            self.field(n).for_each_key_part(|t| crate::normalize::push_slug(&mut key, start, t, '_'));
         }
         key
     }

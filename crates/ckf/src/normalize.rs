@@ -64,9 +64,7 @@ fn collapse_ascii(s: &str) -> String {
     let mut n = 0;
     let mut pending_space = false;
     for &b in s.as_bytes() {
-        // `char::is_whitespace` on ASCII: tab, line feed, vertical tab, form feed, carriage
-        // return and space.
-        if b == b' ' || (0x09..=0x0d).contains(&b) {
+        if is_ascii_space(b) {
             pending_space = n > 0;
         } else {
             if pending_space {
@@ -145,7 +143,7 @@ pub fn normalized_chars_at_most(s: &str, max: usize) -> bool {
     let mut n = 0usize;
     let mut pending_space = false;
     for &b in s.as_bytes() {
-        if b == b' ' || (0x09..=0x0d).contains(&b) {
+        if is_ascii_space(b) {
             pending_space = n > 0;
         } else {
             n += 1 + usize::from(pending_space);
@@ -158,12 +156,32 @@ pub fn normalized_chars_at_most(s: &str, max: usize) -> bool {
     true
 }
 
+/// `word` lower-cased, for a look-up in a table of lower-case words: the word itself when it
+/// has no upper-case letter (most words), else its lower-case form written into `buf`.
+pub fn lower_word<'a>(word: &'a str, buf: &'a mut String) -> &'a str {
+    if word.is_ascii() {
+        if !word.bytes().any(|b| b.is_ascii_uppercase()) {
+            return word;
+        }
+        buf.clear();
+        buf.push_str(word);
+        buf.make_ascii_lowercase();
+    } else {
+        buf.clear();
+        buf.extend(word.chars().flat_map(char::to_lowercase));
+    }
+    buf
+}
+
+/// True when `b` is ASCII whitespace as `char::is_whitespace` has it: tab, line feed, vertical
+/// tab, form feed, carriage return and space.
+pub fn is_ascii_space(b: u8) -> bool {
+    b == b' ' || (0x09..=0x0d).contains(&b)
+}
+
 /// True when `s` is already in the §4 normal form.
 pub fn is_normalized(s: &str) -> bool {
-    let collapsed = !s.starts_with(char::is_whitespace)
-        && !s.ends_with(char::is_whitespace)
-        && !s.chars().zip(s.chars().skip(1)).any(|(a, b)| a.is_whitespace() && (b.is_whitespace() || a != ' '));
-    if !collapsed {
+    if !whitespace_collapsed(s) {
         return false;
     }
     s.is_ascii()

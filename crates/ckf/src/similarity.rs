@@ -70,6 +70,12 @@ fn reaches(a: &[u32], b: &[u32], t: f64) -> bool {
     j >= t
 }
 
+/// The global token order of an index: fewer sets first (rare tokens make selective prefixes),
+/// ties by the token itself. `(token, sets holding it)`.
+fn rarer_first(a: (&str, u32), b: (&str, u32)) -> std::cmp::Ordering {
+    a.1.cmp(&b.1).then(a.0.cmp(b.0))
+}
+
 impl JaccardIndex {
     /// An index for `threshold`, with token ranks from the sets that will be indexed or queried.
     pub fn new<'a>(threshold: f64, corpus: impl IntoIterator<Item = &'a [String]>) -> Self {
@@ -80,7 +86,7 @@ impl JaccardIndex {
             }
         }
         let mut order: Vec<(&str, u32)> = df.into_iter().collect();
-        order.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(b.0)));
+        order.sort_by(|a, b| rarer_first(*a, *b));
         let rank = order.into_iter().enumerate().map(|(i, (t, _))| (t.to_string(), i as u32)).collect();
         Self {
             threshold,
@@ -268,9 +274,8 @@ impl EarlierMatches {
     /// An index for `threshold` over the token sets of `texts` ([`crate::gate::tokens`]).
     ///
     /// Texts are tokenised on the allowed threads without a string per token; tokens are then
-    /// interned in one pass (document frequencies counted on the way) and ranked as
-    /// [`JaccardIndex::new`] ranks them (rarest first, ties by token), so each set becomes a
-    /// sorted list of ranks.
+    /// interned in one pass (document frequencies counted on the way) and ranked in the order
+    /// [`JaccardIndex::new`] uses ([`rarer_first`]), so each set becomes a sorted list of ranks.
     pub fn new(threshold: f64, texts: &[String]) -> Self {
         let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
         let sets = crate::par::map(&texts, 128, |t: &&str| crate::gate::token_occurrences(t));
@@ -298,9 +303,7 @@ impl EarlierMatches {
             interned.push(v);
         }
         let mut order: Vec<u32> = (0..names.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| {
-            df[a as usize].cmp(&df[b as usize]).then_with(|| names[a as usize].cmp(names[b as usize]))
-        });
+        order.sort_unstable_by(|&a, &b| rarer_first((names[a as usize], df[a as usize]), (names[b as usize], df[b as usize])));
         let mut rank = vec![0u32; names.len()];
         for (r, &id) in order.iter().enumerate() {
             rank[id as usize] = r as u32;

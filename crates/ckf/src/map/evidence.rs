@@ -141,8 +141,8 @@ pub fn item_numbers(item: &Item) -> Vec<String> {
 fn words_in(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     let slice = &text[range.clone()];
     if slice.is_ascii() {
-        // Bytes are chars; ASCII whitespace for `char::is_whitespace` is 0x09..=0x0d and space.
-        return runs(range, slice.bytes().enumerate().map(|(i, b)| (i, b == b' ' || (0x09..=0x0d).contains(&b))));
+        // Bytes are chars.
+        return runs(range, slice.bytes().enumerate().map(|(i, b)| (i, crate::normalize::is_ascii_space(b))));
     }
     words_in_chars(text, range)
 }
