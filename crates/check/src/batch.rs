@@ -77,6 +77,23 @@ impl Checker {
     }
 }
 
+/// Runs one item's check so that a panic inside it (a bug) becomes that item's error instead
+/// of ending the batch or the server's worker: the message names the panic, and the other
+/// items are checked as usual.
+pub fn guarded<R>(f: impl FnOnce() -> Result<R, String>) -> Result<R, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(format!("internal error while checking this item (please report it): {what}"))
+        }
+    }
+}
+
 /// `f` over every item on up to `workers` threads (at least one); the results in input order.
 pub fn par_map<T: Sync, R: Send>(items: &[T], workers: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let workers = workers.max(1);
@@ -118,6 +135,16 @@ mod tests {
             parse_item(&json!({"id": "a", "answer": "x", "question": 3}), None).err().as_deref(),
             Some("/question: expected a string")
         );
+    }
+
+    #[test]
+    fn a_panicking_item_becomes_its_own_error() {
+        let results: Vec<Result<u32, String>> =
+            [1u32, 0, 3].iter().map(|&x| guarded(|| if x == 0 { panic!("poisoned") } else { Ok(x) })).collect();
+        assert_eq!(results[0], Ok(1));
+        assert_eq!(results[2], Ok(3));
+        let err = results[1].as_ref().expect_err("the panic is an error");
+        assert!(err.contains("internal error") && err.contains("poisoned"), "{err}");
     }
 
     #[test]

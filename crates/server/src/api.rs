@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
-use warrant_check::batch::{Item, par_map, parse_item};
+use warrant_check::batch::{Item, guarded, par_map, parse_item};
 use warrant_check::policy_input::{extract_graph, is_broken_graph, is_graph, load_graph};
 use warrant_check::{CheckError, Checker, Request as CheckRequestLib};
 use warrant_cpl::verifier::RubricsWithoutJudge;
@@ -569,15 +569,17 @@ async fn check(State(state): State<AppState>, work: Work, JsonBody(req): JsonBod
                         question: item.question.as_deref(),
                         output_id: Some(item.id.clone()),
                     };
-                    // An item's own sources replace the shared ones (as a `--batch` line's do).
-                    let checked = match &item.sources {
-                        Some(s) => checker.check(&r, &Corpus::new(s.clone())),
-                        None => against.check(&checker, &r),
-                    };
-                    match checked {
-                        Ok(report) => serde_json::to_value(&report).unwrap_or_else(|e| err(id_guess, e.to_string())),
-                        Err(e) => err(Value::String(item.id), e.to_string()),
-                    }
+                    // An item's own sources replace the shared ones (as a `--batch` line's do);
+                    // a panic (a bug) is this item's error.
+                    let checked = guarded(|| {
+                        let report = match &item.sources {
+                            Some(s) => checker.check(&r, &Corpus::new(s.clone())),
+                            None => against.check(&checker, &r),
+                        }
+                        .map_err(|e| e.to_string())?;
+                        serde_json::to_value(&report).map_err(|e| e.to_string())
+                    });
+                    checked.unwrap_or_else(|e| err(Value::String(item.id.clone()), e))
                 });
                 json_response(&CheckBatchResponse { items: out })
             }

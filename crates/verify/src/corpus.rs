@@ -303,7 +303,9 @@ fn join_initials(text: &str, ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
                 && b[b.len() - 2].is_ascii_uppercase()
                 && (b.len() == 2 || !b[b.len() - 3].is_ascii_alphabetic());
             // "a.k.a.", "e.g.", "St.": an abbreviation, not a sentence end.
-            let dotted = last_word.len() > 2 && last_word[..last_word.len() - 1].contains('.');
+            // (Sliced at a char boundary: the word may end in a curly quote, `now!”`.)
+            let dotted = last_word.chars().count() > 2
+                && last_word.char_indices().next_back().is_some_and(|(end, _)| last_word[..end].contains('.'));
             let initial = initial || dotted || ABBREVIATIONS.contains(&last_word);
             if initial {
                 prev.end = r.end;

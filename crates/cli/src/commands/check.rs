@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
-use warrant_check::batch::parse_item;
+use warrant_check::batch::{guarded, parse_item};
 use warrant_check::{CheckError, Checker, Gate, Report, Request, render};
 use warrant_cpl::Engine;
 use warrant_facts::Vocabulary;
@@ -64,7 +64,8 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
     let raw = read_text(path)?;
     let answer = answer_from_text(path, &raw, &args.input, tools_doc.as_ref())?;
     let req = Request { answer: &answer, question: args.question.as_deref(), output_id: None };
-    let report = against.check(&checker, &req).map_err(|e| CliError::input(format!("{}: {e}", display_name(path))))?;
+    let report = guarded(|| against.check(&checker, &req).map_err(|e| e.to_string()))
+        .map_err(|e| CliError::input(format!("{}: {e}", display_name(path))))?;
     if let Some(out) = &args.evidence_pack {
         let created_at = match timestamp::requested("--created-at", args.created_at.as_deref())? {
             Some(t) => t,
@@ -130,17 +131,19 @@ fn check_line(checker: &Checker, against: &Against<'_>, line_no: usize, line: &s
         Err(e) => return error_line(id_guess, line_no, e),
     };
     let req = Request { answer: &item.answer, question: item.question.as_deref(), output_id: Some(item.id.clone()) };
-    // A line's own sources replace the shared ones.
-    let checked = match item.sources {
-        Some(s) => checker.check(&req, &Corpus::new(s)),
-        None => against.check(checker, &req),
-    };
+    // A line's own sources replace the shared ones. A panic (a bug) is this line's error.
+    let checked = guarded(|| {
+        let report = match &item.sources {
+            Some(s) => checker.check(&req, &Corpus::new(s.clone())),
+            None => against.check(checker, &req),
+        }
+        .map_err(|e| e.to_string())?;
+        let line = serde_json::to_string(&report).map_err(|e| format!("cannot serialise: {e}"))?;
+        Ok((line, report.gate))
+    });
     match checked {
-        Ok(report) => match serde_json::to_string(&report) {
-            Ok(s) => Outcome::Report(s, report.gate),
-            Err(e) => error_line(Value::String(item.id), line_no, format!("cannot serialise: {e}")),
-        },
-        Err(e) => error_line(Value::String(item.id), line_no, e.to_string()),
+        Ok((line, gate)) => Outcome::Report(line, gate),
+        Err(e) => error_line(Value::String(item.id.clone()), line_no, e),
     }
 }
 
