@@ -20,6 +20,7 @@
 //! - `unsupported`: checked, and nothing close was found (the nearest window, if any, is kept
 //!   as `background`).
 
+mod alias;
 pub mod align;
 pub mod analysis;
 pub mod corpus;
