@@ -198,7 +198,7 @@ pub fn add_answer_claim(graph: &mut PredicateGraph) {
     }
     let text = &graph.text;
     let trimmed = text.trim();
-    if trimmed.is_empty() || !trimmed.chars().any(char::is_alphanumeric) {
+    if trimmed.is_empty() || !trimmed.chars().any(char::is_alphanumeric) || !bare_answer(trimmed) {
         return;
     }
     let lead = text.len() - text.trim_start().len();
@@ -215,6 +215,99 @@ pub fn add_answer_claim(graph: &mut PredicateGraph) {
     });
 }
 
+/// True when a reply with no claim of its own reads as a bare answer ("Delhi", "Lars Ulrich
+/// and James Hetfield", "1998", "the red one"), not as chit-chat ("yeah!", "me too", "have a
+/// great day!") or a question back: it has a word that is not a pleasantry.
+fn bare_answer(text: &str) -> bool {
+    if text.ends_with('?') {
+        return false;
+    }
+    let a = Analysis::of(text);
+    if !a.nums.is_empty() || !a.dates.is_empty() || !a.names.is_empty() {
+        return true;
+    }
+    a.words.iter().any(|w| !lexicon::is_stopword(w) && !lexicon::is_negation(w) && !CHAT.contains(&w.as_str()))
+        && a.words.len() <= BARE_WORDS
+        && !is_personal(text)
+}
+
+/// Most words a bare answer has.
+const BARE_WORDS: usize = 12;
+
+/// Words of chit-chat replies: a reply made only of these (and function words) answers nothing.
+const CHAT: &[&str] = &[
+    "yes",
+    "yeah",
+    "yep",
+    "yup",
+    "no",
+    "nope",
+    "nah",
+    "ok",
+    "okay",
+    "sure",
+    "agree",
+    "agreed",
+    "true",
+    "right",
+    "lol",
+    "haha",
+    "hah",
+    "wow",
+    "cool",
+    "nice",
+    "great",
+    "awesome",
+    "good",
+    "thanks",
+    "thank",
+    "thx",
+    "u",
+    "too",
+    "wait",
+    "oh",
+    "ah",
+    "hmm",
+    "well",
+    "really",
+    "totally",
+    "indeed",
+    "exactly",
+    "same",
+    "hello",
+    "hi",
+    "hey",
+    "bye",
+    "goodbye",
+    "welcome",
+    "please",
+    "sorry",
+    "idea",
+    "day",
+    "go",
+    "let's",
+    "fun",
+    "interesting",
+    "funny",
+    "love",
+    "like",
+    "definitely",
+    "absolutely",
+    "probably",
+    "maybe",
+    "guess",
+    "think",
+    "know",
+    "see",
+    "understand",
+    "correct",
+    "wrong",
+    "fine",
+    "sounds",
+    "happy",
+    "glad",
+];
+
 fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimResult {
     let question = asked.map(|a| &a.analysis);
     let mut result = ClaimResult {
@@ -228,10 +321,22 @@ fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimR
         reason: String::new(),
         second_opinion: None,
     };
-    if matches!(claim.modality, Modality::Opinion | Modality::Instruction | Modality::Hypothetical) {
+    // Opinions state nothing a source could confirm. An instruction or a possibility does when
+    // it carries a value ("Set the TTL to 300 seconds", "The update may take up to ten
+    // minutes"): then it is checked like a fact.
+    let checkable = match claim.modality {
+        Modality::Opinion => false,
+        Modality::Instruction | Modality::Hypothetical => carries_value(&claim.text),
+        _ => true,
+    };
+    if !checkable {
         result.status = Status::NotApplicable;
         result.confidence = 1.0;
-        result.reason = format!("{} content states nothing a source could confirm", claim.modality.as_str());
+        result.reason = if claim.modality == Modality::Opinion && is_personal(&claim.text) {
+            "a personal statement about the speaker states nothing a source could confirm".into()
+        } else {
+            format!("{} content states nothing a source could confirm", claim.modality.as_str())
+        };
         return result;
     }
     if corpus.is_empty() {
@@ -264,6 +369,23 @@ fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimR
     }
     decide(&mut result, corpus, &windows, focus.bare);
     result
+}
+
+/// True when a text carries a value a source could confirm or contradict: an amount, a date,
+/// a name (a capitalised word inside the sentence), a command or code span, or a flag.
+fn carries_value(text: &str) -> bool {
+    let a = Analysis::of(text);
+    !a.nums.is_empty()
+        || !a.dates.is_empty()
+        || !a.names.is_empty()
+        || text.contains('`')
+        || text.split_whitespace().any(|w| w.len() > 2 && w.starts_with("--") || w.contains('='))
+}
+
+/// True when the speaker talks about themselves ("I love hiking", "My dog …").
+fn is_personal(text: &str) -> bool {
+    let first = text.trim_start().split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’')).next().unwrap_or("");
+    matches!(first.to_lowercase().as_str(), "i" | "i'm" | "i’m" | "i've" | "i’ve" | "i'd" | "i’d" | "i'll" | "i’ll" | "my" | "me")
 }
 
 /// The claim's analysis against this corpus: its opening word is a name when the sources never
