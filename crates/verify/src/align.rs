@@ -158,6 +158,11 @@ pub struct WindowEval {
     pub relevance: f64,
     /// The sentences the evaluation rests on when narrower than the window.
     pub quote: Option<(usize, usize)>,
+    /// Per focus item (keys, then names, numbers and dates), whether the window states it.
+    pub found: Vec<bool>,
+    /// The negation or antonym signal that did not make a contradiction: the window denies or
+    /// reverses one of the claim's words.
+    pub flipped: bool,
 }
 
 impl WindowEval {
@@ -278,9 +283,17 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         joined = merged(corpus, first, last);
         &joined
     };
-    let keys_in = focus.keys.iter().filter(|k| w.has_key(k)).count();
+    let key_found: Vec<bool> = focus.keys.iter().map(|k| w.has_key(k)).collect();
+    let keys_in = key_found.iter().filter(|f| **f).count();
+    // "She heads the NLP section": a window opening with a pronoun speaks of the one the
+    // sentences before it name (or the document's topic); those names count as stated.
+    let referents = referents(corpus, first);
     let found = Found {
-        names: focus.names.iter().map(|n| w.has_name(n)).collect(),
+        names: focus
+            .names
+            .iter()
+            .map(|n| w.has_name(n) || referents.iter().any(|r| r.stems.last() == n.stems.last() || variant(n, r)))
+            .collect(),
         nums: focus.nums.iter().map(|n| w.has_num(n)).collect(),
         dates: focus.dates.iter().map(|d| w.has_date(d)).collect(),
     };
@@ -288,6 +301,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     // follow (see `linked`); otherwise only those in the sentence holding the most count.
     // Sentences a reader cannot link (see `linked`) do not add up: the window is read as its
     // sentence holding the most of the claim's specifics.
+    let found_items: Vec<bool> = key_found.iter().chain(&found.names).chain(&found.nums).chain(&found.dates).copied().collect();
     if last > first && !linked(corpus, first, last, focus, &found) {
         let held = holders(corpus, first, last, focus, &found);
         let best = (0..=last - first)
@@ -447,6 +461,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
             }
         }
     }
+    let mut flipped_any = false;
     if conflict.is_none() && !focus.bare && !asks && missing_specifics == 0 && support >= REST {
         conflict = slot(focus, &found_names, w, question);
     }
@@ -472,6 +487,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         // fee": an amount of a denied thing is denied with it.
         let denied_amounts = nums_missing.iter().all(|n| n.near.iter().any(|k| w.negated.contains(k)));
         let anchored = anchored_on_subject || (dates_missing.is_empty() && names_missing.is_empty() && denied_amounts);
+        flipped_any = flipped > 0;
         if flipped > 0 && !asks && anchored && (support >= REST || (flipped >= 2 && support >= REST_SHORT)) {
             conflict = Some(Conflict::Negation);
         }
@@ -489,6 +505,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         conflict = None;
         support = 0.0;
     }
+    let flipped = flipped_any || antonym(focus, w).is_some();
     WindowEval {
         first,
         last,
@@ -498,7 +515,31 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         conflict,
         relevance,
         quote: None,
+        found: if other_instance { vec![false; found_items.len()] } else { found_items },
+        flipped,
     }
+}
+
+/// The names a window opening with a pronoun ("She …", "It …") may refer to: the first names
+/// of the two sentences before it, and its document's topic. Empty otherwise.
+fn referents(corpus: &Corpus, first: usize) -> Vec<&Name> {
+    let sentences = corpus.sentences();
+    let Some(s) = sentences.get(first) else { return Vec::new() };
+    if !s.analysis.refers_back || !s.analysis.names.is_empty() {
+        return Vec::new();
+    }
+    let mut out: Vec<&Name> = Vec::new();
+    for back in 1..=2 {
+        let Some(p) = first.checked_sub(back).and_then(|i| sentences.get(i)).filter(|p| p.doc == s.doc) else { break };
+        if let Some(n) = p.analysis.names.first() {
+            out.push(n);
+            break;
+        }
+    }
+    if let Some(t) = corpus.topic(s.doc) {
+        out.push(t);
+    }
+    out
 }
 
 /// A claim name the window states, but where the claim's words around it sit around another
