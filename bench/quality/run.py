@@ -107,7 +107,7 @@ def summedits():
         for rec in recs:
             split = half("summedits", hashlib.sha256(rec["doc"].encode()).hexdigest())
             gold = "consistent" if rec["label"] == 1 else "inconsistent"
-            yield split, line(f"se-{rec['id']}", rec["summary"], [("doc", rec["doc"])]), {"label": gold, "edits": rec.get("edit_types") or []}
+            yield split, line(f"se-{rec['id']}", rec["summary"], [("doc", rec["doc"])]), {"label": gold, "edits": rec.get("edit_types") or [], "original": rec.get("original_summary") or ""}
 
 
 def begin():

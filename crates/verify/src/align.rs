@@ -172,6 +172,15 @@ impl WindowEval {
     }
 }
 
+/// The analysis of sentences `first..=last`: the sentence's own, or the merged one.
+pub(crate) fn window_analysis(corpus: &Corpus, first: usize, last: usize) -> std::borrow::Cow<'_, Analysis> {
+    if first == last {
+        std::borrow::Cow::Borrowed(&*corpus.sentences()[first].analysis)
+    } else {
+        std::borrow::Cow::Owned(merged(corpus, first, last))
+    }
+}
+
 /// The merged analysis of sentences `first..=last`.
 fn merged(corpus: &Corpus, first: usize, last: usize) -> Analysis {
     let mut a = Analysis::default();

@@ -23,6 +23,7 @@
 mod alias;
 pub mod align;
 pub mod analysis;
+mod combine;
 pub mod corpus;
 pub mod forms;
 pub mod lexicon;
@@ -162,6 +163,8 @@ pub struct Options {
     pub explain: bool,
 }
 
+/// Most words between two words of a claim's phrase in a passage that still states it.
+const PHRASE_GAP: usize = 3;
 /// Sentences retrieved per claim before windows are formed.
 const CANDIDATES: usize = 8;
 /// Support needed for `supported` (fraction of the claim's focus found in one window).
@@ -536,7 +539,7 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], foc
         .filter(|w| w.conflict.as_ref().is_some_and(|c| about(w) >= conflict_context(c)))
         .min_by(|a, b| about(b).total_cmp(&about(a)).then(a.size().cmp(&b.size())).then(a.first.cmp(&b.first)));
     let union = best.and_then(|b| complement(corpus, focus, b, &clean));
-    result.features = Some(features(focus, best, union.as_ref(), windows));
+    result.features = Some(features(corpus, focus, best, union.as_ref(), windows));
     let id = result.claim_id.clone();
     let edge = |n: usize, w: &WindowEval, rel: Relationship, confidence: f64| {
         let (first, last) = w.quote.unwrap_or((w.first, w.last));
@@ -552,7 +555,15 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], foc
             c.conflict.as_ref().is_some_and(Conflict::is_strong) && (about(c) > about(b) || (inside && about(c) >= about(b)))
         })
     };
-    if let Some(b) = best.filter(|b| stated(b) && !overruled(b)) {
+    let p = result.features.as_ref().map_or(0.0, combine::probability);
+    // The combiner judges coverage; an amount or a date the sources never state is not
+    // supported whatever the rest says ("2 million" against "2.1 million").
+    let amounts_found = |w: &WindowEval| {
+        let k = focus.keys.len();
+        w.found[k.min(w.found.len())..].iter().all(|f| *f)
+    };
+    let judged = |b: &WindowEval| (stated(b) || combine::supported(p)) && amounts_found(b);
+    if let Some(b) = best.filter(|b| judged(b) && !overruled(b)) {
         result.status = Status::Supported;
         result.confidence = round3(b.support.min(1.0) * 0.6 + b.context * 0.4);
         result.support_edges.push(edge(1, b, Relationship::Supports, result.confidence));
@@ -656,12 +667,42 @@ fn complement<'a>(corpus: &Corpus, focus: &Focus, best: &WindowEval, clean: &[&'
 
 /// The claim's signals, for the combiner and for `--explain`.
 fn features(
+    corpus: &Corpus,
     focus: &Focus,
     best: Option<&WindowEval>,
     union: Option<&Union<'_>>,
     windows: &[WindowEval],
 ) -> std::collections::BTreeMap<&'static str, f64> {
     let mut f = std::collections::BTreeMap::new();
+    // Rare words weigh more: coverage of the claim's words weighted by their IDF.
+    let idf: Vec<f64> = focus.keys.iter().map(|k| corpus.idf(k)).collect();
+    let idf_total: f64 = idf.iter().sum();
+    let idf_found: f64 = best.map_or(0.0, |b| idf.iter().zip(&b.found).filter(|(_, found)| **found).map(|(w, _)| *w).sum());
+    f.insert("idf_support", if idf_total > 0.0 { idf_found / idf_total } else { 0.0 });
+    // Words of the claim no source uses anywhere: content the sources do not have.
+    let novel = focus.keys.iter().filter(|k| corpus.df(k) == 0).count();
+    f.insert("novel", if focus.keys.is_empty() { 0.0 } else { novel as f64 / focus.keys.len() as f64 });
+    // Pairs of the claim's consecutive words that the passage also puts side by side: a
+    // phrase stated, not words met by chance.
+    let pairs: Vec<(&String, &String)> = {
+        let seq: Vec<&String> = focus.token_keys.iter().flatten().filter(|k| focus.keys.contains(k)).collect();
+        seq.windows(2).map(|p| (p[0], p[1])).collect()
+    };
+    let phrase = best.filter(|_| !pairs.is_empty()).map_or(0.0, |b| {
+        let w = align::window_analysis(corpus, b.first, b.last);
+        let at = |k: &str| -> Vec<usize> {
+            w.token_keys.iter().enumerate().filter(|(_, t)| t.as_deref() == Some(k)).map(|(i, _)| i).collect()
+        };
+        let near = pairs
+            .iter()
+            .filter(|(a, b)| {
+                let (pa, pb) = (at(a), at(b));
+                pa.iter().any(|x| pb.iter().any(|y| *y > *x && *y - *x <= PHRASE_GAP))
+            })
+            .count();
+        near as f64 / pairs.len() as f64
+    });
+    f.insert("phrase", phrase);
     let specifics = focus.names.len() + focus.nums.len() + focus.dates.len();
     f.insert("keys", focus.keys.len() as f64);
     f.insert("specifics", specifics as f64);

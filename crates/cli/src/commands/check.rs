@@ -11,7 +11,7 @@ use warrant_facts::Vocabulary;
 use warrant_store::{SqliteStore, Store};
 use warrant_verify::Corpus;
 
-use crate::cli::{CheckArgs, CheckFormat};
+use crate::cli::{CheckArgs, CheckFormat, FailOn};
 use crate::commands::extract::answer_from_text;
 use crate::commands::ingest::load_vocabulary;
 use crate::commands::policy::{load_packs, load_tools};
@@ -40,6 +40,7 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
         packs: if args.packs.is_empty() { None } else { Some(load_packs(&args.packs)?) },
         second_opinion,
         explain: args.explain,
+        min_support: args.min_support,
     };
     let vocab = load_vocabulary(args.vocab.as_deref())?;
     // `--store`: claims are held against the chunks retrieved for them; `--sources`: against
@@ -57,7 +58,7 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
     };
     let against = Against { corpus: corpus.as_ref(), store: store.as_ref().map(|s| (s as &dyn Store, &vocab)) };
     if let Some(batch) = &args.batch {
-        let code = run_batch(batch, &checker, &against, tools_doc.as_ref())?;
+        let code = run_batch(batch, &checker, &against, tools_doc.as_ref(), args.fail_on)?;
         args.llm.write_replay_case(checker.second_opinion.as_ref(), warrant_evidence::Scope::answer(display_name(batch)))?;
         return Ok(code);
     }
@@ -89,7 +90,7 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
         CheckFormat::Html => render::html::render(&report),
     };
     stdout.write_all(written.as_bytes()).map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
-    Ok(if report.gate == Gate::Block { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if fails(report.gate, args.fail_on) { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// What answers are checked against: a corpus, a store, or both (a store's whole documents).
@@ -151,7 +152,21 @@ fn check_line(checker: &Checker, against: &Against<'_>, line_no: usize, line: &s
 /// Lines per parallel block: output stays in input order and memory stays bounded.
 const BLOCK: usize = 512;
 
-fn run_batch(path: &str, checker: &Checker, against: &Against<'_>, tools: Option<&Value>) -> CliResult<ExitCode> {
+/// True when the gate is at or past the `--fail-on` level.
+fn fails(gate: Gate, fail_on: FailOn) -> bool {
+    match fail_on {
+        FailOn::Block => gate == Gate::Block,
+        FailOn::Review => gate >= Gate::Review,
+    }
+}
+
+fn run_batch(
+    path: &str,
+    checker: &Checker,
+    against: &Against<'_>,
+    tools: Option<&Value>,
+    fail_on: FailOn,
+) -> CliResult<ExitCode> {
     let text = read_text(path)?;
     let lines: Vec<(usize, &str)> =
         text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, l)| (i + 1, l)).collect();
@@ -173,7 +188,7 @@ fn run_batch(path: &str, checker: &Checker, against: &Against<'_>, tools: Option
         for r in results {
             let line = match r {
                 Outcome::Report(s, gate) => {
-                    blocked |= gate == Gate::Block;
+                    blocked |= fails(gate, fail_on);
                     s
                 }
                 Outcome::Error(s) => {
@@ -185,6 +200,6 @@ fn run_batch(path: &str, checker: &Checker, against: &Against<'_>, tools: Option
         }
     }
     out.flush().map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
-    // The worst outcome decides: an error line 2, a blocked answer 1.
+    // The worst outcome decides: an error line 2, an answer at the --fail-on gate 1.
     Ok(ExitCode::from(if errors { 2 } else { u8::from(blocked) }))
 }
