@@ -139,27 +139,32 @@ def sense_key(syn: Synset, i: int, synsets) -> str:
 
 
 def frequent_senses(synsets, index, counts, stem_of):
-    """The (lemma, synset key) pairs that count as frequent senses, the first senses of each
-    lemma's parts of speech, and statistics.
+    """The (lemma, synset key) pairs that count as frequent senses (for `syn` and `hypo`), the
+    wider set good enough for a pointer between two words (`deriv`, `ant`), and statistics.
 
     The unit is the stem, not the lemma: the verifier sees only stems, so "accumulator" (never
     tagged) is one more sense of "accumul", whose tagged uses are all "accumulate".
     """
     by_stem: dict[str, list[tuple[str, str, str, int]]] = defaultdict(list)  # (lemma, pos, offset, count)
     matched = 0
-    first = set()  # each (lemma, part of speech)'s first sense
+    keep, lexical = set(), set()
     entries = sorted(index.items(), key=lambda e: (POS_ORDER.index(e[0][1]), e[0][0]))
     for (lemma, p), offsets in entries:
         st = stem_of(lemma)
-        if st is not None:
-            for off in offsets:
-                syn = synsets[(p, off)]
-                i = [w.lower() for w in syn.words].index(lemma)
-                c = counts.get(sense_key(syn, i, synsets), 0)
-                matched += c
-                by_stem[st].append((lemma, p, off, c))
-            first.add((lemma, (p, offsets[0])))
-    keep = set()
+        if st is None:
+            continue
+        for n, off in enumerate(offsets):
+            syn = synsets[(p, off)]
+            i = [w.lower() for w in syn.words].index(lemma)
+            c = counts.get(sense_key(syn, i, synsets), 0)
+            matched += c
+            by_stem[st].append((lemma, p, off, c))
+            # WordNet lists a lemma's senses in a part of speech by tag count: the first is
+            # that part of speech's main sense ("murder" the verb, under the noun's 45 uses).
+            if n == 0 and c >= MIN_COUNT:
+                keep.add((lemma, (p, off)))
+            if n == 0 or c >= MIN_COUNT:
+                lexical.add((lemma, (p, off)))
     for senses in by_stem.values():
         total = sum(c for *_, c in senses)
         if total == 0:
@@ -179,7 +184,7 @@ def frequent_senses(synsets, index, counts, stem_of):
             if k == top or (c >= MIN_COUNT and c >= SHARE * total):
                 keep.add((lemma, (p, off)))
     stats = {"tagged_keyed": matched, "tagged_all": sum(counts.values())}
-    return keep, first, stats
+    return keep, keep | lexical, stats
 
 
 class Table:
@@ -221,7 +226,7 @@ class Table:
 RELATIONS = ("syn", "hypo", "deriv", "ant")
 
 
-def build(synsets, keep, first, table: Table):
+def build(synsets, keep, lexical, table: Table):
     def frequent_words(key):
         syn = synsets[key]
         return [w for w in syn.words if (w.lower(), key) in keep]
@@ -264,9 +269,10 @@ def build(synsets, keep, first, table: Table):
                             table.add("hypo", broad, w, symmetric=False)
             frontier = nxt
 
-    # deriv: derivationally related forms (+) and pertainyms (\), lexical pointers between two
-    # frequent senses; both directions.
-    # ant: direct antonyms (!), lexical pointers between two frequent senses; both directions.
+    # deriv: derivationally related forms (+) and pertainyms (\\); ant: direct antonyms (!). Both
+    # are pointers between two words, each in a sense good enough for a pointer; both directions.
+    # A pertainym to a multi-word lemma ("Chinese" → "People's_Republic_of_China") reaches the
+    # single-word lemmas of that synset instead ("China").
     for key in sorted(synsets):
         syn = synsets[key]
         for sym, t, src, dst in syn.ptrs:
@@ -274,9 +280,14 @@ def build(synsets, keep, first, table: Table):
             if rel is None or src == 0 or dst == 0:
                 continue
             a, b = syn.words[src - 1], synsets[t].words[dst - 1]
-            sa, sb = (a.lower(), key), (b.lower(), t)
-            if (sa in keep or sa in first) and (sb in keep or sb in first):
-                table.add(rel, a, b, symmetric=True)
+            if (a.lower(), key) not in lexical:
+                continue
+            targets = [b]
+            if sym == "\\" and "_" in b:
+                targets = [w for w in synsets[t].words if "_" not in w]
+            for b in targets:
+                if (b.lower(), t) in lexical:
+                    table.add(rel, a, b, symmetric=True)
 
 
 def read_stopwords(path: Path) -> set[str]:
@@ -303,21 +314,29 @@ def licence_text(copyright_file: Path) -> str:
 
 
 def table_text(table: Table) -> str:
-    # Every stem that appears anywhere gets a line, so the Rust test can re-stem its words.
-    stems = set(table.words)
+    """table.tsv: one line per stem that has a relation, the relations in RELATIONS order."""
+    keys = set()
     for r in RELATIONS:
-        for k, vs in table.rel[r].items():
-            stems.add(k)
-            stems.update(vs)
+        keys.update(table.rel[r])
     out = [
-        "# WordNet 3.0 relations keyed by Snowball English stems. Built by scripts/wordnet/build_table.py;",
-        "# see README.md beside this file, and LICENSE for WordNet's licence.",
-        "# stem<TAB>words<TAB>" + "<TAB>".join(RELATIONS) + " (lists of stems, space-separated, sorted)",
+        "# WordNet 3.0 relations keyed by Snowball English stems, built by scripts/wordnet/build_table.py",
+        "# (README.md beside this file says how; LICENSE is WordNet's licence).",
+        "# stem<TAB>" + "<TAB>".join(RELATIONS) + " (lists of stems, space-separated, sorted)",
     ]
-    for st in sorted(stems):
-        fields = [st, " ".join(sorted(table.words[st]))]
-        fields += [" ".join(sorted(table.rel[r].get(st, ()))) for r in RELATIONS]
-        out.append("\t".join(fields))
+    for st in sorted(keys):
+        out.append("\t".join([st] + [" ".join(sorted(table.rel[r].get(st, ()))) for r in RELATIONS]))
+    return "\n".join(out) + "\n"
+
+
+def words_text(table: Table) -> str:
+    """words.tsv: each stem of table.tsv (listed or listing) with the lemmas that gave it, so the
+    Rust tests can check that lexicon::stem computes the same stems (test data only)."""
+    out = [
+        "# The lemmas behind each stem of table.tsv, for the tests (see README.md).",
+        "# stem<TAB>words (space-separated, sorted)",
+    ]
+    for st in sorted(table.words):
+        out.append(st + "\t" + " ".join(sorted(table.words[st])))
     return "\n".join(out) + "\n"
 
 
@@ -340,11 +359,12 @@ hand-written lists (`../synonyms.txt`, `../hypernyms.txt`, `../antonyms.txt`) do
 
 ## What the table holds
 
-One line per stem: `stem<TAB>words<TAB>syn<TAB>hypo<TAB>deriv<TAB>ant`. A stem is the Snowball
-English (Porter2) stem of a lower-cased single-word WordNet lemma, exactly as
-`crate::lexicon::stem` (rust-stemmers 1.2, `Algorithm::English`) computes it; `words` lists the
-lemmas that gave the stem (the Rust tests re-stem each one); each relation is a sorted,
-space-separated list of stems.
+One line per stem that has a relation: `stem<TAB>syn<TAB>hypo<TAB>deriv<TAB>ant`, each relation
+a sorted, space-separated list of stems. A stem is the Snowball English (Porter2) stem of a
+lower-cased single-word WordNet lemma, exactly as `crate::lexicon::stem` (rust-stemmers 1.2,
+`Algorithm::English`) computes it. `words.tsv` (test data, not compiled into the library) gives
+every stem of the table, listed or listing, with the lemmas behind it
+(`stem<TAB>words`): the Rust tests re-stem each of those words.
 
 | relation | meaning | stems with a list | entries |
 | --- | --- | ---: | ---: |
@@ -353,7 +373,8 @@ space-separated list of stems.
 | `deriv` | derivationally related forms (`+`) and pertainyms (`\\`: "French"/"France"), both directions | {deriv_keys} | {deriv_pairs} |
 | `ant` | direct antonyms (`!`), both directions | {ant_keys} | {ant_pairs} |
 
-{stems} stems, {size} bytes. Only lemmas of letters (with inner hyphens: "well-known") are
+`table.tsv`: {stems} stems, {size} bytes; `words.tsv`: {words_stems} stems, {words_count}
+words, {words_size} bytes. Only lemmas of letters (with inner hyphens: "well-known") are
 read; multi-word lemmas (WordNet's `_`) and lemmas with digits or other marks are left out, as are stop words (`../stopwords.txt`, plus "us", the lower-cased
 "US") and stems shorter than two characters; a pair whose two words share a stem is dropped.
 For `hypo`, a hypernym synset named only by multi-word lemmas ("motor_vehicle") is climbed
@@ -389,7 +410,7 @@ python3 -m venv /tmp/wn-venv
 /tmp/wn-venv/bin/python scripts/wordnet/build_table.py
 ```
 
-The script writes `table.tsv`, `LICENSE` and this file; its output is the same bytes on every
+The script writes `table.tsv`, `words.tsv`, `LICENSE` and this file; its output is the same bytes on every
 run. snowballstemmer is pinned to 2.2.0, which stems every WordNet lemma as rust-stemmers 1.2.0
 does (later releases changed "-ogist").
 
@@ -414,16 +435,21 @@ def main() -> int:
     index = read_index(args.wordnet)
     counts = read_counts(args.wordnet)
     table = Table(read_stopwords(REPO / "crates/verify/data/stopwords.txt"))
-    keep, first, stats = frequent_senses(synsets, index, counts, table.stem)
-    build(synsets, keep, first, table)
+    keep, lexical, stats = frequent_senses(synsets, index, counts, table.stem)
+    build(synsets, keep, lexical, table)
 
     args.out.mkdir(parents=True, exist_ok=True)
     text = table_text(table)
+    words = words_text(table)
     (args.out / "table.tsv").write_text(text, encoding="utf-8", newline="\n")
+    (args.out / "words.tsv").write_text(words, encoding="utf-8", newline="\n")
     (args.out / "LICENSE").write_text(licence_text(args.copyright), encoding="utf-8", newline="\n")
     figures = {
         "stems": sum(1 for line in text.splitlines() if not line.startswith("#")),
         "size": len(text.encode()),
+        "words_size": len(words.encode()),
+        "words_stems": len(table.words),
+        "words_count": sum(len(w) for w in table.words.values()),
         "levels": HYPO_LEVELS,
         "share_pct": round(SHARE * 100),
         "min_count": MIN_COUNT,
@@ -435,6 +461,7 @@ def main() -> int:
         figures[f"{r}_pairs"] = sum(len(v) for v in table.rel[r].values())
     (args.out / "README.md").write_text(README.format(**figures), encoding="utf-8", newline="\n")
     print(f"table.tsv: {figures['size']} bytes, {figures['stems']} stems")
+    print(f"words.tsv: {figures['words_size']} bytes, {figures['words_stems']} stems, {figures['words_count']} words")
     for r in RELATIONS:
         print(f"  {r}: {figures[r + '_keys']} stems with a list, {figures[r + '_pairs']} entries")
     print(f"  frequent (lemma, sense) pairs: {len(keep)}; tagged uses of kept lemmas: {stats['tagged_keyed']}")
