@@ -383,23 +383,27 @@ followed ("Balzac" names a writer, but a source saying "Balzac" does not state "
 
 ## Which senses count
 
-Polysemy is what costs precision: "picture" is a film in one of its ten noun senses, and a
-source saying "picture" almost never means one. Sense frequency comes from `cntlist.rev`, the
-tag counts of WordNet's semantic concordances (SemCor), joined to WordNet 3.0 senses by sense
-key ({tagged_keyed} tagged uses of the lemmas kept here).
+Polysemy is what costs precision: "picture" is a film in one of its twelve senses (3 of its 102
+tagged uses), and a source saying "picture" almost never means one. Sense frequency comes from
+`cntlist.rev`, the tag counts of WordNet's semantic concordances (SemCor), joined to WordNet 3.0
+senses by sense key ({tagged_keyed} tagged uses of the lemmas read here).
 
 The unit is the stem, because the verifier sees only stems: all senses of all lemmas with one
-stem ("accumulate", "accumulation", "accumulator" → `accumul`) compete. A sense counts as
-frequent when
+stem ("accumulate", "accumulation", "accumulator" → `accumul`) compete. A sense is frequent when
 
 - it has at least {share_pct}% of the stem's tagged uses and at least {min_count} of them, or
 - it is the stem's most tagged sense, or
+- it is its lemma's first sense in a part of speech and has at least {min_count} tagged uses
+  (WordNet lists senses by tag count, so this is the main sense of a part of speech that is
+  really used: "murder" the verb, under the noun's 45 uses), or
 - the stem was never tagged, and it is the first sense, in its part of speech, of the stem's
   shortest lemma (the base the others derive from: "abdicate", not "abdicator").
 
-`syn` and `hypo` need frequent senses at both ends. `deriv` and `ant` are pointers between two
-particular words, whose link does not depend much on the sense, so each end may instead be the
-first sense of its lemma in its part of speech ("end" the verb, against "begin").
+`syn` and `hypo` need frequent senses at both ends: a sense with a small share is more often a
+wrong reading than a paraphrase. `deriv` and `ant` are pointers between two particular words,
+whose link depends little on the sense, so there each end may also be any sense with at least
+{min_count} tagged uses or its lemma's first sense in its part of speech ("begin" ↔ "end" is
+drawn between senses with 12% and 23% of their stems' uses).
 
 ## Rebuild
 
