@@ -63,6 +63,8 @@ pub struct Checker {
     /// A model asked for a second opinion on claims the rules leave `unsupported` or
     /// `partially_supported` (`--llm-verify`); `None`: rules only.
     pub second_opinion: Option<warrant_llm::Llm>,
+    /// Report each claim's verifier signals (`features` in the JSON report).
+    pub explain: bool,
 }
 
 /// One answer to check.
@@ -151,7 +153,7 @@ impl Checker {
         corpus: &Corpus,
         facts: Option<StoreSide<'_>>,
     ) -> Result<Report, CheckError> {
-        let mut claims = verify(&graph, corpus, &warrant_verify::Options { question: question.clone() });
+        let mut claims = verify(&graph, corpus, &warrant_verify::Options { question: question.clone(), explain: self.explain });
         if let Some(StoreSide { store, vocab, searched: scope }) = facts {
             // The store's chunks were searched and none shares a word with any claim: the
             // claims were checked and nothing states them (`unverified` means nothing to check

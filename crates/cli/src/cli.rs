@@ -249,6 +249,10 @@ pub struct CheckArgs {
     /// partially supported (never on contradicted ones); its verdicts are marked as such.
     #[arg(long = "llm-verify")]
     pub llm_verify: bool,
+    /// Add each claim's verifier signals (coverage, missing names and numbers, window size, …)
+    /// to the JSON report as `features`: why a claim got its status.
+    #[arg(long)]
+    pub explain: bool,
     /// Model options.
     #[command(flatten)]
     pub llm: LlmArgs,

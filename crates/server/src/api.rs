@@ -525,6 +525,7 @@ async fn check(State(state): State<AppState>, work: Work, JsonBody(req): JsonBod
             },
             // The server configures no model: checks are deterministic.
             second_opinion: None,
+            explain: false,
         };
         let own_store;
         let against = match &req.sources {

@@ -39,6 +39,7 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
         engine: Engine { strict: args.strict, tools: load_tools(args.tools.as_deref())?, ..Engine::default() },
         packs: if args.packs.is_empty() { None } else { Some(load_packs(&args.packs)?) },
         second_opinion,
+        explain: args.explain,
     };
     let vocab = load_vocabulary(args.vocab.as_deref())?;
     // `--store`: claims are held against the chunks retrieved for them; `--sources`: against
