@@ -35,10 +35,9 @@ POS_ORDER = "nvar"
 # Sense-key synset types: 1 noun, 2 verb, 3 adjective, 4 adverb, 5 adjective satellite.
 SS_TYPE_NUM = {"n": 1, "v": 2, "a": 3, "r": 4, "s": 5}
 
-# The frequent-sense rule (README.md, "Which senses count"): a sense of a lemma counts when it
-# has at least SHARE of the lemma's tagged uses (all parts of speech together) and at least
-# MIN_COUNT of them, or when it is the lemma's most tagged sense. A lemma never tagged keeps the
-# first sense of each part of speech (WordNet lists the lexicographers' main sense first).
+# The frequent-sense rule (README.md, "Which senses count"; `frequent_senses`): a sense counts
+# when it has at least SHARE of its stem's tagged uses (all lemmas and parts of speech with that
+# stem together) and at least MIN_COUNT of them, among a few other cases.
 SHARE = 0.15
 MIN_COUNT = 3
 # `hypo` climbs this many hypernym levels. A synset named only by multi-word lemmas
@@ -188,7 +187,7 @@ def frequent_senses(synsets, index, counts, stem_of):
 
 
 class Table:
-    """Stem-level relations; each pair of lemmas is added through `word`, which filters."""
+    """Stem-level relations; each pair of lemmas is added through `add`, which filters."""
 
     def __init__(self, stopwords: set[str]):
         self.stopwords = stopwords | EXTRA_STOP
@@ -271,8 +270,8 @@ def build(synsets, keep, lexical, table: Table):
 
     # deriv: derivationally related forms (+) and pertainyms (\\); ant: direct antonyms (!). Both
     # are pointers between two words, each in a sense good enough for a pointer; both directions.
-    # A pertainym to a multi-word lemma ("Chinese" → "People's_Republic_of_China") reaches the
-    # single-word lemmas of that synset instead ("China").
+    # A pertainym to a multi-word lemma ("Soviet" → "Soviet_Union") reaches the single-word
+    # lemmas of that synset instead ("Russia", "USSR").
     for key in sorted(synsets):
         syn = synsets[key]
         for sym, t, src, dst in syn.ptrs:

@@ -165,6 +165,8 @@ mod tests {
         assert!(deriv("France", "French") && deriv("french", "france"));
         assert!(deriv("Germany", "German") && deriv("japanese", "japan") && deriv("Spain", "Spanish"));
         assert!(deriv("die", "death") && deriv("solar", "sun"));
+        // A pertainym to "Soviet_Union" reaches the synset's single words.
+        assert!(deriv("Soviet", "Russia") && deriv("russia", "soviet"));
         assert!(!deriv("film", "movie"));
     }
 
