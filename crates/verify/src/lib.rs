@@ -29,6 +29,7 @@ pub mod forms;
 pub mod lexicon;
 pub mod llm;
 pub mod question;
+mod wordnet;
 
 use serde::Serialize;
 use warrant_graph::{Claim, Modality, PredicateGraph, Span};
