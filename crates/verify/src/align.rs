@@ -5,6 +5,7 @@
 use crate::analysis::{Analysis, DateKey, Frame, Name, Num, Role};
 use crate::corpus::Corpus;
 use crate::lexicon;
+use warrant_text::fasthash::FastMap;
 use warrant_text::number::BigRational;
 
 /// What a claim asserts beyond its context (the question, when there is one).
@@ -40,6 +41,10 @@ pub struct Focus {
     pub question_keys: Vec<String>,
     /// The claim's key per token (`None` for function words), for word-order checks.
     pub token_keys: Vec<Option<String>>,
+    /// Keys that state one of [`Focus::keys`] in other words, from WordNet (a synonym, a
+    /// narrower term, a derived form: "movie" for "film", "novelist" for "author",
+    /// "production" for "produce") → the indices of the keys they state.
+    pub related: FastMap<String, Vec<usize>>,
 }
 
 impl Focus {
@@ -56,6 +61,10 @@ impl Focus {
             date_near: claim.date_near.clone(),
             token_keys: claim.token_keys.clone(),
             ..Focus::default()
+        };
+        let finish = |mut f: Focus| {
+            f.related = related_keys(claim, &f.keys);
+            f
         };
         match question {
             // Words the question already says are context: support is measured on what the
@@ -86,7 +95,7 @@ impl Focus {
                 f.given_dates = vec![false; f.dates.len()];
             }
         }
-        f
+        finish(f)
     }
 
     /// Number of items support is measured on: the keys and the specifics the claim adds.
@@ -96,10 +105,30 @@ impl Focus {
         if self.bare || own.is_empty() { &self.question_keys } else { own }
     }
 
-    fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         let new = |g: &[bool]| g.iter().filter(|x| !**x).count();
         self.keys.len() + new(&self.given_names) + new(&self.given_nums) + new(&self.given_dates)
     }
+}
+
+/// For each key, the keys of the words WordNet relates to the claim's word behind it.
+fn related_keys(claim: &Analysis, keys: &[String]) -> FastMap<String, Vec<usize>> {
+    let mut out: FastMap<String, Vec<usize>> = FastMap::default();
+    for (i, k) in keys.iter().enumerate() {
+        let stems = claim.token_keys.iter().zip(&claim.stems).filter(|(t, _)| t.as_deref() == Some(k.as_str())).map(|(_, s)| s);
+        for stem in stems {
+            for alt in crate::wordnet::stating(stem) {
+                let key = lexicon::fold((*alt).to_string());
+                if key != *k {
+                    let list = out.entry(key).or_default();
+                    if !list.contains(&i) {
+                        list.push(i);
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Why a window contradicts a claim.
@@ -163,6 +192,9 @@ pub struct WindowEval {
     /// The negation or antonym signal that did not make a contradiction: the window denies or
     /// reverses one of the claim's words.
     pub flipped: bool,
+    /// [`WindowEval::support`] counting the claim's words the window states in other words
+    /// ([`Focus::related`]).
+    pub related_support: f64,
 }
 
 impl WindowEval {
@@ -515,6 +547,20 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         support = 0.0;
     }
     let flipped = flipped_any || antonym(focus, w).is_some();
+    let related_support = if other_instance {
+        0.0
+    } else {
+        let mut by_relation = key_found.clone();
+        for t in w.terms.iter().chain(&w.broader) {
+            if let Some(idx) = focus.related.get(t) {
+                for &i in idx {
+                    by_relation[i] = true;
+                }
+            }
+        }
+        let gained = by_relation.iter().filter(|f| **f).count() - keys_in;
+        ((covered + gained) as f64 / focus.total().max(1) as f64).max(support)
+    };
     WindowEval {
         first,
         last,
@@ -526,6 +572,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         quote: None,
         found: if other_instance { vec![false; found_items.len()] } else { found_items },
         flipped,
+        related_support,
     }
 }
 
@@ -648,8 +695,11 @@ fn fills_same_slot(claim: &Name, other: &Name) -> bool {
     if claim.frame == Frame::default() {
         return true;
     }
-    // "available only to Enterprise customers" excludes every other name from the slot.
-    let needed = if other.frame.exclusive { 1 } else { 2 };
+    // "available only to Enterprise customers" excludes every other name from the slot; a
+    // name with a word of the claim's and another ("Sam Wilson", "Sam Phillips") is another
+    // one of its kind.
+    let kin = claim.words.len() >= 2 && other.words.len() >= 2 && claim.stems.iter().any(|w| other.stems.contains(w));
+    let needed = if other.frame.exclusive || kin { 1 } else { 2 };
     if claim.frame.shared(&other.frame) < needed {
         return false;
     }

@@ -21,6 +21,9 @@ pub struct Num {
     pub written: BigRational,
     /// Key of the content word counted, for unit-less numbers ("40 drug stores" → `drug`).
     pub noun: Option<String>,
+    /// Keys of the content words right after a unit-less number ("drug", "store"): what it
+    /// counts, to tell "5 studio albums" from "five video albums".
+    pub counted: Vec<String>,
     /// An ordinal ("fourth", "4th"): compares only with ordinals.
     pub ordinal: bool,
     /// The mention as written ("$15", "one hour").
@@ -71,6 +74,15 @@ impl Num {
         }
         matches!((&self.dimension, &other.dimension), (Dimension::Number, _) | (_, Dimension::Number))
             && self.written == other.written
+    }
+
+    /// True unless both are bare numbers of different things ("5 studio albums" is not "five
+    /// video albums"; "40 drug stores" is "40 stores").
+    pub fn counts_same_as(&self, other: &Num) -> bool {
+        match (self.counted.first(), other.counted.first()) {
+            (Some(a), Some(b)) if a != b => other.counted.contains(a) || self.counted.contains(b),
+            _ => true,
+        }
     }
 
     /// True when `other` counts the same thing with a value this one cannot have: same unit
@@ -589,6 +601,7 @@ impl Analysis {
                 dimension: q.dimension.clone(),
                 value,
                 written: q.value.clone(),
+                counted: if q.dimension == Dimension::Number { counted_after(text, q.range.end) } else { Vec::new() },
                 noun,
                 ordinal: false,
                 surface: text[q.range.clone()].to_string(),
@@ -608,6 +621,7 @@ impl Analysis {
                     value: v.clone(),
                     written: v,
                     noun: noun_after(text, range.end),
+                    counted: counted_after(text, range.end),
                     ordinal: true,
                     surface: w.to_string(),
                     near: Vec::new(),
@@ -729,7 +743,7 @@ impl Analysis {
     /// True when the same amount is present; a bare number also matches a stated year
     /// ("2006" in "September 2006").
     pub fn has_num(&self, num: &Num) -> bool {
-        self.nums.iter().any(|m| m.same_amount(num))
+        self.nums.iter().any(|m| m.same_amount(num) && num.counts_same_as(m))
             || num.dimension == Dimension::Number
                 && num.written.is_integer()
                 && self.dates.iter().any(|d| d.year.is_some_and(|y| BigRational::from_integer(y.into()) == num.written))
@@ -976,6 +990,19 @@ fn ordinal(w: &str) -> Option<u32> {
         return digits.parse().ok();
     }
     None
+}
+
+/// Keys of the content words right after byte `end` (up to three, stopping at a function
+/// word or punctuation): "5 studio albums" → studio, album; "3.12 was released" → none.
+fn counted_after(text: &str, end: usize) -> Vec<String> {
+    let rest = text.get(end..).unwrap_or("");
+    let clause = rest.split([',', ';', ':', '.', '(', ')']).next().unwrap_or("");
+    words(clause)
+        .take(3)
+        .map(|(_, w)| w.to_lowercase())
+        .take_while(|w| w.chars().all(char::is_alphabetic) && !lexicon::is_stopword(w))
+        .map(|w| lexicon::key(&w))
+        .collect()
 }
 
 /// Key of the first content word within two words after byte `end` ("40 drug stores" → drug).
