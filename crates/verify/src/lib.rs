@@ -199,11 +199,19 @@ pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<Cl
         let form = question::form(q, &analysis);
         Asked { analysis, form }
     });
+    // The answer's current subject: the first name of the latest claim that has one, for the
+    // claims after it that open with a pronoun.
+    let mut subject: Option<analysis::Name> = None;
     graph
         .claims
         .iter()
         .map(|c| {
-            let mut r = verify_claim(c, corpus, asked.as_ref());
+            let own = Analysis::of(&c.text);
+            let antecedent = (own.refers_back && own.names.is_empty()).then(|| subject.clone());
+            if let Some(n) = own.names.first() {
+                subject = Some(n.clone());
+            }
+            let mut r = verify_claim(c, corpus, asked.as_ref(), antecedent);
             if !opts.explain {
                 r.features = None;
             }
@@ -245,6 +253,10 @@ fn bare_answer(text: &str) -> bool {
         return false;
     }
     let a = Analysis::of(text);
+    // "Hello", "Yeah!": chit-chat even when capitalised.
+    if a.words.iter().all(|w| lexicon::is_stopword(w) || CHAT.contains(&w.as_str())) {
+        return false;
+    }
     if !a.nums.is_empty() || !a.dates.is_empty() || !a.names.is_empty() {
         return true;
     }
@@ -330,7 +342,12 @@ const CHAT: &[&str] = &[
     "glad",
 ];
 
-fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimResult {
+fn verify_claim(
+    claim: &Claim,
+    corpus: &Corpus,
+    asked: Option<&Asked>,
+    antecedent: Option<Option<analysis::Name>>,
+) -> ClaimResult {
     let question = asked.map(|a| &a.analysis);
     let mut result = ClaimResult {
         claim_id: claim.id.clone(),
@@ -382,7 +399,8 @@ fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimR
     {
         analysis.roles.push(role);
     }
-    let focus = Focus::of(&analysis, question);
+    let mut focus = Focus::of(&analysis, question);
+    focus.antecedent = antecedent;
     let windows = candidate_windows(corpus, &analysis, &focus, question);
     if windows.is_empty() {
         result.status = Status::Unsupported;
