@@ -78,7 +78,9 @@ impl Focus {
             // claim adds. Its names, numbers and dates must still all be found together, since
             // the claim asserts they belong together.
             Some(q) => {
-                f.bare = claim.keys.is_empty();
+                // A bare answer names the answer and nothing else ("Delhi", "Lars Ulrich and
+                // James Hetfield"); "Holly Willoughby was in Doctor Who" relates two names.
+                f.bare = claim.keys.is_empty() && !claim.words.iter().any(|w| COPULAS.contains(&w.as_str()));
                 f.question_keys = q.keys.clone();
                 f.keys = claim.keys.iter().filter(|k| !q.has_key(k)).cloned().collect();
                 f.given_names = claim.names.iter().map(|n| q.has_name(n)).collect();
@@ -137,6 +139,11 @@ fn related_keys(claim: &Analysis, keys: &[String]) -> FastMap<String, Vec<usize>
     }
     out
 }
+
+/// Verbs with no content of their own: a claim with one relates its names.
+const COPULAS: &[&str] = &[
+    "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "does", "do", "did", "can", "could", "will", "would",
+];
 
 /// Why a window contradicts a claim.
 #[derive(Debug, Clone, PartialEq)]
@@ -294,10 +301,10 @@ fn linked(corpus: &Corpus, first: usize, last: usize, focus: &Focus, found: &Fou
         // name the previous sentence mentions (a bridge: "… the band Halestorm. Halestorm is …").
         // A bridge ("… the band Halestorm. Halestorm is …") continues only for a claim about
         // the bridged thing itself.
-        let bridge = next.names.first().filter(|n| prev.names.iter().any(|m| m.stems.last() == n.stems.last()));
-        let about_bridge = bridge.is_some_and(|b| focus.bare || focus.names.iter().any(|n| n.stems.last() == b.stems.last()));
+        let bridge = next.names.first().filter(|n| prev.names.iter().any(|m| m.same_as(n)));
+        let about_bridge = bridge.is_some_and(|b| focus.bare || focus.names.iter().any(|n| n.same_as(b)));
         let continues = next.names.is_empty()
-            || next.names.iter().any(|n| n.stems.last() == subject.stems.last())
+            || next.names.iter().any(|n| n.same_as(subject))
             || about_bridge
             || next.opening_noun.as_ref().is_some_and(|n| prev.stems.contains(n));
         // "He …" refers to the previous sentence's subject or its last-named one, or to the
@@ -308,7 +315,7 @@ fn linked(corpus: &Corpus, first: usize, last: usize, focus: &Focus, found: &Fou
         let people = prev.names.iter().filter(|n| n.words.len() >= 2).count();
         let last = if people >= 2 { subject } else { prev.names.last().unwrap_or(subject) };
         let topic = corpus.topic(sentences[k].doc);
-        let same = |n: &Name, m: &Name| n.stems.last() == m.stems.last();
+        let same = |n: &Name, m: &Name| n.same_as(m);
         let claim_subject = focus.bare
             || focus
                 .names
@@ -345,11 +352,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     // sentences before it name (or the document's topic); those names count as stated.
     let referents = referents(corpus, first);
     let found = Found {
-        names: focus
-            .names
-            .iter()
-            .map(|n| w.has_name(n) || referents.iter().any(|r| r.stems.last() == n.stems.last() || variant(n, r)))
-            .collect(),
+        names: focus.names.iter().map(|n| w.has_name(n) || referents.iter().any(|r| r.same_as(n) || variant(n, r))).collect(),
         nums: focus.nums.iter().map(|n| w.has_num(n)).collect(),
         dates: focus.dates.iter().map(|d| w.has_date(d)).collect(),
     };
@@ -585,7 +588,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     let same_subject = match &focus.antecedent {
         None => true,
         Some(None) => false,
-        Some(Some(n)) => w.has_name(n) || w.refers_back || referents.iter().any(|r| r.stems.last() == n.stems.last()),
+        Some(Some(n)) => w.has_name(n) || w.refers_back || referents.iter().any(|r| r.same_as(n)),
     };
     if !same_subject {
         conflict = None;
@@ -769,9 +772,10 @@ fn shares_enough(claim: &[String], other: &[String]) -> bool {
 /// amateur astronomer") is an attribute, several of which may hold at once; it conflicts only
 /// with another known form of a different group (a demonym of another country).
 fn fills_same_slot(claim: &Name, other: &Name) -> bool {
-    // A bare answer ("Sydney.") fills the slot the question asks about.
+    // A bare answer ("Sydney.") fills the slot the question asks about — with a name, not a
+    // nationality ("American" is no substitute for "Institute of Muslim Minority Affairs").
     if claim.frame == Frame::default() {
-        return true;
+        return !(demonym(other) && !demonym(claim));
     }
     // "available only to Enterprise customers" excludes every other name from the slot; a
     // name with a word of the claim's and another ("Sam Wilson", "Sam Phillips") is another
