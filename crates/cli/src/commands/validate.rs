@@ -17,7 +17,7 @@ use crate::out::{Out, outln};
 fn evidence_set(files: &[String], kind: Option<Kind>) -> EvidenceSet {
     let mut set = EvidenceSet::default();
     for file in files.iter().filter(|f| *f != "-") {
-        let Ok(text) = std::fs::read_to_string(file) else { continue };
+        let Ok(text) = read_text(file) else { continue };
         let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
         set.add(file, &value, kind);
     }
