@@ -98,6 +98,22 @@ pub struct ServeArgs {
     /// Requests handled at once (more: 429).
     #[arg(long = "max-concurrency", value_name = "N", default_value_t = warrant_server::DEFAULT_MAX_CONCURRENCY)]
     pub max_concurrency: usize,
+    /// Longest a request's head may take to arrive, from its first byte, in seconds (longer:
+    /// the connection is closed).
+    #[arg(long = "header-timeout", value_name = "SECS", default_value = "10", value_parser = crate::commands::serve::parse_secs)]
+    pub header_timeout: std::time::Duration,
+    /// Longest a request's body may take to arrive, in seconds (longer: 408). A body whose
+    /// declared length is over --max-body is refused at once (413).
+    #[arg(long = "body-timeout", value_name = "SECS", default_value = "30", value_parser = crate::commands::serve::parse_secs)]
+    pub body_timeout: std::time::Duration,
+    /// Longest a kept-alive connection may wait for its next request, in seconds (longer: it is
+    /// closed).
+    #[arg(long = "idle-timeout", value_name = "SECS", default_value = "60", value_parser = crate::commands::serve::parse_secs)]
+    pub idle_timeout: std::time::Duration,
+    /// On SIGTERM or Ctrl-C, longest to wait for open connections to finish, in seconds; then
+    /// the ones still open (half-sent requests included) are dropped.
+    #[arg(long = "shutdown-timeout", value_name = "SECS", default_value = "30", value_parser = crate::commands::serve::parse_secs)]
+    pub shutdown_timeout: std::time::Duration,
     /// Request log format (on stderr; filter with $WARRANT_LOG, e.g. `warn`).
     #[arg(long = "log-format", value_enum, default_value_t)]
     pub log_format: LogFormat,
