@@ -251,8 +251,9 @@ pub struct CheckArgs {
     /// the store was ingested with (default: the built-in vocabulary).
     #[arg(long, value_name = "FILE")]
     pub vocab: Option<String>,
-    /// A JSONL file of `{"id", "answer", "question"?, "sources"?, "tools"?}` lines; writes one
-    /// JSON report per line, in input order.
+    /// A JSONL file of `{"id", "answer", "question"?, "sources"?, "tools"?}` lines (or `-`);
+    /// writes one JSON report per line, in input order. Read line by line; a line may hold at
+    /// most --max-bytes plus --max-source-bytes.
     #[arg(long, value_name = "FILE", conflicts_with = "answer")]
     pub batch: Option<String>,
     /// Warnings fail policies too.
@@ -298,7 +299,7 @@ pub struct AnswerArgs {
     /// How to read the input.
     #[arg(long = "input-format", value_enum, default_value_t)]
     pub input_format: InputFormat,
-    /// Largest input accepted, in bytes.
+    /// Largest input accepted, in bytes, enforced while reading (a --batch line: see --batch).
     #[arg(long = "max-bytes", value_name = "BYTES", default_value_t = warrant_extract::DEFAULT_MAX_BYTES)]
     pub max_bytes: usize,
 }
@@ -312,7 +313,8 @@ pub struct ExtractArgs {
     /// The graph's `output_id` (default: the input's id, else a hash of the text).
     #[arg(long = "output-id", value_name = "ID", conflicts_with = "batch")]
     pub output_id: Option<String>,
-    /// A JSONL file of `{"id", "answer", "context"?}` lines; writes one graph per line.
+    /// A JSONL file of `{"id", "answer", "context"?}` lines (or `-`); writes one graph per line.
+    /// Each line may hold at most --max-bytes.
     #[arg(long, value_name = "FILE", conflicts_with = "input")]
     pub batch: Option<String>,
     /// Take the claims from the configured model (quoted exactly from the answer); falls back
