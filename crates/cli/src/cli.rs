@@ -215,6 +215,24 @@ pub enum CheckFormat {
     Html,
 }
 
+/// The gate at which `warrant check` exits 1.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// `review` or `block`.
+    Review,
+    /// `block` only.
+    #[default]
+    Block,
+}
+
+/// A number in [0, 1].
+fn parse_fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("expected a number from 0 to 1, got {s:?}")),
+    }
+}
+
 /// `warrant check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -266,6 +284,18 @@ pub struct CheckArgs {
     /// partially supported (never on contradicted ones); its verdicts are marked as such.
     #[arg(long = "llm-verify")]
     pub llm_verify: bool,
+    /// Exit 1 when the gate is this or worse: `block` (default) or `review` (so CI fails on
+    /// unsupported claims too).
+    #[arg(long = "fail-on", value_enum, default_value_t)]
+    pub fail_on: FailOn,
+    /// Review an answer whose support score (supported ÷ checked claims) is below this, in
+    /// [0, 1].
+    #[arg(long = "min-support", value_name = "X", value_parser = parse_fraction)]
+    pub min_support: Option<f64>,
+    /// Add each claim's verifier signals (coverage, missing names and numbers, window size, …)
+    /// to the JSON report as `features`: why a claim got its status.
+    #[arg(long)]
+    pub explain: bool,
     /// Model options.
     #[command(flatten)]
     pub llm: LlmArgs,

@@ -209,6 +209,7 @@ pub fn tidy(text: &str, mut r: Range<usize>) -> Range<usize> {
         let s = &text[r.clone()];
         let lead = s.len() - s.trim_start().len();
         r.start += lead;
+        r.start += framing_lead(&text[r.clone()]);
         let starts_marker = text[r.clone()].starts_with(['-', '*', '+', '•', '>', '#', 's', 'S'])
             || text[r.clone()].starts_with(|c: char| c.is_ascii_digit());
         if starts_marker && let Some(m) = LIST_MARKER.find(&text[r.clone()]) {
@@ -260,6 +261,34 @@ static META: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^\W*(?:let\s+me|let's|let\s+us|i'll|i\s+will|i'm\s+going\s+to|i\s+am\s+going\s+to|here's|here\s+is|here\s+are|below\s+is|below\s+are|the\s+following)(?-u:\b)",
     )
 });
+
+/// Sentences about the sources rather than the world ("The passages do not mention …", "I
+/// could not find …", "No information is provided about …"): framing, not claims.
+static ABOUT_SOURCES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\W*(?:(?:however,?\s+)?(?:the|these|this)\s+(?:provided\s+|given\s+|above\s+|retrieved\s+)?(?:passages?|context|texts?|documents?|sources?|search\s+results|excerpts?|articles?|information(?:\s+(?:provided|given))?|data(?:\s+provided)?)\s+(?:do(?:es)?\s+not|don't|doesn't|did\s+not|didn't|provides?\s+no|contains?\s+no|makes?\s+no|(?:is|are)\s+not)|(?:there\s+is|there's|there\s+are)\s+no\s+(?:information|mention|details?|data|indication)|no\s+(?:information|details?|mention)\s+(?:is|are|was|were)\s+(?:provided|given|mentioned|available|found)|i\s+(?:could\s+not|couldn't|can't|cannot|was\s+unable\s+to|am\s+unable\s+to|do\s+not\s+have|don't\s+have)\s+(?:find|locate|determine|provide|access|verify|confirm|answer|information|enough))",
+    )
+});
+
+/// A lead-in that frames what follows as drawn from the sources or as a summary ("Based on
+/// the passages provided, …", "According to the context, …", "In summary, …"): not part of
+/// the claim.
+static FRAMING_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:based\s+on|according\s+to|from|per|as\s+(?:stated|mentioned|described|shown)\s+in)\s+(?:the\s+|these\s+|this\s+)?(?:provided\s+|given\s+|above\s+|available\s+|retrieved\s+)?(?:passages?|context|texts?|documents?|sources?|search\s+results|excerpts?|information|data|articles?|reviews?|records?|details)(?:\s+(?:provided|given|above|available|you\s+(?:provided|shared|gave)))?|in\s+summary|to\s+summari[sz]e|in\s+conclusion|to\s+sum\s+up|overall|in\s+short)\s*,\s*|(?:(?:yes|yeah|well|oh|ah|wow|honestly|actually|and|but|so)\W+)*(?:i|we)\s*(?:'m|’m|am|'ve|’ve|have|had|do|did)?\s*(?:know|knew|read|heard|learned|learnt|sure|certain|aware|remember|recall|noticed|found\s+out|discovered|reali[sz]ed|understand|understood|find\s+it\s+(?:interesting|amazing|funny|cool|crazy|surprising|fascinating|sad|odd|strange))(?:\s+(?:about\s+it\s+)?(?:that|how))?\s+|(?:it's|it’s|it\s+is)\s+(?:interesting|amazing|funny|cool|crazy|surprising|fascinating|true)\s+that\s+",
+    )
+});
+
+/// True for a sentence about the sources themselves ("The passages do not mention the
+/// price"): it frames the answer and states nothing about the world.
+pub fn is_about_sources(sentence: &str) -> bool {
+    ABOUT_SOURCES.is_match(sentence)
+}
+
+/// The length of a framing lead-in at the start of `clause` ("Based on the passages, "), if any.
+pub fn framing_lead(clause: &str) -> usize {
+    FRAMING_LEAD.find(clause).map_or(0, |m| m.end())
+}
 
 /// True for sentences about the answer itself ("Let me work through this", "Here is the
 /// code"): they announce rather than claim.
@@ -351,6 +380,10 @@ static CUE_WORDS: LazyLock<(AhoCorasick, Vec<u8>)> = LazyLock::new(|| {
         (
             HYPOTHETICAL,
             &[
+                "might",
+                "perhaps",
+                "possibly",
+                "maybe",
                 "imagine",
                 "suppose",
                 "supposing",
@@ -476,6 +509,13 @@ pub struct Cues {
     starts_with_i: bool,
 }
 
+/// A sentence whose subject is the speaker: first person singular.
+static PERSONAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\W*(?:(?:yes|no|yeah|well|oh|ah|haha|lol|sure|nice|cool|wow|honestly|actually)\W+)*(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|my|me|myself)(?-u:\b)",
+    )
+});
+
 /// Scans a sentence for modality cues.
 pub fn cues(sentence: &str) -> Cues {
     Cues {
@@ -507,7 +547,10 @@ pub fn modality_with(clause: &str, sentence: &str, s: &Cues) -> Modality {
     if c & YOU_SHOULD != 0 {
         return Modality::Instruction;
     }
-    if c & OPINION != 0 || (s.words & OPINION != 0 && s.starts_with_i) {
+    // What the speaker likes, did or has is theirs to say: no source confirms it (the clause's
+    // subject is the speaker; "I love Nirvana, but they formed in 1987" states a fact after the
+    // comma).
+    if c & OPINION != 0 || (s.words & OPINION != 0 && s.starts_with_i) || PERSONAL.is_match(clause) {
         return Modality::Opinion;
     }
     Modality::Factual
@@ -709,6 +752,19 @@ mod tests {
         let t = "Step 2: Penguins are birds.";
         assert_eq!(&t[tidy(t, 0..t.len())], "Penguins are birds");
         assert!(is_meta("Let me work through this step by step."));
+        let t = "Based on the passages provided, the museum opens at 9 am.";
+        assert_eq!(&t[tidy(t, 0..t.len())], "the museum opens at 9 am");
+        let t = "In summary, refunds take 5 days.";
+        assert_eq!(&t[tidy(t, 0..t.len())], "refunds take 5 days");
+        let t = "According to the 2010 census, the town had 5,000 people.";
+        assert_eq!(&t[tidy(t, 0..t.len())], t.trim_end_matches('.'), "a real source of a fact is part of it");
+        let t = "I know they were modeled after the waistcoat British officers wore.";
+        assert_eq!(&t[tidy(t, 0..t.len())], "they were modeled after the waistcoat British officers wore");
+        let t = "Oh yeah i find it interesting that Juggalos have been classified as a gang.";
+        assert_eq!(&t[tidy(t, 0..t.len())], "Juggalos have been classified as a gang");
+        assert!(is_about_sources("The passages do not mention the price of the Team plan."));
+        assert!(is_about_sources("I couldn't find any information about that."));
+        assert!(!is_about_sources("The passage opened in 1890."));
         assert!(!is_meta("Lettuce is green."));
     }
 
@@ -729,6 +785,13 @@ mod tests {
         assert_eq!(m("You should rotate keys every 90 days"), Instruction);
         assert_eq!(m("Please restart the service"), Instruction);
         assert_eq!(m("The tip on $100 at 15% would be $15"), Factual);
+        assert_eq!(m("It might rain tomorrow"), Hypothetical);
+        assert_eq!(m("The update might take up to ten minutes"), Hypothetical);
+        // "may" grants permission at least as often as it hedges.
+        assert_eq!(m("Users may request deletion of their personal data"), Factual);
+        assert_eq!(m("I love hiking in the mountains"), Opinion);
+        assert_eq!(m("Yeah, my dog is called Rex"), Opinion);
+        assert_eq!(m("We do not sell personal data"), Factual);
     }
 
     #[test]

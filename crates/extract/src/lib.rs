@@ -218,6 +218,7 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
                 || st.trim_end().ends_with('?')
                 || discourse::introduces_list(st)
                 || claims::is_meta(st)
+                || claims::is_about_sources(st)
             {
                 continue;
             }

@@ -52,7 +52,7 @@ fn main() {
     if question.is_some() {
         add_answer_claim(&mut graph);
     }
-    for r in verify(&graph, &corpus, &Options { question: question.clone() }) {
+    for r in verify(&graph, &corpus, &Options { question: question.clone(), explain: true }) {
         println!("[{}] {:?} {:?} — {}", r.claim_id, r.status, r.text, r.reason);
         println!("    {}", debug_focus(&r.text, &corpus, question.as_deref()));
         for w in debug_windows(&r.text, &corpus, question.as_deref()) {

@@ -2,7 +2,7 @@
 //! source) and reading the signals: coverage of the claim's content, and conflicts — a
 //! different number or date, a substituted name, a flipped negation, an antonym.
 
-use crate::analysis::{Analysis, DateKey, Name, Num, Role};
+use crate::analysis::{Analysis, DateKey, Frame, Name, Num, Role};
 use crate::corpus::Corpus;
 use crate::lexicon;
 use warrant_text::number::BigRational;
@@ -158,12 +158,26 @@ pub struct WindowEval {
     pub relevance: f64,
     /// The sentences the evaluation rests on when narrower than the window.
     pub quote: Option<(usize, usize)>,
+    /// Per focus item (keys, then names, numbers and dates), whether the window states it.
+    pub found: Vec<bool>,
+    /// The negation or antonym signal that did not make a contradiction: the window denies or
+    /// reverses one of the claim's words.
+    pub flipped: bool,
 }
 
 impl WindowEval {
     /// Number of sentences.
     pub fn size(&self) -> usize {
         self.last - self.first + 1
+    }
+}
+
+/// The analysis of sentences `first..=last`: the sentence's own, or the merged one.
+pub(crate) fn window_analysis(corpus: &Corpus, first: usize, last: usize) -> std::borrow::Cow<'_, Analysis> {
+    if first == last {
+        std::borrow::Cow::Borrowed(&*corpus.sentences()[first].analysis)
+    } else {
+        std::borrow::Cow::Owned(merged(corpus, first, last))
     }
 }
 
@@ -178,6 +192,7 @@ fn merged(corpus: &Corpus, first: usize, last: usize) -> Analysis {
             }
         }
         a.terms.extend(x.terms.iter().cloned());
+        a.parts.extend(x.parts.iter().cloned());
         a.broader.extend(x.broader.iter().cloned());
         a.negated.extend(x.negated.iter().cloned());
         a.affirmed.extend(x.affirmed.iter().cloned());
@@ -198,6 +213,7 @@ fn merged(corpus: &Corpus, first: usize, last: usize) -> Analysis {
         a.stems.extend(x.stems.iter().cloned());
         a.caps.extend(x.caps.iter().copied());
         a.negations += x.negations;
+        a.asks |= x.asks;
     }
     a
 }
@@ -276,9 +292,17 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         joined = merged(corpus, first, last);
         &joined
     };
-    let keys_in = focus.keys.iter().filter(|k| w.has_key(k)).count();
+    let key_found: Vec<bool> = focus.keys.iter().map(|k| w.has_key(k)).collect();
+    let keys_in = key_found.iter().filter(|f| **f).count();
+    // "She heads the NLP section": a window opening with a pronoun speaks of the one the
+    // sentences before it name (or the document's topic); those names count as stated.
+    let referents = referents(corpus, first);
     let found = Found {
-        names: focus.names.iter().map(|n| w.has_name(n)).collect(),
+        names: focus
+            .names
+            .iter()
+            .map(|n| w.has_name(n) || referents.iter().any(|r| r.stems.last() == n.stems.last() || variant(n, r)))
+            .collect(),
         nums: focus.nums.iter().map(|n| w.has_num(n)).collect(),
         dates: focus.dates.iter().map(|d| w.has_date(d)).collect(),
     };
@@ -286,6 +310,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     // follow (see `linked`); otherwise only those in the sentence holding the most count.
     // Sentences a reader cannot link (see `linked`) do not add up: the window is read as its
     // sentence holding the most of the claim's specifics.
+    let found_items: Vec<bool> = key_found.iter().chain(&found.names).chain(&found.nums).chain(&found.dates).copied().collect();
     if last > first && !linked(corpus, first, last, focus, &found) {
         let held = holders(corpus, first, last, focus, &found);
         let best = (0..=last - first)
@@ -317,16 +342,46 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         if q.keys.is_empty() { 1.0 } else { q.keys.iter().filter(|k| w.has_key(k)).count() as f64 / q.keys.len() as f64 }
     });
 
+    // A conflict is the source stating the claim with one value changed: everything else the
+    // claim says is there. `rest` is the support over all but the one missing specific (the
+    // slot in question); `stated_but_one` holds when that specific is the only one missing.
+    // A number that labels one of the claim's names ("Boeing 737") is part of that name.
+    let labelled = |n: &Num| focus.names.first().is_some_and(|m| labels(n, m));
+    let missing_specifics = names_missing.len() + nums_missing.iter().filter(|n| !labelled(n)).count() + dates_missing.len();
+    let total = focus.total().max(1) as f64;
+    let keys_missing = focus.keys.len() - keys_in;
+    // Support over what the claim adds besides the slot; when it adds nothing else (the
+    // question says the rest), how much of all its words the window has.
+    let rest = if missing_specifics != 1 {
+        support
+    } else if total > 1.0 {
+        covered as f64 / (total - 1.0)
+    } else {
+        context
+    };
+    // Its subject (the first name) is there: a qualifier missing elsewhere ("in the Solar
+    // System") does not make the window about something else.
+    let subject_found = found_names.first().copied().unwrap_or(true);
+    let only_names_missing = nums_missing.iter().all(|n| labelled(n)) && dates_missing.is_empty();
+    let anchored_on_subject = missing_specifics == 0 || (subject_found && only_names_missing && missing_specifics == 1);
+    // Nearly all of the rest: three quarters of it, or all its words but one and most of it.
+    let nearly = |rest: f64, keys_missing: usize| rest >= REST || (keys_missing <= 1 && rest >= REST_SHORT);
+    let stated_but_one = focus.bare || (missing_specifics == 1 && nearly(rest, keys_missing));
+    // A question in the source asks; it states nothing to conflict with.
+    let asks = w.asks;
     let mut conflict = None;
-    for mine in &focus.roles {
+    for mine in focus.roles.iter().filter(|_| !asks) {
         let theirs: Vec<&Role> = w.roles.iter().filter(|r| r.verb == mine.verb).collect();
         let same = |r: &&Role| {
             r.agent.last() == mine.agent.last()
                 || crate::analysis::has_words_near(&r.agent, &mine.agent)
                 || crate::analysis::has_words_near(&mine.agent, &r.agent)
         };
+        let agent_found = focus.names.iter().zip(&found_names).any(|(n, f)| *f && n.stems == mine.agent);
+        let anchored = if agent_found { missing_specifics == 0 && support >= REST } else { stated_but_one };
         if let Some(other) = theirs.iter().find(|r| !same(r))
             && !theirs.iter().any(same)
+            && anchored
         {
             conflict = Some(Conflict::Agent {
                 verb: other.verb_text.clone(),
@@ -378,30 +433,36 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     // days").
     let same_thing = focus.all_keys.iter().filter(|k| !w.has_key(k)).count() <= 1
         || focus.token_keys.iter().flatten().take(2).all(|k| w.has_key(k));
-    for n in nums_missing.iter().filter(|_| conflict.is_none() && !other_time && !other_subject && same_thing) {
+    for n in nums_missing
+        .iter()
+        .filter(|_| conflict.is_none() && !asks && stated_but_one && !other_time && !other_subject && same_thing)
+    {
         let near = focus.near(&n.near);
         if let Some(m) = w.nums.iter().find(|m| n.differs_from(m) && shares(near, &m.near)) {
             conflict = Some(Conflict::Number { claim: n.surface.clone(), source: m.surface.clone() });
             break;
         }
     }
-    if conflict.is_none() && !other_subject && same_thing {
+    if conflict.is_none() && !asks && stated_but_one && !other_subject && same_thing {
         let dated =
             |d: &DateKey, near: &[String]| w.dates.iter().zip(&w.date_near).any(|(x, xn)| d.conflicts(x) && shares(near, xn));
         if focus.dates.iter().zip(&focus.date_near).zip(&found_dates).any(|((d, dn), f)| !f && dated(d, focus.near(dn))) {
             conflict = Some(Conflict::Date);
         }
     }
-    if conflict.is_none() && !(other_subject && more_differs) {
+    if conflict.is_none() && !asks && stated_but_one && !(other_subject && more_differs) {
         // Another name standing where the claim's name stands ("born in Warsaw" for "born in
-        // Paris").
+        // Paris"), while no form of the claim's name is there.
         'names: for n in &names_missing {
             let near = focus.near(&n.near);
+            if w.names.iter().any(|m| variant(n, m)) {
+                continue;
+            }
             for m in &w.names {
-                let substitute = !focus.names.iter().any(|f| f.stems == m.stems)
+                let substitute = !focus.names.iter().any(|f| f.stems == m.stems || variant(f, m))
                     && question.is_none_or(|q| !q.has_name(m))
-                    && !variant(n, m)
-                    && shares_enough(near, &m.near);
+                    && shares_enough(near, &m.near)
+                    && fills_same_slot(n, m);
                 if substitute {
                     conflict = Some(Conflict::Substitution { claim: titled(n), source: titled(m) });
                     break 'names;
@@ -409,7 +470,8 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
             }
         }
     }
-    if conflict.is_none() && !focus.bare {
+    let mut flipped_any = false;
+    if conflict.is_none() && !focus.bare && !asks && missing_specifics == 0 && support >= REST {
         conflict = slot(focus, &found_names, w, question);
     }
     if conflict.is_none() {
@@ -430,12 +492,18 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         } else {
             focus.negated.iter().filter(|k| w.has_key(k) && !w.negated.contains(k)).count()
         };
-        if flipped > 0 && (support >= 0.6 || flipped >= 2) {
+        // "There are no monthly maintenance fees" denies "charges a $5 monthly maintenance
+        // fee": an amount of a denied thing is denied with it.
+        let denied_amounts = nums_missing.iter().all(|n| n.near.iter().any(|k| w.negated.contains(k)));
+        let anchored = anchored_on_subject || (dates_missing.is_empty() && names_missing.is_empty() && denied_amounts);
+        flipped_any = flipped > 0;
+        if flipped > 0 && !asks && anchored && (support >= REST || (flipped >= 2 && support >= REST_SHORT)) {
             conflict = Some(Conflict::Negation);
         }
     }
-    if conflict.is_none() {
-        conflict = antonym(focus, w);
+    if conflict.is_none() && !asks && anchored_on_subject {
+        // The opposite word stands in for one of the claim's: the rest must be there.
+        conflict = antonym(focus, w).filter(|_| nearly(covered as f64 / (total - 1.0).max(1.0), keys_missing.saturating_sub(1)));
     }
     // About another subject, only a name standing in for the claim's is a conflict.
     if other_subject && !matches!(conflict, Some(Conflict::Substitution { .. } | Conflict::Agent { .. })) {
@@ -446,6 +514,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         conflict = None;
         support = 0.0;
     }
+    let flipped = flipped_any || antonym(focus, w).is_some();
     WindowEval {
         first,
         last,
@@ -455,7 +524,31 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         conflict,
         relevance,
         quote: None,
+        found: if other_instance { vec![false; found_items.len()] } else { found_items },
+        flipped,
     }
+}
+
+/// The names a window opening with a pronoun ("She …", "It …") may refer to: the first names
+/// of the two sentences before it, and its document's topic. Empty otherwise.
+fn referents(corpus: &Corpus, first: usize) -> Vec<&Name> {
+    let sentences = corpus.sentences();
+    let Some(s) = sentences.get(first) else { return Vec::new() };
+    if !s.analysis.refers_back || !s.analysis.names.is_empty() {
+        return Vec::new();
+    }
+    let mut out: Vec<&Name> = Vec::new();
+    for back in 1..=2 {
+        let Some(p) = first.checked_sub(back).and_then(|i| sentences.get(i)).filter(|p| p.doc == s.doc) else { break };
+        if let Some(n) = p.analysis.names.first() {
+            out.push(n);
+            break;
+        }
+    }
+    if let Some(t) = corpus.topic(s.doc) {
+        out.push(t);
+    }
+    out
 }
 
 /// A claim name the window states, but where the claim's words around it sit around another
@@ -480,7 +573,12 @@ fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>
         let other = w
             .names
             .iter()
-            .filter(|m| !focus.names.iter().any(|x| variant(x, m)) && question.is_none_or(|q| !q.has_name(m)) && !beside(m))
+            .filter(|m| {
+                !focus.names.iter().any(|x| variant(x, m))
+                    && question.is_none_or(|q| !q.has_name(m))
+                    && !beside(m)
+                    && fills_same_slot(n, m)
+            })
             .map(|m| (overlap(&n.near, &m.near), m))
             .filter(|(k, _)| *k > own)
             .max_by_key(|(k, _)| *k);
@@ -504,13 +602,21 @@ fn joined(focus: &Focus, a: &Name, b: &Name) -> bool {
     focus.token_keys.get(between).is_some_and(Option::is_none)
 }
 
+/// Share of the rest of the claim a window must state for a changed value in it to be a
+/// contradiction (the same subject and attribute, another value).
+const REST: f64 = 0.75;
+/// … or at least this share when all its words but one are there.
+const REST_SHORT: f64 = 0.6;
+
 /// Words between two names that still read as one clause about both.
 const BESIDE: usize = 4;
 
 /// True when one name is a shorter form of the other ("Nadal", "Rafael Nadal"): all the
 /// words of one are words of the other. "Apache License" and "MIT License" are not variants.
 fn variant(a: &Name, b: &Name) -> bool {
-    a.stems.iter().all(|w| b.stems.contains(w)) || b.stems.iter().all(|w| a.stems.contains(w))
+    a.stems.iter().all(|w| b.stems.contains(w))
+        || b.stems.iter().all(|w| a.stems.contains(w))
+        || crate::alias::related(&a.aliases, &b.aliases)
 }
 
 /// True when `num` is a bare number right after `name` ("Cinder 42"): a label, part of the name.
@@ -532,6 +638,35 @@ fn shares_enough(claim: &[String], other: &[String]) -> bool {
     claim.iter().filter(|k| other.contains(k)).count() >= claim.len().min(2)
 }
 
+/// True when a window's name fills the slot the claim's name fills: the words around them
+/// agree (two of: the word before, the one before it, the word after — "born in Paris" and
+/// "born in Warsaw"). A name that qualifies a noun ("a Dutch amateur astronomer", "a Frisian
+/// amateur astronomer") is an attribute, several of which may hold at once; it conflicts only
+/// with another known form of a different group (a demonym of another country).
+fn fills_same_slot(claim: &Name, other: &Name) -> bool {
+    // A bare answer ("Sydney.") fills the slot the question asks about.
+    if claim.frame == Frame::default() {
+        return true;
+    }
+    // "available only to Enterprise customers" excludes every other name from the slot.
+    let needed = if other.frame.exclusive { 1 } else { 2 };
+    if claim.frame.shared(&other.frame) < needed {
+        return false;
+    }
+    let attribute = |n: &Name| n.frame.qualifies && demonym(n);
+    if attribute(claim) || attribute(other) {
+        return !claim.aliases.is_empty() && !other.aliases.is_empty();
+    }
+    true
+}
+
+/// A one-word name that reads as a nationality or origin ("Dutch", "Frisian", "Korean").
+fn demonym(n: &Name) -> bool {
+    let [w] = n.words.as_slice() else { return false };
+    n.aliases.iter().any(|k| k.starts_with('~'))
+        || ["ian", "ean", "ish", "ese", "ic", "ch"].iter().any(|s| w.len() > s.len() + 2 && w.ends_with(s))
+}
+
 /// True when two neighbourhoods share a key.
 fn shares(a: &[String], b: &[String]) -> bool {
     a.iter().any(|k| b.contains(k))
@@ -546,7 +681,8 @@ fn antonym(focus: &Focus, w: &Analysis) -> Option<Conflict> {
         w.token_keys.iter().enumerate().filter(|(_, t)| t.as_deref() == Some(k)).map(|(i, _)| i).collect()
     };
     for k in &focus.keys {
-        let Some(opposite) = w.keys.iter().find(|j| lexicon::antonyms(k, j)) else { continue };
+        // Parts of compounds count ("second-largest").
+        let Some(opposite) = w.keys.iter().chain(&w.terms).find(|j| lexicon::antonyms(k, j)) else { continue };
         let conflict = || Some(Conflict::Antonym { claim: k.clone(), source: opposite.clone() });
         if !w.has_key(k) {
             return conflict();

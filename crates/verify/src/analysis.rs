@@ -29,33 +29,202 @@ pub struct Num {
     pub near: Vec<String>,
     /// Byte range in the analysed text.
     pub range: Range<usize>,
+    /// What the amount is said to be: exactly it, at least it, at most it, or about it.
+    pub bound: Bound,
+}
+
+/// How a number is stated ("up to 10 kg", "more than 40", "about 300").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Bound {
+    /// As written.
+    #[default]
+    Exact,
+    /// "at least", "more than", "over", "or more".
+    AtLeast,
+    /// "up to", "at most", "less than", "must not exceed", "within".
+    AtMost,
+    /// "about", "approximately", "around", "nearly".
+    About,
+}
+
+/// How a claim's amount relates to a source's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agreement {
+    /// The source states it ("over 100" against "150").
+    Same,
+    /// The source states a value it cannot have ("up to 10 kg" against "not exceed 8 kg").
+    Conflict,
+    /// Neither ("5 kg" against "up to 8 kg").
+    Unknown,
 }
 
 impl Num {
-    /// True when `other` states the same amount: equal canonical values of one dimension, or,
-    /// when either side is a bare number, equal written values ("nine" = "nine weeks").
+    /// True when `other` states the same amount: equal canonical values of one dimension (or
+    /// within each other's bounds), or, when either side is a bare number, equal written values
+    /// ("nine" = "nine weeks").
     pub fn same_amount(&self, other: &Num) -> bool {
         if self.ordinal != other.ordinal {
             return false;
         }
         if self.dimension == other.dimension {
-            return self.value == other.value;
+            return self.agreement(other) == Agreement::Same;
         }
         matches!((&self.dimension, &other.dimension), (Dimension::Number, _) | (_, Dimension::Number))
             && self.written == other.written
     }
 
-    /// True when `other` counts the same thing differently: same unit dimension and another
-    /// value, or bare numbers of the same noun with another value.
+    /// True when `other` counts the same thing with a value this one cannot have: same unit
+    /// dimension, or bare numbers of the same noun, and the values (with their bounds) disagree.
     pub fn differs_from(&self, other: &Num) -> bool {
         if self.ordinal != other.ordinal {
             return false;
         }
-        match (&self.dimension, &other.dimension) {
-            (Dimension::Number, Dimension::Number) => self.noun.is_some() && self.noun == other.noun && self.value != other.value,
-            (a, b) => a == b && self.value != other.value,
+        let comparable = match (&self.dimension, &other.dimension) {
+            (Dimension::Number, Dimension::Number) => self.noun.is_some() && self.noun == other.noun,
+            (a, b) => a == b,
+        };
+        comparable && self.agreement(other) == Agreement::Conflict
+    }
+
+    /// How this (a claim's) amount relates to `other` (a source's), values in one unit.
+    pub fn agreement(&self, other: &Num) -> Agreement {
+        use std::cmp::Ordering::*;
+        let (c, s) = (&self.value, &other.value);
+        let order = c.cmp(s);
+        match (self.bound, other.bound) {
+            (Bound::Exact, Bound::Exact) => {
+                if order == Equal {
+                    Agreement::Same
+                } else {
+                    Agreement::Conflict
+                }
+            }
+            (Bound::About, _) | (_, Bound::About) => {
+                if near(c, s) {
+                    Agreement::Same
+                } else {
+                    Agreement::Conflict
+                }
+            }
+            (Bound::AtLeast, Bound::Exact) => {
+                if order != Greater {
+                    Agreement::Same
+                } else {
+                    Agreement::Conflict
+                }
+            }
+            (Bound::AtMost, Bound::Exact) => {
+                if order != Less {
+                    Agreement::Same
+                } else {
+                    Agreement::Conflict
+                }
+            }
+            (Bound::Exact, Bound::AtMost) => {
+                if order == Greater {
+                    Agreement::Conflict
+                } else {
+                    Agreement::Unknown
+                }
+            }
+            (Bound::Exact, Bound::AtLeast) => {
+                if order == Less {
+                    Agreement::Conflict
+                } else {
+                    Agreement::Unknown
+                }
+            }
+            (a, b) if a == b => {
+                if order == Equal {
+                    Agreement::Same
+                } else {
+                    Agreement::Conflict
+                }
+            }
+            _ => Agreement::Unknown,
         }
     }
+}
+
+/// Two values within a tenth of the larger ("about 300" and "310").
+fn near(a: &BigRational, b: &BigRational) -> bool {
+    let zero = BigRational::from_integer(0.into());
+    let abs = |x: &BigRational| if *x < zero { -x.clone() } else { x.clone() };
+    let diff = abs(&(a - b));
+    let big = std::cmp::max(abs(a), abs(b));
+    diff * BigRational::from_integer(10.into()) <= big
+}
+
+/// Words before a number that bound it, longest first; each with the number of words it spans.
+const BOUND_BEFORE: &[(&[&str], Bound)] = &[
+    (&["must", "not", "exceed"], Bound::AtMost),
+    (&["no", "more", "than"], Bound::AtMost),
+    (&["not", "more", "than"], Bound::AtMost),
+    (&["no", "less", "than"], Bound::AtLeast),
+    (&["a", "maximum", "of"], Bound::AtMost),
+    (&["a", "minimum", "of"], Bound::AtLeast),
+    (&["not", "exceed"], Bound::AtMost),
+    (&["up", "to"], Bound::AtMost),
+    (&["at", "most"], Bound::AtMost),
+    (&["less", "than"], Bound::AtMost),
+    (&["fewer", "than"], Bound::AtMost),
+    (&["maximum", "of"], Bound::AtMost),
+    (&["at", "least"], Bound::AtLeast),
+    (&["more", "than"], Bound::AtLeast),
+    (&["greater", "than"], Bound::AtLeast),
+    (&["upwards", "of"], Bound::AtLeast),
+    (&["minimum", "of"], Bound::AtLeast),
+    (&["close", "to"], Bound::About),
+    (&["an", "estimated"], Bound::About),
+    (&["under"], Bound::AtMost),
+    (&["below"], Bound::AtMost),
+    (&["within"], Bound::AtMost),
+    (&["maximum"], Bound::AtMost),
+    (&["max"], Bound::AtMost),
+    (&["over"], Bound::AtLeast),
+    (&["above"], Bound::AtLeast),
+    (&["exceeding"], Bound::AtLeast),
+    (&["minimum"], Bound::AtLeast),
+    (&["min"], Bound::AtLeast),
+    (&["about"], Bound::About),
+    (&["approximately"], Bound::About),
+    (&["approx"], Bound::About),
+    (&["around"], Bound::About),
+    (&["roughly"], Bound::About),
+    (&["nearly"], Bound::About),
+    (&["almost"], Bound::About),
+    (&["some"], Bound::About),
+    (&["circa"], Bound::About),
+    (&["estimated"], Bound::About),
+];
+
+/// Words after a number that bound it ("10 or more").
+const BOUND_AFTER: &[(&[&str], Bound)] = &[
+    (&["or", "more"], Bound::AtLeast),
+    (&["or", "later"], Bound::AtLeast),
+    (&["or", "higher"], Bound::AtLeast),
+    (&["or", "above"], Bound::AtLeast),
+    (&["or", "less"], Bound::AtMost),
+    (&["or", "fewer"], Bound::AtMost),
+    (&["or", "earlier"], Bound::AtMost),
+    (&["or", "so"], Bound::About),
+];
+
+/// The bound stated around the number at tokens `first..end`, and the token range of its words.
+fn bound_of(words: &[String], first: usize, end: usize) -> (Bound, Option<Range<usize>>) {
+    for (pattern, bound) in BOUND_BEFORE {
+        let n = pattern.len();
+        if first >= n && words[first - n..first].iter().zip(pattern.iter()).all(|(w, p)| w == p) {
+            return (*bound, Some(first - n..first));
+        }
+    }
+    for (pattern, bound) in BOUND_AFTER {
+        let n = pattern.len();
+        if end + n <= words.len() && words[end..end + n].iter().zip(pattern.iter()).all(|(w, p)| w == p) {
+            return (*bound, Some(end..end + n));
+        }
+    }
+    (Bound::Exact, None)
 }
 
 /// A date mention: what it pins down.
@@ -112,6 +281,35 @@ pub struct Name {
     /// for each other only when their neighbourhoods share a key ("born in Paris" / "born in
     /// Warsaw").
     pub near: Vec<String>,
+    /// Alias keys ([`crate::alias::keys`]): "US" and "United States" share one.
+    pub aliases: Vec<String>,
+    /// The slot it fills: the two words before it and the word after (content words as keys),
+    /// so "born in Paris" and "born in Warsaw" are seen to fill one slot.
+    pub frame: Frame,
+}
+
+/// The words around a name ([`Name::frame`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Frame {
+    /// The word just before, and the one before it.
+    pub before: [Option<String>; 2],
+    /// The word just after.
+    pub after: Option<String>,
+    /// A lower-case content word follows ("a Dutch amateur astronomer"): the name qualifies a
+    /// noun, as a demonym or brand does.
+    pub qualifies: bool,
+    /// "only" or "exclusively" stands just before it: the slot holds this name and no other.
+    pub exclusive: bool,
+}
+
+impl Frame {
+    /// How many of the three positions two frames share; the word just before or just after
+    /// must be one of them.
+    pub fn shared(&self, other: &Frame) -> usize {
+        let eq = |a: &Option<String>, b: &Option<String>| a.is_some() && a == b;
+        let near = usize::from(eq(&self.before[0], &other.before[0])) + usize::from(eq(&self.after, &other.after));
+        if near == 0 { 0 } else { near + usize::from(eq(&self.before[1], &other.before[1])) }
+    }
 }
 
 impl Name {
@@ -130,6 +328,8 @@ pub struct Analysis {
     pub broader: Vec<String>,
     /// Retrieval terms: the keys plus the keys of name words, deduplicated.
     pub terms: Vec<String>,
+    /// Keys of the parts of compound words ("action-adventure" → action, adventure).
+    pub parts: Vec<String>,
     /// Numbers with units, normalised.
     pub nums: Vec<Num>,
     /// Dates.
@@ -151,6 +351,9 @@ pub struct Analysis {
     pub affirmed: Vec<String>,
     /// The text starts with a pronoun or determiner that refers back ("He", "It", "This").
     pub refers_back: bool,
+    /// The text is a question ("Was Edith Wilson America's first female president?"): it
+    /// states nothing.
+    pub asks: bool,
     /// The stem of the noun after an opening "The"/"This" ("The studio …" → `studio`): a
     /// definite reference to something the previous sentence named.
     pub opening_noun: Option<String>,
@@ -192,8 +395,9 @@ impl Analysis {
         let mut name: Option<Name> = None;
         // Connector words waiting to join the open name if a capitalised word follows.
         let mut pending: Vec<(String, String)> = Vec::new();
-        // Words left in the current negation's scope.
+        // Words left in the current negation's scope, and in a hedged negation's.
         let mut scope = 0usize;
+        let mut hedge = 0usize;
         let mut prev_end = 0usize;
         // Content words with their byte offsets; keys are chosen once names are known.
         let mut content: Vec<(usize, String, bool)> = Vec::new();
@@ -206,6 +410,7 @@ impl Analysis {
             prev_end = range.end;
             if gap.contains([',', ';', ':', '.', '(', ')']) {
                 scope = 0;
+                hedge = 0;
             }
             // "He …", "In 1911 she …": a pronoun early in the sentence refers back.
             if i == 0 && REFERS_BACK.contains(&w) || i < 5 && matches!(w, "he" | "she" | "they" | "it") {
@@ -213,9 +418,18 @@ impl Analysis {
             }
             let capital = w.chars().next().is_some_and(char::is_uppercase) && w.chars().any(char::is_alphabetic);
             // A capitalised "Never" inside a sentence is part of a name ("Never Shout Never").
+            // A negation under a modal or a condition ("may not be able to", "If not, …",
+            // "whether or not") denies nothing: its words count neither way.
             if lexicon::is_negation(&lower) && (i == 0 || !capital) {
-                a.negations += 1;
-                scope = 4;
+                let hedged = a.words.iter().rev().take(2).any(|p| HEDGES.contains(&p.as_str()))
+                    || a.words.last().is_some_and(|p| matches!(p.as_str(), "if" | "unless" | "whether" | "or"));
+                if hedged {
+                    hedge = 4;
+                    scope = 0;
+                } else {
+                    a.negations += 1;
+                    scope = 4;
+                }
             }
             // A sentence-initial function word or participle ("Among", "Directed") is not a name.
             // ("United States" is a name: the next word is capitalised too.)
@@ -246,6 +460,8 @@ impl Analysis {
                             range: range.clone(),
                             tokens: i..i + 1,
                             near: Vec::new(),
+                            aliases: Vec::new(),
+                            frame: Frame::default(),
                         });
                     }
                 }
@@ -264,7 +480,9 @@ impl Analysis {
                     _ => (false, lower.as_str()),
                 };
                 let k = lexicon::key(base);
-                if scope > 0 || negated_prefix {
+                if hedge > 0 && !negated_prefix {
+                    // Neither denied nor affirmed.
+                } else if scope > 0 || negated_prefix {
                     if !a.negated.contains(&k) {
                         a.negated.push(k.clone());
                     }
@@ -282,6 +500,7 @@ impl Analysis {
                 key = Some(k);
             }
             scope = scope.saturating_sub(1);
+            hedge = hedge.saturating_sub(1);
             a.words.push(lower);
             a.stems.push(stem);
             a.caps.push(capital);
@@ -290,6 +509,7 @@ impl Analysis {
         if let Some(n) = name.take() {
             a.names.push(n);
         }
+        a.asks = text.trim_end().trim_end_matches(['"', '”', '\'', ')']).ends_with('?');
         // A lone capitalised word that only opens the sentence ("Annual subscriptions …") and
         // a lone letter ("°C") are not names.
         let mut opener = None;
@@ -317,6 +537,9 @@ impl Analysis {
             let in_amount = quantities.iter().any(|q| q.range.contains(&at) && q.dimension != Dimension::Number);
             if terms.insert(k.clone()) {
                 a.terms.push(k.clone());
+            }
+            if part && !in_name && !in_amount && !a.parts.contains(&k) {
+                a.parts.push(k.clone());
             }
             if !in_name && !in_amount && !part && seen.insert(k.clone()) {
                 a.keys.push(k);
@@ -371,6 +594,7 @@ impl Analysis {
                 surface: text[q.range.clone()].to_string(),
                 near: Vec::new(),
                 range: q.range,
+                bound: Bound::Exact,
             });
         }
         for (i, (range, w)) in tokens.iter().enumerate() {
@@ -388,19 +612,71 @@ impl Analysis {
                     surface: w.to_string(),
                     near: Vec::new(),
                     range: range.clone(),
+                    bound: Bound::Exact,
                 });
             }
         }
+        let mut bound_words: Vec<Range<usize>> = Vec::new();
         for n in &mut nums {
             if n.value.is_integer() {
                 push_term(&mut a.terms, format!("#{}", n.written.to_integer()));
             }
+            let first = a.token_starts.partition_point(|&s| s < n.range.start);
+            let end = a.token_starts.partition_point(|&s| s < n.range.end);
+            let (bound, words) = bound_of(&a.words, first, end);
+            n.bound = bound;
+            bound_words.extend(words);
+        }
+        // Bound words ("up to", "more than") say how the amount is stated, not what the text is
+        // about: they are not content.
+        if !bound_words.is_empty() {
+            let bound_keys: Vec<String> =
+                bound_words.iter().flat_map(|r| r.clone()).filter_map(|i| a.token_keys[i].take()).collect();
+            for k in bound_keys {
+                let elsewhere = a.token_keys.iter().flatten().any(|x| *x == k);
+                if !elsewhere {
+                    a.keys.retain(|x| *x != k);
+                    a.terms.retain(|x| *x != k);
+                    a.affirmed.retain(|x| *x != k);
+                    a.negated.retain(|x| *x != k);
+                }
+            }
+        }
+        for n in &mut nums {
             n.near = a.near_bytes(&n.range, NEAR_AMOUNT);
         }
         a.nums = nums;
         let near: Vec<Vec<String>> = a.names.iter().map(|n| a.near_tokens(n.tokens.clone(), NEAR)).collect();
+        let frame_word = |i: usize| -> Option<String> {
+            let w = a.words.get(i)?;
+            // "a Boeing 737" and "an Airbus A220" fill one slot.
+            Some(a.token_keys[i].clone().unwrap_or_else(|| if w == "an" { "a".into() } else { w.clone() }))
+        };
+        let frame_of = |n: &Name| Frame {
+            before: [n.tokens.start.checked_sub(1).and_then(frame_word), n.tokens.start.checked_sub(2).and_then(frame_word)],
+            after: frame_word(n.tokens.end),
+            qualifies: tokens.get(n.tokens.end).is_some_and(|(r, w)| {
+                !w.starts_with(char::is_uppercase)
+                    && w.chars().all(char::is_alphabetic)
+                    && !lexicon::is_stopword(&w.to_lowercase())
+                    && text.get(n.range.end..r.start).is_some_and(|g| g.trim().is_empty())
+            }),
+            exclusive: (1..=2).any(|d| {
+                n.tokens
+                    .start
+                    .checked_sub(d)
+                    .and_then(|i| a.words.get(i))
+                    .is_some_and(|w| matches!(w.as_str(), "only" | "exclusively" | "solely"))
+            }),
+        };
         for (n, k) in a.names.iter_mut().zip(near) {
             n.near = k;
+            n.aliases = name_aliases(text, n);
+            n.frame = frame_of(n);
+        }
+        if let Some(o) = a.opener.as_mut() {
+            o.aliases = name_aliases(text, o);
+            o.frame = frame_of(o);
         }
         a
     }
@@ -447,6 +723,7 @@ impl Analysis {
     /// Kournikova"), never across a sentence separator.
     pub fn has_name(&self, name: &Name) -> bool {
         find_words_near(&self.stems, &name.stems, Some(&self.caps)).is_some()
+            || self.names.iter().any(|m| crate::alias::same(&m.aliases, &name.aliases))
     }
 
     /// True when the same amount is present; a bare number also matches a stated year
@@ -473,6 +750,9 @@ impl Analysis {
         self.terms.iter().any(|x| x == k) || self.broader.iter().any(|x| x == k)
     }
 }
+
+/// Modals that make a following negation a possibility, not a denial ("may not be able to").
+const HEDGES: &[&str] = &["may", "might", "could", "possibly", "perhaps", "maybe"];
 
 /// Words that open a sentence continuing the previous one's subject.
 const REFERS_BACK: &[&str] = &["He", "She", "It", "They", "His", "Her", "Its", "Their", "This", "These", "Those", "Both", "Such"];
@@ -594,6 +874,13 @@ pub fn find_words_near(words: &[String], run: &[String], caps: Option<&[bool]>) 
         return Some(i);
     }
     None
+}
+
+/// The alias keys of a name in `text` (see [`crate::alias::keys`]).
+fn name_aliases(text: &str, n: &Name) -> Vec<String> {
+    let written = text.get(n.range.clone()).unwrap_or_default();
+    let all_caps = n.words.len() == 1 && written.chars().filter(|c| c.is_alphabetic()).all(char::is_uppercase);
+    crate::alias::keys(&n.words, all_caps)
 }
 
 /// "nixon's" → "nixon".

@@ -183,6 +183,18 @@ impl Corpus {
             || b.names.iter().any(|n| a.analysis.names.iter().any(|m| m.stems.last() == n.stems.last()))
     }
 
+    /// Number of sentences that state a key (or hold it in a name): its document frequency.
+    pub fn df(&self, key: &str) -> usize {
+        self.index.get(key).map_or(0, Vec::len)
+    }
+
+    /// Inverse document frequency of a key over the corpus's sentences (BM25's).
+    pub fn idf(&self, key: &str) -> f64 {
+        let n = self.sentences.len().max(1) as f64;
+        let df = self.df(key) as f64;
+        ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
+    }
+
     /// The best sentences for a set of keys by BM25 (k1 = 1.2, b = 0.75), best first, ties by
     /// position. Question keys count with `weight` < 1.
     pub fn retrieve(&self, keys: &[String], weighted: &[(String, f64)], limit: usize) -> Vec<usize> {

@@ -20,13 +20,16 @@
 //! - `unsupported`: checked, and nothing close was found (the nearest window, if any, is kept
 //!   as `background`).
 
+mod alias;
 pub mod align;
 pub mod analysis;
+mod combine;
 pub mod corpus;
 pub mod forms;
 pub mod lexicon;
 pub mod llm;
 pub mod question;
+mod wordnet;
 
 use serde::Serialize;
 use warrant_graph::{Claim, Modality, PredicateGraph, Span};
@@ -146,6 +149,9 @@ pub struct ClaimResult {
     /// A model's second opinion ([`llm::second_opinion`]); absent when none was asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub second_opinion: Option<llm::SecondOpinion>,
+    /// The signals the status was decided from ([`Options::explain`]); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub features: Option<std::collections::BTreeMap<&'static str, f64>>,
 }
 
 /// Verification settings.
@@ -154,8 +160,12 @@ pub struct Options {
     /// The question the answer responds to; its content is context, not something the answer
     /// must repeat.
     pub question: Option<String>,
+    /// Report each claim's signals ([`ClaimResult::features`]).
+    pub explain: bool,
 }
 
+/// Most words between two words of a claim's phrase in a passage that still states it.
+const PHRASE_GAP: usize = 3;
 /// Sentences retrieved per claim before windows are formed.
 const CANDIDATES: usize = 8;
 /// Support needed for `supported` (fraction of the claim's focus found in one window).
@@ -186,7 +196,17 @@ pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<Cl
         let form = question::form(q, &analysis);
         Asked { analysis, form }
     });
-    graph.claims.iter().map(|c| verify_claim(c, corpus, asked.as_ref())).collect()
+    graph
+        .claims
+        .iter()
+        .map(|c| {
+            let mut r = verify_claim(c, corpus, asked.as_ref());
+            if !opts.explain {
+                r.features = None;
+            }
+            r
+        })
+        .collect()
 }
 
 /// When a question is given and the extractor found no claim in the answer (a bare "Delhi"),
@@ -197,7 +217,7 @@ pub fn add_answer_claim(graph: &mut PredicateGraph) {
     }
     let text = &graph.text;
     let trimmed = text.trim();
-    if trimmed.is_empty() || !trimmed.chars().any(char::is_alphanumeric) {
+    if trimmed.is_empty() || !trimmed.chars().any(char::is_alphanumeric) || !bare_answer(trimmed) {
         return;
     }
     let lead = text.len() - text.trim_start().len();
@@ -214,6 +234,99 @@ pub fn add_answer_claim(graph: &mut PredicateGraph) {
     });
 }
 
+/// True when a reply with no claim of its own reads as a bare answer ("Delhi", "Lars Ulrich
+/// and James Hetfield", "1998", "the red one"), not as chit-chat ("yeah!", "me too", "have a
+/// great day!") or a question back: it has a word that is not a pleasantry.
+fn bare_answer(text: &str) -> bool {
+    if text.ends_with('?') {
+        return false;
+    }
+    let a = Analysis::of(text);
+    if !a.nums.is_empty() || !a.dates.is_empty() || !a.names.is_empty() {
+        return true;
+    }
+    a.words.iter().any(|w| !lexicon::is_stopword(w) && !lexicon::is_negation(w) && !CHAT.contains(&w.as_str()))
+        && a.words.len() <= BARE_WORDS
+        && !is_personal(text)
+}
+
+/// Most words a bare answer has.
+const BARE_WORDS: usize = 12;
+
+/// Words of chit-chat replies: a reply made only of these (and function words) answers nothing.
+const CHAT: &[&str] = &[
+    "yes",
+    "yeah",
+    "yep",
+    "yup",
+    "no",
+    "nope",
+    "nah",
+    "ok",
+    "okay",
+    "sure",
+    "agree",
+    "agreed",
+    "true",
+    "right",
+    "lol",
+    "haha",
+    "hah",
+    "wow",
+    "cool",
+    "nice",
+    "great",
+    "awesome",
+    "good",
+    "thanks",
+    "thank",
+    "thx",
+    "u",
+    "too",
+    "wait",
+    "oh",
+    "ah",
+    "hmm",
+    "well",
+    "really",
+    "totally",
+    "indeed",
+    "exactly",
+    "same",
+    "hello",
+    "hi",
+    "hey",
+    "bye",
+    "goodbye",
+    "welcome",
+    "please",
+    "sorry",
+    "idea",
+    "day",
+    "go",
+    "let's",
+    "fun",
+    "interesting",
+    "funny",
+    "love",
+    "like",
+    "definitely",
+    "absolutely",
+    "probably",
+    "maybe",
+    "guess",
+    "think",
+    "know",
+    "see",
+    "understand",
+    "correct",
+    "wrong",
+    "fine",
+    "sounds",
+    "happy",
+    "glad",
+];
+
 fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimResult {
     let question = asked.map(|a| &a.analysis);
     let mut result = ClaimResult {
@@ -226,11 +339,24 @@ fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimR
         support_edges: Vec::new(),
         reason: String::new(),
         second_opinion: None,
+        features: None,
     };
-    if matches!(claim.modality, Modality::Opinion | Modality::Instruction | Modality::Hypothetical) {
+    // Opinions state nothing a source could confirm. An instruction or a possibility does when
+    // it carries a value ("Set the TTL to 300 seconds", "The update may take up to ten
+    // minutes"): then it is checked like a fact.
+    let checkable = match claim.modality {
+        Modality::Opinion => false,
+        Modality::Instruction | Modality::Hypothetical => carries_value(&claim.text),
+        _ => true,
+    };
+    if !checkable {
         result.status = Status::NotApplicable;
         result.confidence = 1.0;
-        result.reason = format!("{} content states nothing a source could confirm", claim.modality.as_str());
+        result.reason = if claim.modality == Modality::Opinion && is_personal(&claim.text) {
+            "a personal statement about the speaker states nothing a source could confirm".into()
+        } else {
+            format!("{} content states nothing a source could confirm", claim.modality.as_str())
+        };
         return result;
     }
     if corpus.is_empty() {
@@ -261,8 +387,25 @@ fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimR
         result.reason = "no source sentence shares any content with the claim".into();
         return result;
     }
-    decide(&mut result, corpus, &windows, focus.bare);
+    decide(&mut result, corpus, &windows, &focus);
     result
+}
+
+/// True when a text carries a value a source could confirm or contradict: an amount, a date,
+/// a name (a capitalised word inside the sentence), a command or code span, or a flag.
+fn carries_value(text: &str) -> bool {
+    let a = Analysis::of(text);
+    !a.nums.is_empty()
+        || !a.dates.is_empty()
+        || !a.names.is_empty()
+        || text.contains('`')
+        || text.split_whitespace().any(|w| w.len() > 2 && w.starts_with("--") || w.contains('='))
+}
+
+/// True when the speaker talks about themselves ("I love hiking", "My dog …").
+fn is_personal(text: &str) -> bool {
+    let first = text.trim_start().split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’')).next().unwrap_or("");
+    matches!(first.to_lowercase().as_str(), "i" | "i'm" | "i’m" | "i've" | "i’ve" | "i'd" | "i’d" | "i'll" | "i’ll" | "my" | "me")
 }
 
 /// The claim's analysis against this corpus: its opening word is a name when the sources never
@@ -383,7 +526,8 @@ fn conflict_context(c: &Conflict) -> f64 {
     }
 }
 
-fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bare: bool) {
+fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], focus: &Focus) {
+    let bare = focus.bare;
     // How much a window is about the claim: its share of the claim's words, or for a bare
     // answer, of the question's.
     let about = |w: &WindowEval| if bare { w.relevance } else { w.context.max(w.relevance.min(w.support)) };
@@ -395,6 +539,8 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bar
         .iter()
         .filter(|w| w.conflict.as_ref().is_some_and(|c| about(w) >= conflict_context(c)))
         .min_by(|a, b| about(b).total_cmp(&about(a)).then(a.size().cmp(&b.size())).then(a.first.cmp(&b.first)));
+    let union = best.and_then(|b| complement(corpus, focus, b, &clean));
+    result.features = Some(features(corpus, focus, best, union.as_ref(), windows));
     let id = result.claim_id.clone();
     let edge = |n: usize, w: &WindowEval, rel: Relationship, confidence: f64| {
         let (first, last) = w.quote.unwrap_or((w.first, w.last));
@@ -410,7 +556,15 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bar
             c.conflict.as_ref().is_some_and(Conflict::is_strong) && (about(c) > about(b) || (inside && about(c) >= about(b)))
         })
     };
-    if let Some(b) = best.filter(|b| stated(b) && !overruled(b)) {
+    let p = result.features.as_ref().map_or(0.0, combine::probability);
+    // The combiner judges coverage; an amount or a date the sources never state is not
+    // supported whatever the rest says ("2 million" against "2.1 million").
+    let amounts_found = |w: &WindowEval| {
+        let k = focus.keys.len();
+        w.found[k.min(w.found.len())..].iter().all(|f| *f)
+    };
+    let judged = |b: &WindowEval| (stated(b) || combine::supported(p)) && amounts_found(b);
+    if let Some(b) = best.filter(|b| judged(b) && !overruled(b)) {
         result.status = Status::Supported;
         result.confidence = round3(b.support.min(1.0) * 0.6 + b.context * 0.4);
         result.support_edges.push(edge(1, b, Relationship::Supports, result.confidence));
@@ -426,6 +580,21 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bar
         if let Some(b) = best.filter(|b| b.support >= PARTIAL) {
             result.support_edges.push(edge(2, b, Relationship::PartiallySupports, round3(b.support * 0.5)));
         }
+        return;
+    }
+    // Stated by two passages of one document together: the best window and the one that
+    // adds what it lacks ("the woman" … "Keonna Thomas", a list continued).
+    if let (Some(b), Some(u)) = (best, union.as_ref())
+        && !bare
+        && u.support >= SUPPORTED
+        && u.missing == 0
+        && u.context >= CONTEXT
+    {
+        result.status = Status::Supported;
+        result.confidence = round3(u.support.min(1.0) * 0.5 + u.context * 0.3);
+        result.support_edges.push(edge(1, b, Relationship::Supports, result.confidence));
+        result.support_edges.push(edge(2, u.other, Relationship::Supports, result.confidence));
+        result.reason = format!("stated across two passages of {}", corpus.doc(corpus.sentences()[b.first].doc).id);
         return;
     }
     match best {
@@ -450,6 +619,105 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bar
             };
         }
     }
+}
+
+/// The best window joined with the one window of the same document that adds most of what it
+/// lacks, when the two are about one thing (they share a name of the claim, or the second
+/// opens with a pronoun for the first's subject).
+struct Union<'a> {
+    other: &'a WindowEval,
+    support: f64,
+    context: f64,
+    missing: usize,
+}
+
+fn complement<'a>(corpus: &Corpus, focus: &Focus, best: &WindowEval, clean: &[&'a WindowEval]) -> Option<Union<'a>> {
+    if best.found.iter().all(|f| *f) {
+        return None;
+    }
+    let doc = corpus.sentences()[best.first].doc;
+    let n_keys = best.found.len();
+    let (keys, names) = (focus.keys.len(), focus.names.len());
+    let mut pick: Option<(usize, &WindowEval)> = None;
+    for w in clean.iter().copied() {
+        if corpus.sentences()[w.first].doc != doc || (w.first <= best.last && best.first <= w.last) {
+            continue;
+        }
+        let adds = w.found.iter().zip(&best.found).filter(|(a, b)| **a && !**b).count();
+        let both = |r: std::ops::Range<usize>| r.filter(|&i| w.found[i] && best.found[i]).count();
+        // Linked: they name one of the claim's names, or share two of its words, besides one
+        // adding to the other.
+        let linked = both(keys..keys + names) > 0 || both(0..keys) >= 2;
+        if adds == 0 || !linked {
+            continue;
+        }
+        if pick.is_none_or(|(k, p)| adds > k || (adds == k && w.first < p.first)) {
+            pick = Some((adds, w));
+        }
+    }
+    let (_, other) = pick?;
+    let found: Vec<bool> = best.found.iter().zip(&other.found).map(|(a, b)| *a || *b).collect();
+    let covered = found.iter().filter(|f| **f).count();
+    Some(Union {
+        other,
+        support: covered as f64 / n_keys.max(1) as f64,
+        context: best.context.max(other.context),
+        missing: best.missing.min(other.missing).min(found.iter().filter(|f| !**f).count()),
+    })
+}
+
+/// The claim's signals, for the combiner and for `--explain`.
+fn features(
+    corpus: &Corpus,
+    focus: &Focus,
+    best: Option<&WindowEval>,
+    union: Option<&Union<'_>>,
+    windows: &[WindowEval],
+) -> std::collections::BTreeMap<&'static str, f64> {
+    let mut f = std::collections::BTreeMap::new();
+    // Rare words weigh more: coverage of the claim's words weighted by their IDF.
+    let idf: Vec<f64> = focus.keys.iter().map(|k| corpus.idf(k)).collect();
+    let idf_total: f64 = idf.iter().sum();
+    let idf_found: f64 = best.map_or(0.0, |b| idf.iter().zip(&b.found).filter(|(_, found)| **found).map(|(w, _)| *w).sum());
+    f.insert("idf_support", if idf_total > 0.0 { idf_found / idf_total } else { 0.0 });
+    // Words of the claim no source uses anywhere: content the sources do not have.
+    let novel = focus.keys.iter().filter(|k| corpus.df(k) == 0).count();
+    f.insert("novel", if focus.keys.is_empty() { 0.0 } else { novel as f64 / focus.keys.len() as f64 });
+    // Pairs of the claim's consecutive words that the passage also puts side by side: a
+    // phrase stated, not words met by chance.
+    let pairs: Vec<(&String, &String)> = {
+        let seq: Vec<&String> = focus.token_keys.iter().flatten().filter(|k| focus.keys.contains(k)).collect();
+        seq.windows(2).map(|p| (p[0], p[1])).collect()
+    };
+    let phrase = best.filter(|_| !pairs.is_empty()).map_or(0.0, |b| {
+        let w = align::window_analysis(corpus, b.first, b.last);
+        let at = |k: &str| -> Vec<usize> {
+            w.token_keys.iter().enumerate().filter(|(_, t)| t.as_deref() == Some(k)).map(|(i, _)| i).collect()
+        };
+        let near = pairs
+            .iter()
+            .filter(|(a, b)| {
+                let (pa, pb) = (at(a), at(b));
+                pa.iter().any(|x| pb.iter().any(|y| *y > *x && *y - *x <= PHRASE_GAP))
+            })
+            .count();
+        near as f64 / pairs.len() as f64
+    });
+    f.insert("phrase", phrase);
+    let specifics = focus.names.len() + focus.nums.len() + focus.dates.len();
+    f.insert("keys", focus.keys.len() as f64);
+    f.insert("specifics", specifics as f64);
+    f.insert("bare", f64::from(u8::from(focus.bare)));
+    f.insert("support", best.map_or(0.0, |b| b.support));
+    f.insert("context", best.map_or(0.0, |b| b.context));
+    f.insert("relevance", best.map_or(0.0, |b| b.relevance));
+    f.insert("missing", best.map_or(specifics as f64, |b| b.missing as f64));
+    f.insert("window", best.map_or(0.0, |b| b.size() as f64));
+    f.insert("flipped", best.map_or(0.0, |b| f64::from(u8::from(b.flipped))));
+    f.insert("union_support", union.map_or(best.map_or(0.0, |b| b.support), |u| u.support));
+    f.insert("union_missing", union.map_or(best.map_or(specifics as f64, |b| b.missing as f64), |u| u.missing as f64));
+    f.insert("weak_conflict", f64::from(u8::from(windows.iter().any(|w| w.conflict.is_some()))));
+    f
 }
 
 fn make_edge(

@@ -100,7 +100,7 @@ fn run(item: &Item) -> Vec<ClaimResult> {
     let mut graph = extract(&a, &ExtractOptions::default()).graph;
     add_answer_claim(&mut graph);
     let corpus = Corpus::new(item.sources.iter().map(|(id, text)| Source::new(id.as_str(), text.as_str())).collect());
-    verify(&graph, &corpus, &Options { question: item.question.clone() })
+    verify(&graph, &corpus, &Options { question: item.question.clone(), explain: false })
 }
 
 /// Sentences in the answer, roughly: terminal punctuation followed by space or the end.

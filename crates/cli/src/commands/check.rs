@@ -10,7 +10,7 @@ use warrant_facts::Vocabulary;
 use warrant_store::{SqliteStore, Store};
 use warrant_verify::Corpus;
 
-use crate::cli::{CheckArgs, CheckFormat};
+use crate::cli::{CheckArgs, CheckFormat, FailOn};
 use crate::commands::extract::answer_from_text;
 use crate::commands::ingest::load_vocabulary;
 use crate::commands::policy::{load_packs, load_tools};
@@ -39,6 +39,8 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
         engine: Engine { strict: args.strict, tools: load_tools(args.tools.as_deref())?, ..Engine::default() },
         packs: if args.packs.is_empty() { None } else { Some(load_packs(&args.packs)?) },
         second_opinion,
+        explain: args.explain,
+        min_support: args.min_support,
     };
     let vocab = load_vocabulary(args.vocab.as_deref())?;
     // `--store`: claims are held against the chunks retrieved for them; `--sources`: against
@@ -59,7 +61,7 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
         // A line holds an answer and, optionally, its own sources.
         let line_limit =
             Limit::new((args.input.max_bytes as u64).saturating_add(args.max_source_bytes), "--max-bytes and --max-source-bytes");
-        let code = run_batch(batch, line_limit, &checker, &against, tools_doc.as_ref())?;
+        let code = run_batch(batch, line_limit, &checker, &against, tools_doc.as_ref(), args.fail_on)?;
         args.llm.write_replay_case(checker.second_opinion.as_ref(), warrant_evidence::Scope::answer(display_name(batch)))?;
         return Ok(code);
     }
@@ -98,7 +100,7 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
     let mut out = Out::new();
     out.print(&written)?;
     out.finish()?;
-    Ok(if report.gate == Gate::Block { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if fails(report.gate, args.fail_on) { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// What answers are checked against: a corpus, a store, or both (a store's whole documents).
@@ -160,6 +162,14 @@ fn check_line(checker: &Checker, against: &Against<'_>, line_no: usize, line: &s
 /// Lines per parallel block: output stays in input order and memory stays bounded.
 const BLOCK: usize = 512;
 
+/// True when the gate is at or past the `--fail-on` level.
+fn fails(gate: Gate, fail_on: FailOn) -> bool {
+    match fail_on {
+        FailOn::Block => gate == Gate::Block,
+        FailOn::Review => gate >= Gate::Review,
+    }
+}
+
 /// The next block of at most [`BLOCK`] non-blank lines (empty at the end of the input).
 fn next_block(lines: &mut Lines) -> CliResult<Vec<(usize, Result<String, String>)>> {
     let mut block = Vec::new();
@@ -173,7 +183,14 @@ fn next_block(lines: &mut Lines) -> CliResult<Vec<(usize, Result<String, String>
     Ok(block)
 }
 
-fn run_batch(path: &str, limit: Limit, checker: &Checker, against: &Against<'_>, tools: Option<&Value>) -> CliResult<ExitCode> {
+fn run_batch(
+    path: &str,
+    limit: Limit,
+    checker: &Checker,
+    against: &Against<'_>,
+    tools: Option<&Value>,
+    fail_on: FailOn,
+) -> CliResult<ExitCode> {
     // Read block by block: memory holds one block of lines, whatever the size of the file.
     let mut lines = Lines::open(path, limit)?;
     let workers = std::thread::available_parallelism().map_or(1, usize::from).max(1);
@@ -201,7 +218,7 @@ fn run_batch(path: &str, limit: Limit, checker: &Checker, against: &Against<'_>,
         for r in results {
             let line = match r {
                 Outcome::Report(s, gate) => {
-                    blocked |= gate == Gate::Block;
+                    blocked |= fails(gate, fail_on);
                     s
                 }
                 Outcome::Error(s) => {
@@ -213,6 +230,6 @@ fn run_batch(path: &str, limit: Limit, checker: &Checker, against: &Against<'_>,
         }
     }
     out.finish()?;
-    // The worst outcome decides: an error line 2, a blocked answer 1.
+    // The worst outcome decides: an error line 2, an answer at the --fail-on gate 1.
     Ok(ExitCode::from(if errors { 2 } else { u8::from(blocked) }))
 }
