@@ -26,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
     let corpus = Corpus::new(sources);
     let mut runs = vec![Options::default()];
     if question.is_some() {
-        runs.push(Options { question: question.clone() });
+        runs.push(Options { question: question.clone(), ..Options::default() });
     }
     for opts in &runs {
         let results = verify(&graph, &corpus, opts);
