@@ -202,6 +202,9 @@ pub struct WindowEval {
     /// [`WindowEval::support`] counting the claim's words the window states in other words
     /// ([`Focus::related`]).
     pub related_support: f64,
+    /// The window puts another name near the claim's words (a looser reading than a
+    /// contradiction's): it cannot confirm the claim.
+    pub doubt: bool,
 }
 
 impl WindowEval {
@@ -300,7 +303,10 @@ fn linked(corpus: &Corpus, first: usize, last: usize, focus: &Focus, found: &Fou
         // "He …" refers to the previous sentence's subject or its last-named one, or to the
         // document's topic; a claim about someone else is not what it says. A bare answer has
         // no subject of its own.
-        let last = prev.names.last().unwrap_or(subject);
+        // The last-named one only when no other person-like name (two words or more) stands
+        // between: "named after Otto Stern and Max Volmer. He …" could be either.
+        let people = prev.names.iter().filter(|n| n.words.len() >= 2).count();
+        let last = if people >= 2 { subject } else { prev.names.last().unwrap_or(subject) };
         let topic = corpus.topic(sentences[k].doc);
         let same = |n: &Name, m: &Name| n.stems.last() == m.stems.last();
         let claim_subject = focus.bare
@@ -540,7 +546,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     }
     let mut flipped_any = false;
     if conflict.is_none() && !focus.bare && !asks && missing_specifics == 0 && support >= REST {
-        conflict = slot(focus, &found_names, w, question);
+        conflict = slot(focus, &found_names, w, question, true);
     }
     if conflict.is_none() {
         // A negation that scopes over the claim's own words, on one side only: the window
@@ -603,6 +609,20 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         support = 0.0;
     }
     let flipped = flipped_any || antonym(focus, w).is_some();
+    // Another name where the claim's stands, by the looser reading (near the same words, in
+    // no checked slot): not a contradiction, but the window cannot confirm the claim either.
+    let doubt = conflict.is_none()
+        && !focus.bare
+        && !other_instance
+        && (names_missing.iter().any(|n| {
+            let near = focus.near(&n.near);
+            !w.names.iter().any(|m| variant(n, m))
+                && w.names.iter().any(|m| {
+                    !focus.names.iter().any(|f| f.stems == m.stems || variant(f, m))
+                        && question.is_none_or(|q| !q.has_name(m))
+                        && shares_enough(near, &m.near)
+                })
+        }) || slot(focus, &found_names, w, question, false).is_some());
     let related_support = if other_instance {
         0.0
     } else {
@@ -629,6 +649,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         found: if other_instance { vec![false; found_items.len()] } else { found_items },
         flipped,
         related_support,
+        doubt,
     }
 }
 
@@ -640,24 +661,21 @@ fn referents(corpus: &Corpus, first: usize) -> Vec<&Name> {
     if !s.analysis.refers_back || !s.analysis.names.is_empty() {
         return Vec::new();
     }
-    let mut out: Vec<&Name> = Vec::new();
+    // The nearest subject: the first name of the nearest sentence before that has one, else
+    // the document's topic.
     for back in 1..=2 {
         let Some(p) = first.checked_sub(back).and_then(|i| sentences.get(i)).filter(|p| p.doc == s.doc) else { break };
         if let Some(n) = p.analysis.names.first() {
-            out.push(n);
-            break;
+            return vec![n];
         }
     }
-    if let Some(t) = corpus.topic(s.doc) {
-        out.push(t);
-    }
-    out
+    corpus.topic(s.doc).into_iter().collect()
 }
 
 /// A claim name the window states, but where the claim's words around it sit around another
 /// name instead ("best known for his opera Der Mond" against "best known for his cantata
 /// Carmina Burana"; the window mentions Der Mond elsewhere).
-fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>) -> Option<Conflict> {
+fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>, strict: bool) -> Option<Conflict> {
     let overlap = |a: &[String], b: &[String]| a.iter().filter(|k| b.contains(k)).count();
     for (n, f) in focus.names.iter().zip(found) {
         if !*f || n.near.is_empty() {
@@ -680,7 +698,7 @@ fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>
                 !focus.names.iter().any(|x| variant(x, m))
                     && question.is_none_or(|q| !q.has_name(m))
                     && !beside(m)
-                    && fills_same_slot(n, m)
+                    && (!strict || fills_same_slot(n, m))
             })
             .map(|m| (overlap(&n.near, &m.near), m))
             .filter(|(k, _)| *k > own)

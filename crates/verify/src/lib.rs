@@ -555,7 +555,7 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], foc
     let about = |w: &WindowEval| if bare { w.relevance } else { w.context.max(w.relevance.min(w.support)) };
     // A bare answer is stated only where the question's subject is discussed.
     let stated = |w: &WindowEval| states(w) && (!bare || w.relevance > 0.0);
-    let clean: Vec<&WindowEval> = windows.iter().filter(|w| w.conflict.is_none()).collect();
+    let clean: Vec<&WindowEval> = windows.iter().filter(|w| w.conflict.is_none() && !w.doubt).collect();
     let best = clean.iter().copied().min_by(|a, b| stated(b).cmp(&stated(a)).then(support_order(a, b)));
     let conflicting = windows
         .iter()
@@ -763,7 +763,7 @@ fn features(
     f.insert("flipped", best.map_or(0.0, |b| f64::from(u8::from(b.flipped))));
     f.insert("union_support", union.map_or(best.map_or(0.0, |b| b.support), |u| u.support));
     f.insert("union_missing", union.map_or(best.map_or(specifics as f64, |b| b.missing as f64), |u| u.missing as f64));
-    f.insert("weak_conflict", f64::from(u8::from(windows.iter().any(|w| w.conflict.is_some()))));
+    f.insert("weak_conflict", f64::from(u8::from(windows.iter().any(|w| w.conflict.is_some() || w.doubt))));
     f
 }
 
