@@ -67,6 +67,17 @@ def checkable(claims):
     return [c for c in claims if c["status"] not in ("not_applicable", "unverified")]
 
 
+def judge_not_applicable(name, gold, claims):
+    """For an item whose claims are all not_applicable: 1 when its labels say there is nothing
+    to check (an opinion, a personal statement, a generic reply), 0 when they say otherwise,
+    None when they cannot say."""
+    if name in ("factcheck-gpt", "dialfact"):
+        return int(gold["status"] == "not_applicable")
+    if name == "begin":
+        return int(gold["label"] == "generic") if gold["label"] != "not_attributable" else None
+    return None
+
+
 def labels(name, line, gold, report):
     """(claim, label) pairs: 1 = the sources support it, 0 = they do not."""
     if report is None or "claims" not in report:
@@ -248,7 +259,13 @@ def cmd_calibrate(args):
         for line, gold, report in reports_for(args.bin, name, explain=False):
             if report is None or "claims" not in report:
                 continue
-            claims = checkable(report["claims"])
+            every = report["claims"]
+            if every and all(c["status"] == "not_applicable" for c in every):
+                verdict = judge_not_applicable(name, gold, every)
+                if verdict is not None:
+                    agree[("not_applicable", "any")][0] += verdict
+                    agree[("not_applicable", "any")][1] += 1
+            claims = checkable(every)
             for c in claims:
                 st = c["status"]
                 key = (st, evidence_kind(c))

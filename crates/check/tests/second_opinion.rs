@@ -1,6 +1,7 @@
 //! The model's second opinion on claims the rules leave unsupported, against a fake
-//! chat-completions server (no network): model verdicts are marked, quote sources exactly and
-//! never override a contradiction the rules found; failures leave the rules' result.
+//! chat-completions server (no network): model verdicts are marked and quote sources exactly;
+//! a block is reviewed too (confirmed, rescued by a quote, or demoted when the model finds no
+//! conflict); failures leave the rules' result and say so.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly by design
 
@@ -84,17 +85,62 @@ fn an_unsupported_verdict_changes_nothing_but_is_recorded() {
     assert_eq!(b.second_opinion.as_ref().unwrap().status, Some(Status::Unsupported));
 }
 
+const TOLD: &str = "The Eiffel Tower was finished in 1889.";
+const WRONG: &str = "The Eiffel Tower was finished in 1901.";
+
 #[test]
-fn a_contradiction_found_by_rules_is_never_sent_to_the_model() {
-    let source = "The Eiffel Tower was finished in 1889.";
-    let answer = "The Eiffel Tower was finished in 1901.";
-    let rules = check(&Checker::default(), answer, source);
+fn a_contradiction_the_model_confirms_stays_a_block_with_both_quotes() {
+    let rules = check(&Checker::default(), WRONG, TOLD);
     assert_eq!(rules.claims[0].status, Status::Contradicted);
-    let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&json!({"status": "supported"}))])]);
-    let r = check(&Checker { second_opinion: Some(llm(&server)), ..Checker::default() }, answer, source);
+    let verdict = json!({"status": "contradicted", "passage": 1, "quote": "finished in 1889", "confidence": 0.9,
+                         "rationale": "The source gives 1889."});
+    let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&verdict)])]);
+    let r = check(&Checker { second_opinion: Some(llm(&server)), ..Checker::default() }, WRONG, TOLD);
+    let c = &r.claims[0];
+    assert_eq!((c.status, r.gate), (Status::Contradicted, rules.gate));
+    assert_eq!(server.count(), 1);
+    assert_eq!(c.support_edges[0].selector.exact, "finished in 1889");
+    // The rules' own contradicting quote is still there, still a conflict.
+    assert_eq!(c.support_edges[1..], rules.claims[0].support_edges[..]);
+    assert_eq!(c.second_opinion.as_ref().unwrap().rules_status, Status::Contradicted);
+}
+
+#[test]
+fn a_false_block_is_rescued_by_a_quoted_supported_verdict() {
+    let rules = check(&Checker::default(), WRONG, TOLD);
+    assert_eq!(rules.gate, warrant_check::Gate::Block);
+    let verdict = json!({"status": "supported", "passage": 1, "quote": "The Eiffel Tower was finished", "confidence": 0.7,
+                         "rationale": "It says the tower was finished."});
+    let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&verdict)])]);
+    let r = check(&Checker { second_opinion: Some(llm(&server)), ..Checker::default() }, WRONG, TOLD);
+    let c = &r.claims[0];
+    assert_eq!((c.status, c.confidence), (Status::Supported, 0.7));
+    assert_ne!(r.gate, warrant_check::Gate::Block);
+    // The rules' quote is kept for the reader, as background: no longer a conflict.
+    assert!(c.support_edges[1..].iter().all(|e| e.relationship == warrant_verify::Relationship::Background), "{c:?}");
+    assert_eq!(c.support_edges.len(), 1 + rules.claims[0].support_edges.len());
+}
+
+#[test]
+fn a_block_the_model_cannot_confirm_becomes_unsupported() {
+    let verdict = json!({"status": "unsupported", "passage": null, "quote": "", "confidence": 0.6, "rationale": "No conflict."});
+    let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&verdict)])]);
+    let r = check(&Checker { second_opinion: Some(llm(&server)), ..Checker::default() }, WRONG, TOLD);
+    let c = &r.claims[0];
+    assert_eq!((c.status, c.confidence), (Status::Unsupported, 0.0));
+    assert_eq!(c.reason, "the rules found a conflict the model did not (claims.verify.v1): No conflict.");
+    assert_eq!(r.gate, warrant_check::Gate::Review);
+    assert!(c.support_edges.iter().all(|e| e.relationship == warrant_verify::Relationship::Background));
+}
+
+#[test]
+fn a_degraded_second_opinion_is_said_in_the_text_report() {
+    let server = FakeLlm::start(vec![Rule::any(vec![Reply::RateLimited])]);
+    let r = check(&Checker { second_opinion: Some(llm(&server)), ..Checker::default() }, WRONG, TOLD);
     assert_eq!(r.claims[0].status, Status::Contradicted);
-    assert!(r.claims[0].second_opinion.is_none());
-    assert_eq!(server.count(), 0);
+    let text = warrant_check::render::text::render(&r);
+    assert!(text.contains("model second opinion DEGRADED (judge): "), "{text}");
+    assert!(text.contains("HTTP 429"), "{text}");
 }
 
 #[test]

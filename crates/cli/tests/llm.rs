@@ -453,3 +453,34 @@ fn an_endpoint_that_echoes_the_api_key_never_gets_it_printed_or_stored() {
         assert!(redacted > 0, "{reply:?}: the echoed header was never seen");
     }
 }
+
+#[test]
+fn a_degraded_second_opinion_is_said_on_stderr_and_in_the_text_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "answer.md", ANSWER);
+    write(d, "source.md", SOURCE);
+    write(d, "warrant.toml", "[llm]\nmax_retries = 0\ntimeout_secs = 5\n");
+    let server = FakeLlm::start(vec![Rule::any(vec![Reply::RateLimited])]);
+    let out = warrant(d)
+        .args([
+            "check",
+            "--llm-verify",
+            "--sources",
+            "source.md",
+            "answer.md",
+            "--llm-endpoint",
+            &server.url(),
+            "--llm-model",
+            "m",
+        ])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(stderr.contains("warning: answer.md: c1: --llm-verify degraded, the rules' result stands: "), "{stderr}");
+    assert!(stderr.contains("HTTP 429"), "{stderr}");
+    assert!(stdout.contains("model second opinion DEGRADED (m): "), "{stdout}");
+    // The rules' result stood: the gate is what the rules say (review), not a crash or a pass.
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("gate: REVIEW"), "{stdout}");
+}

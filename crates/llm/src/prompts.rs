@@ -78,7 +78,7 @@ prompt!(
     CLAIMS_VERIFY,
     "claims.verify.v1",
     "claims.verify",
-    "Second opinion on a claim the rules left unsupported or partially supported (warrant check --llm-verify)."
+    "Second opinion on a claim the rules left unsupported, partially supported or contradicted (warrant check --llm-verify)."
 );
 prompt!(
     RESEARCH_ASSESS,

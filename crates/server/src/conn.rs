@@ -137,7 +137,8 @@ async fn expired(activity: &Activity, d: Deadlines) {
     loop {
         match activity.deadline(&d) {
             Some(at) if at <= Instant::now() => return,
-            Some(at) => tokio::time::sleep_until(at.into()).await,
+            // A head may begin while the idle clock runs: look again within a header timeout.
+            Some(at) => tokio::time::sleep_until(at.min(Instant::now() + d.header).into()).await,
             None => tokio::time::sleep(d.header.min(d.idle)).await,
         }
     }

@@ -23,6 +23,7 @@
 mod alias;
 pub mod align;
 pub mod analysis;
+mod calibration;
 mod combine;
 pub mod corpus;
 pub mod forms;
@@ -218,9 +219,23 @@ pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<Cl
             if !opts.explain {
                 r.features = None;
             }
+            calibrate(&mut r);
             r
         })
         .collect()
+}
+
+/// Sets a claim's confidence to the measured precision of its status on its kind of evidence,
+/// and its first edge's with it; unverified claims claim nothing.
+fn calibrate(r: &mut ClaimResult) {
+    let c = match r.status {
+        Status::Unverified => 0.0,
+        st => calibration::confidence(st, &r.reason).unwrap_or(0.0),
+    };
+    r.confidence = c;
+    if let Some(e) = r.support_edges.first_mut().filter(|e| e.relationship != Relationship::Background) {
+        e.confidence = c;
+    }
 }
 
 /// A claim about "both" of the question's two subjects ("Both are American authors" to "Alan

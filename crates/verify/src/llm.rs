@@ -1,5 +1,5 @@
-//! A model's second opinion on claims the rules leave `unsupported` or `partially_supported`
-//! (`warrant check --llm-verify`).
+//! A model's second opinion on claims the rules leave `unsupported`, `partially_supported` or
+//! `contradicted` (`warrant check --llm-verify`).
 //!
 //! For each such claim the model sees the claim, the question (if any) and the best source
 //! sentences by BM25 ([`PASSAGES`], numbered), and replies with a status, the passage number,
@@ -13,8 +13,12 @@
 //!   model's own. The claim carries [`SecondOpinion`] (`method: "llm"`, the rules' status and
 //!   reason), so a reader always sees that a model decided it.
 //! - An `unsupported` verdict leaves the claim as the rules left it and is recorded.
-//! - A `contradicted` status found by the rules is never sent to the model, so never
-//!   overridden; `supported` claims are not sent either.
+//! - A `contradicted` status found by the rules is sent too, so that a second opinion can
+//!   rescue a false block: the model's `contradicted` confirms it (its quote joins the
+//!   evidence); a `supported` or `partially_supported` verdict with its exact quote replaces
+//!   it; an `unsupported` verdict (the model found no conflict, and no support) makes the
+//!   claim `unsupported`, since two readings that disagree are not a certain conflict. The
+//!   rules' contradicting quotes stay as background edges. `supported` claims are not sent.
 //! - When the model fails, the rules' result stands and the opinion records the `degraded`
 //!   reason.
 
@@ -120,11 +124,21 @@ fn round3(x: f64) -> f64 {
     (x.clamp(0.0, 1.0) * 1000.0).round() / 1000.0
 }
 
-/// Asks the model about every `unsupported` or `partially_supported` claim (see the module
-/// docs) and updates the results in place. Claims are asked in order, one at a time.
+/// The rules' contradicting quotes of a claim the model did not confirm as contradicted: kept
+/// for the reader, no longer a conflict.
+fn demote_conflicts(r: &mut ClaimResult) {
+    for e in r.support_edges.iter_mut().filter(|e| e.relationship == Relationship::Contradicts) {
+        e.relationship = Relationship::Background;
+    }
+}
+
+/// Asks the model about every `unsupported`, `partially_supported` or `contradicted` claim (see
+/// the module docs) and updates the results in place. Claims are asked in order, one at a time.
 pub fn second_opinion(results: &mut [ClaimResult], corpus: &Corpus, question: Option<&str>, llm: &Llm) {
     let asked = question.map(Analysis::of);
-    for r in results.iter_mut().filter(|r| matches!(r.status, Status::Unsupported | Status::PartiallySupported)) {
+    let reviewed =
+        |r: &&mut ClaimResult| matches!(r.status, Status::Unsupported | Status::PartiallySupported | Status::Contradicted);
+    for r in results.iter_mut().filter(reviewed) {
         let analysis = Analysis::of(&r.text);
         let weighted: Vec<(String, f64)> = asked
             .as_ref()
@@ -167,7 +181,17 @@ pub fn second_opinion(results: &mut [ClaimResult], corpus: &Corpus, question: Op
                 let v = out.value;
                 opinion.status = Some(v.status);
                 opinion.rationale = Some(v.rationale.clone());
+                if r.status == Status::Contradicted && v.status == Status::Unsupported {
+                    demote_conflicts(r);
+                    r.status = Status::Unsupported;
+                    r.confidence = 0.0;
+                    r.reason =
+                        format!("the rules found a conflict the model did not ({}): {}", prompts::CLAIMS_VERIFY.id, v.rationale);
+                }
                 if let Some((i, q)) = v.quote {
+                    if r.status == Status::Contradicted && v.status != Status::Contradicted {
+                        demote_conflicts(r);
+                    }
                     let p = &passages[i];
                     let doc = corpus.doc(p.doc);
                     let range = p.range.start + q.start..p.range.start + q.end;

@@ -30,6 +30,26 @@ pub fn render(report: &Report) -> String {
         if !c.reason.is_empty() {
             let _ = writeln!(out, "    {}", c.reason);
         }
+        if let Some(op) = &c.second_opinion {
+            match (&op.degraded, op.status) {
+                (Some(why), _) => {
+                    let _ = writeln!(out, "    model second opinion DEGRADED ({}): {why}; the rules' result stands", op.model);
+                }
+                (None, Some(st)) if op.rules_status != c.status => {
+                    let _ = writeln!(
+                        out,
+                        "    model {} said {} (the rules said {})",
+                        op.model,
+                        st.as_str(),
+                        op.rules_status.as_str()
+                    );
+                }
+                (None, Some(st)) => {
+                    let _ = writeln!(out, "    model {} agrees: {}", op.model, st.as_str());
+                }
+                (None, None) => {}
+            }
+        }
         for e in &c.support_edges {
             let _ = writeln!(
                 out,

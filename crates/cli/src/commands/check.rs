@@ -90,6 +90,7 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
         write_atomic(out, text.as_bytes())?;
     }
     args.llm.write_replay_case(checker.second_opinion.as_ref(), warrant_evidence::Scope::answer(report.output_id.clone()))?;
+    warn_degraded(&report, display_name(path));
     let written = match args.format {
         CheckFormat::Json => serde_json::to_string_pretty(&report)
             .map(|s| s + "\n")
@@ -150,12 +151,23 @@ fn check_line(checker: &Checker, against: &Against<'_>, line_no: usize, line: &s
             None => against.check(checker, &req),
         }
         .map_err(|e| e.to_string())?;
+        warn_degraded(&report, &item.id);
         let line = serde_json::to_string(&report).map_err(|e| format!("cannot serialise: {e}"))?;
         Ok((line, report.gate))
     });
     match checked {
         Ok((line, gate)) => Outcome::Report(line, gate),
         Err(e) => error_line(Value::String(item.id.clone()), line_no, e),
+    }
+}
+
+/// A second opinion asked for but not given (`--llm-verify` with a failing model) is said on
+/// stderr as well as in the report: the rules' result stood for these claims.
+fn warn_degraded(report: &Report, name: &str) {
+    for c in &report.claims {
+        if let Some(why) = c.second_opinion.as_ref().and_then(|op| op.degraded.as_deref()) {
+            eprintln!("warning: {name}: {}: --llm-verify degraded, the rules' result stands: {why}", c.claim_id);
+        }
     }
 }
 
