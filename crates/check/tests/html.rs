@@ -68,8 +68,29 @@ struct Page {
 }
 
 const VOID: &[&str] = &["meta", "br", "hr", "img", "input", "link", "wbr"];
-const BLOCK: &[&str] =
-    &["p", "div", "ul", "ol", "li", "pre", "table", "tr", "td", "th", "thead", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "section", "details", "summary"];
+const BLOCK: &[&str] = &[
+    "p",
+    "div",
+    "ul",
+    "ol",
+    "li",
+    "pre",
+    "table",
+    "tr",
+    "td",
+    "th",
+    "thead",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "section",
+    "details",
+    "summary",
+];
 const PHRASING: &[&str] = &["span", "strong", "em", "code", "del", "small", "p", "h1", "h2", "h3", "h4", "h5", "h6"];
 
 struct Sink(RefCell<Page>);
@@ -84,7 +105,10 @@ impl TokenSink for Sink {
                 let name = tag.name.to_string();
                 let attr = |n: &str| tag.attrs.iter().find(|a| &*a.name.local == n).map(|a| a.value.to_string());
                 if tag.kind == TagKind::StartTag {
-                    p.starts.push((name.clone(), tag.attrs.iter().map(|a| (a.name.local.to_string(), a.value.to_string())).collect()));
+                    p.starts.push((
+                        name.clone(),
+                        tag.attrs.iter().map(|a| (a.name.local.to_string(), a.value.to_string())).collect(),
+                    ));
                     if p.stack.iter().any(|(_, _, l)| l == "div.answer") {
                         p.answer_starts.push(name.clone());
                     }
@@ -100,7 +124,11 @@ impl TokenSink for Sink {
                         return TokenSinkResult::Continue;
                     }
                     let class = attr("class");
-                    let claim = if class.as_deref().is_some_and(|c| c.split(' ').next() == Some("claim")) { attr("data-claim") } else { None };
+                    let claim = if class.as_deref().is_some_and(|c| c.split(' ').next() == Some("claim")) {
+                        attr("data-claim")
+                    } else {
+                        None
+                    };
                     let label = match class.as_deref().and_then(|c| c.split(' ').next()) {
                         Some(c) => format!("{name}.{c}"),
                         None => name.clone(),
@@ -237,11 +265,7 @@ fn markdown_renders_with_claims_highlighted_inside_it() {
     assert!(k2.iter().any(|r| r.text == "SSO" && r.path.contains(&"code".to_string())), "{k2:?}");
 
     assert_eq!(page.claim_text("k3"), "one hour.Data is");
-    let items: Vec<usize> = page
-        .claim_runs("k3")
-        .iter()
-        .map(|r| r.path.iter().filter(|p| *p == "li").count())
-        .collect();
+    let items: Vec<usize> = page.claim_runs("k3").iter().map(|r| r.path.iter().filter(|p| *p == "li").count()).collect();
     assert!(items.iter().all(|n| *n == 1), "every part inside one list item: {items:?}");
 
     assert_eq!(page.claim_text("k4"), "--format html\n");
@@ -420,9 +444,49 @@ fn the_summary_is_near_the_gate() {
 
 /// Pieces of Markdown syntax and awkward text, for random answers.
 const BITS: &[&str] = &[
-    "*", "**", "_", "`", "```\n", "~~~", "\n", "\n\n", "- ", "1. ", "# ", "> ", "| a | b |\n|---|---|\n", "---\n", "<", ">", "&",
-    "&amp;", "\\", "[", "](", ")", "![", "é", "😀", "a", "word ", "<script>", "</p>", "<div>", " ", "    ", "\t", "\0", "\u{1}",
-    "~~", "[ ] ", "[x] ", "\r\n", "<!--", "-->", "\"", "'",
+    "*",
+    "**",
+    "_",
+    "`",
+    "```\n",
+    "~~~",
+    "\n",
+    "\n\n",
+    "- ",
+    "1. ",
+    "# ",
+    "> ",
+    "| a | b |\n|---|---|\n",
+    "---\n",
+    "<",
+    ">",
+    "&",
+    "&amp;",
+    "\\",
+    "[",
+    "](",
+    ")",
+    "![",
+    "é",
+    "😀",
+    "a",
+    "word ",
+    "<script>",
+    "</p>",
+    "<div>",
+    " ",
+    "    ",
+    "\t",
+    "\0",
+    "\u{1}",
+    "~~",
+    "[ ] ",
+    "[x] ",
+    "\r\n",
+    "<!--",
+    "-->",
+    "\"",
+    "'",
 ];
 
 proptest! {

@@ -84,7 +84,7 @@ h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}
 .answer blockquote{margin:8px 0;padding:2px 12px;border-left:3px solid #c4cad3;color:#3d4756}
 .answer table{width:auto}.answer .raw{white-space:pre-wrap;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}
 .answer .link{text-decoration:underline dotted #57606a}
-.claim{border-radius:3px;padding:1px 1px;cursor:pointer;border-bottom:3px solid transparent}
+.claim{border-radius:2px;padding:1px 0;cursor:pointer;border-bottom:3px solid transparent}
 .claim:focus-visible,.claim.active{outline:2px solid #1d2430;outline-offset:1px}
 .legend .swatch{margin-right:6px}
 .evidence{display:none;background:#fff;border:1px solid #d8dde4;border-radius:6px;padding:12px 16px;margin-top:10px}
@@ -218,7 +218,12 @@ fn summary(h: &mut String, report: &Report) {
     }
     let _ = write!(h, " <span class=\"of\">{} claim{}:</span>", s.claims, if s.claims == 1 { "" } else { "s" });
     for (st, n) in counts.into_iter().filter(|(_, n)| *n > 0) {
-        let _ = write!(h, " <span class=\"swatch {0}\" data-status=\"{0}\" data-count=\"{n}\">{n} {1}</span>", st.as_str(), label(st));
+        let _ = write!(
+            h,
+            " <span class=\"swatch {0}\" data-status=\"{0}\" data-count=\"{n}\">{n} {1}</span>",
+            st.as_str(),
+            label(st)
+        );
     }
     h.push_str("</div>\n");
 }
@@ -246,7 +251,12 @@ fn evidence(h: &mut String, c: &ClaimResult) {
         );
     }
     if let Some(o) = &c.second_opinion {
-        let _ = write!(h, "<p><span class=\"rel\">second opinion</span> {} (rules said {}): ", escape(&o.model), label(o.rules_status));
+        let _ = write!(
+            h,
+            "<p><span class=\"rel\">second opinion</span> {} (rules said {}): ",
+            escape(&o.model),
+            label(o.rules_status)
+        );
         match (&o.status, &o.degraded) {
             (Some(st), _) => {
                 let _ = write!(h, "{} — {}", label(*st), escape(o.rationale.as_deref().unwrap_or("")));
@@ -503,7 +513,7 @@ fn overlapping<'a, 'r>(
 fn wrap(out: &mut String, text: &str, c: &ClaimResult) {
     let _ = write!(
         out,
-        "<span class=\"claim {st}\" data-claim=\"{id}\" data-status=\"{st}\" tabindex=\"0\" title=\"{id}: {label} — {reason}\">{t}</span>",
+        "<span class=\"claim {st}\" data-claim=\"{id}\" data-status=\"{st}\" tabindex=\"0\" role=\"button\" title=\"{id}: {label} — {reason}\">{t}</span>",
         st = c.status.as_str(),
         id = escape(&c.claim_id),
         label = label(c.status),
