@@ -193,6 +193,21 @@ fn starts_clause(s: &str) -> bool {
 }
 
 static COORD: LazyLock<Regex> = LazyLock::new(|| re(r",?\s+(?:and|but|yet|while|whereas)\s+"));
+/// A clause start that is a prepositional or adverbial lead-in ("On the Team plan", "In 2019",
+/// "However"): a comma after it does not end a clause.
+static LEAD_IN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\W*(?:on|in|at|for|with|by|from|during|after|before|under|over|since|until|as|to|of|about|without|within|however|also|moreover|furthermore|additionally|although|though|because|while|when|if|once)(?-u:\b)",
+    )
+});
+/// A comma splice: a second clause after a comma, opening with a pronoun and its verb or a
+/// capitalised subject and a copula ("I'd go to Dublin, it's the capital of Ireland"; "i love
+/// that show, The Walking Dead is an American series").
+static SPLICE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i:,\s+(?:it's|it’s|it\s+(?:is|was|has)|he\s+(?:is|was|has)|she\s+(?:is|was|has)|they\s+(?:are|were|have)|this\s+(?:is|was)|that's|that\s+(?:is|was)|there\s+(?:is|are|was|were))\s)|,\s+(?:The\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}\s+(?:is|was|are|were)\s",
+    )
+});
 static PARTICIPLE: LazyLock<Regex> = LazyLock::new(|| re(r",\s+(?:[a-z]+ly\s+)?[a-z]+ing(?-u:\b)"));
 static LIST_MARKER: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:[-*+•]\s+|\d{1,3}[.)]\s+|>\s*|#{1,6}\s+|(?i:step)\s+\d{1,3}\s*[:.)-]\s*)"));
@@ -324,19 +339,30 @@ pub fn clauses(text: &str, sentence: Range<usize>) -> Vec<Range<usize>> {
         let mut start = r.start;
         let s = &text[r.clone()];
         let mut cuts: Vec<(usize, usize)> = Vec::new();
-        let mut candidates: Vec<(usize, usize)> =
-            COORD.find_iter(s).chain(PARTICIPLE.find_iter(s)).map(|m| (m.start(), m.end())).collect();
+        // (start, end, kind): a coordinator, a participle phrase, or a comma splice (whose
+        // right side keeps its subject: the cut is at the comma).
+        let mut candidates: Vec<(usize, usize, u8)> = COORD
+            .find_iter(s)
+            .map(|m| (m.start(), m.end(), 0))
+            .chain(PARTICIPLE.find_iter(s).map(|m| (m.start(), m.end(), 1)))
+            .chain(SPLICE.find_iter(s).map(|m| (m.start(), m.start() + 1, 2)))
+            .collect();
         candidates.sort_unstable();
-        for (ms, me) in candidates {
+        for (ms, me, kind) in candidates {
             if r.start + ms < start {
                 continue;
             }
             let left = &text[start..r.start + ms];
             let right = &text[r.start + me..r.end];
             let matched = &s[ms..me];
-            let is_participle = matched.trim_start_matches(',').trim().ends_with("ing");
-            let right_ok = if is_participle { tokens(right).len() >= 2 } else { starts_clause(right) };
-            if has_verb(left) && right_ok && tokens(left).len() >= 3 && tokens(right).len() >= 2 {
+            let is_participle = kind == 1;
+            let right_ok = match kind {
+                1 => tokens(right).len() >= 2,
+                // "On the Team plan, SSO is supported": a lead-in phrase, not a clause.
+                2 => !LEAD_IN.is_match(left),
+                _ => starts_clause(right),
+            };
+            if (has_verb(left) || kind == 2) && right_ok && tokens(left).len() >= 3 && tokens(right).len() >= 2 {
                 let cut_end = if is_participle {
                     r.start + ms + matched.find(|c: char| c.is_alphabetic()).unwrap_or(0)
                 } else {
@@ -758,6 +784,11 @@ mod tests {
         assert_eq!(&t[tidy(t, 0..t.len())], "refunds take 5 days");
         let t = "According to the 2010 census, the town had 5,000 people.";
         assert_eq!(&t[tidy(t, 0..t.len())], t.trim_end_matches('.'), "a real source of a fact is part of it");
+        let t = "I'd recommend going to Dublin, it's the capital of Ireland.";
+        let parts: Vec<&str> = clauses(t, 0..t.len()).into_iter().map(|r| &t[tidy(t, r)]).collect();
+        assert_eq!(parts, ["I'd recommend going to Dublin", "it's the capital of Ireland"]);
+        let t = "Paris, London and Rome are capitals.";
+        assert_eq!(clauses(t, 0..t.len()).len(), 1, "a list is not a splice");
         let t = "I know they were modeled after the waistcoat British officers wore.";
         assert_eq!(&t[tidy(t, 0..t.len())], "they were modeled after the waistcoat British officers wore");
         let t = "Oh yeah i find it interesting that Juggalos have been classified as a gang.";

@@ -5,6 +5,7 @@
 use crate::analysis::{Analysis, DateKey, Frame, Name, Num, Role};
 use crate::corpus::Corpus;
 use crate::lexicon;
+use warrant_text::fasthash::FastMap;
 use warrant_text::number::BigRational;
 
 /// What a claim asserts beyond its context (the question, when there is one).
@@ -40,6 +41,16 @@ pub struct Focus {
     pub question_keys: Vec<String>,
     /// The claim's key per token (`None` for function words), for word-order checks.
     pub token_keys: Vec<Option<String>>,
+    /// The claim's stems (every word, names included), so a window's name the claim writes in
+    /// lower case ("based on a story by John lasseter") is not taken for a substitute.
+    pub claim_stems: Vec<String>,
+    /// Whom a claim that opens with a pronoun ("It was introduced in 1986") is about: the
+    /// answer's previous subject, or `Some(None)` when nothing in the answer says.
+    pub antecedent: Option<Option<Name>>,
+    /// Keys that state one of [`Focus::keys`] in other words, from WordNet (a synonym, a
+    /// narrower term, a derived form: "movie" for "film", "novelist" for "author",
+    /// "production" for "produce") → the indices of the keys they state.
+    pub related: FastMap<String, Vec<usize>>,
 }
 
 impl Focus {
@@ -55,7 +66,12 @@ impl Focus {
             dates: claim.dates.clone(),
             date_near: claim.date_near.clone(),
             token_keys: claim.token_keys.clone(),
+            claim_stems: claim.stems.clone(),
             ..Focus::default()
+        };
+        let finish = |mut f: Focus| {
+            f.related = related_keys(claim, &f.keys);
+            f
         };
         match question {
             // Words the question already says are context: support is measured on what the
@@ -86,7 +102,7 @@ impl Focus {
                 f.given_dates = vec![false; f.dates.len()];
             }
         }
-        f
+        finish(f)
     }
 
     /// Number of items support is measured on: the keys and the specifics the claim adds.
@@ -96,10 +112,30 @@ impl Focus {
         if self.bare || own.is_empty() { &self.question_keys } else { own }
     }
 
-    fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         let new = |g: &[bool]| g.iter().filter(|x| !**x).count();
         self.keys.len() + new(&self.given_names) + new(&self.given_nums) + new(&self.given_dates)
     }
+}
+
+/// For each key, the keys of the words WordNet relates to the claim's word behind it.
+fn related_keys(claim: &Analysis, keys: &[String]) -> FastMap<String, Vec<usize>> {
+    let mut out: FastMap<String, Vec<usize>> = FastMap::default();
+    for (i, k) in keys.iter().enumerate() {
+        let stems = claim.token_keys.iter().zip(&claim.stems).filter(|(t, _)| t.as_deref() == Some(k.as_str())).map(|(_, s)| s);
+        for stem in stems {
+            for alt in crate::wordnet::stating(stem) {
+                let key = lexicon::fold((*alt).to_string());
+                if key != *k {
+                    let list = out.entry(key).or_default();
+                    if !list.contains(&i) {
+                        list.push(i);
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Why a window contradicts a claim.
@@ -163,6 +199,9 @@ pub struct WindowEval {
     /// The negation or antonym signal that did not make a contradiction: the window denies or
     /// reverses one of the claim's words.
     pub flipped: bool,
+    /// [`WindowEval::support`] counting the claim's words the window states in other words
+    /// ([`Focus::related`]).
+    pub related_support: f64,
 }
 
 impl WindowEval {
@@ -214,6 +253,8 @@ fn merged(corpus: &Corpus, first: usize, last: usize) -> Analysis {
         a.caps.extend(x.caps.iter().copied());
         a.negations += x.negations;
         a.asks |= x.asks;
+        a.reports |= x.reports;
+        a.relative_time |= x.relative_time;
     }
     a
 }
@@ -367,8 +408,9 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     // Nearly all of the rest: three quarters of it, or all its words but one and most of it.
     let nearly = |rest: f64, keys_missing: usize| rest >= REST || (keys_missing <= 1 && rest >= REST_SHORT);
     let stated_but_one = focus.bare || (missing_specifics == 1 && nearly(rest, keys_missing));
-    // A question in the source asks; it states nothing to conflict with.
-    let asks = w.asks;
+    // A question in the source asks, and a report of others' claims relays: neither states
+    // anything to conflict with.
+    let asks = w.asks || w.reports;
     let mut conflict = None;
     for mine in focus.roles.iter().filter(|_| !asks) {
         let theirs: Vec<&Role> = w.roles.iter().filter(|r| r.verb == mine.verb).collect();
@@ -438,14 +480,40 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         .filter(|_| conflict.is_none() && !asks && stated_but_one && !other_time && !other_subject && same_thing)
     {
         let near = focus.near(&n.near);
-        if let Some(m) = w.nums.iter().find(|m| n.differs_from(m) && shares(near, &m.near)) {
+        // One value in the slot: a window listing several ("1935 … 1937") may not be exhaustive.
+        let candidates: Vec<&Num> = w.nums.iter().filter(|m| n.differs_from(m) && shares(near, &m.near)).collect();
+        // Every value of that kind in the window (dates too, for a year), not only those near.
+        let year_like = |x: &BigRational| {
+            x.is_integer() && *x >= BigRational::from_integer(1000.into()) && *x <= BigRational::from_integer(2100.into())
+        };
+        let years: Vec<BigRational> = if year_like(&n.value) && n.dimension == warrant_text::quantity::Dimension::Number {
+            w.dates.iter().filter_map(|d| d.year).map(|y| BigRational::from_integer(y.into())).collect()
+        } else {
+            Vec::new()
+        };
+        let mut values: Vec<&BigRational> = w
+            .nums
+            .iter()
+            .filter(|m| n.differs_from(m) || n.same_amount(m))
+            .map(|m| &m.value)
+            .chain(candidates.iter().map(|m| &m.value))
+            .chain(years.iter())
+            .collect();
+        values.sort();
+        values.dedup();
+        if let Some(m) = candidates.first().filter(|_| values.len() == 1) {
             conflict = Some(Conflict::Number { claim: n.surface.clone(), source: m.surface.clone() });
             break;
         }
     }
-    if conflict.is_none() && !asks && stated_but_one && !other_subject && same_thing {
-        let dated =
-            |d: &DateKey, near: &[String]| w.dates.iter().zip(&w.date_near).any(|(x, xn)| d.conflicts(x) && shares(near, xn));
+    if conflict.is_none() && !asks && !w.relative_time && stated_but_one && !other_subject && same_thing {
+        // One date in the slot, as for amounts.
+        // A window that states several dates may be listing some of many ("titles in 1998,
+        // 2002 and 2004"): only a window with one date in it conflicts on dates.
+        let one_date = w.dates.iter().all(|x| *x == w.dates[0]);
+        let dated = |d: &DateKey, near: &[String]| {
+            one_date && w.dates.iter().zip(&w.date_near).any(|(x, xn)| d.conflicts(x) && shares(near, xn))
+        };
         if focus.dates.iter().zip(&focus.date_near).zip(&found_dates).any(|((d, dn), f)| !f && dated(d, focus.near(dn))) {
             conflict = Some(Conflict::Date);
         }
@@ -490,7 +558,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
                 .count();
             denied_names + focus.keys.iter().filter(|k| w.negated.contains(k) && !w.affirmed.contains(k)).count()
         } else {
-            focus.negated.iter().filter(|k| w.has_key(k) && !w.negated.contains(k)).count()
+            focus.negated.iter().filter(|k| w.affirmed.contains(k) && !w.negated.contains(k)).count()
         };
         // "There are no monthly maintenance fees" denies "charges a $5 monthly maintenance
         // fee": an amount of a denied thing is denied with it.
@@ -505,6 +573,26 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         // The opposite word stands in for one of the claim's: the rest must be there.
         conflict = antonym(focus, w).filter(|_| nearly(covered as f64 / (total - 1.0).max(1.0), keys_missing.saturating_sub(1)));
     }
+    // A claim about "it" or "he" conflicts only with a window about the same one: its
+    // antecedent named there, or a window that itself speaks of "it". Without an antecedent in
+    // the answer, nothing says the window is about the same thing.
+    let same_subject = match &focus.antecedent {
+        None => true,
+        Some(None) => false,
+        Some(Some(n)) => w.has_name(n) || w.refers_back || referents.iter().any(|r| r.stems.last() == n.stems.last()),
+    };
+    if !same_subject {
+        conflict = None;
+    }
+    // A name the claim itself writes (perhaps in lower case) stands in for nothing.
+    if let Some(Conflict::Substitution { source, .. } | Conflict::Agent { source, .. }) = &conflict {
+        let words: Vec<String> = warrant_text::words::words(source).map(|(_, x)| lexicon::stem(&x.to_lowercase())).collect();
+        // Unless the claim names it as a name too (a reversed role: "Harold defeated William").
+        let named = words.iter().filter(|x| !lexicon::is_stopword(x)).all(|x| focus.names.iter().any(|n| n.stems.contains(x)));
+        if !named && words.iter().all(|x| focus.claim_stems.contains(x)) {
+            conflict = None;
+        }
+    }
     // About another subject, only a name standing in for the claim's is a conflict.
     if other_subject && !matches!(conflict, Some(Conflict::Substitution { .. } | Conflict::Agent { .. })) {
         conflict = None;
@@ -515,6 +603,20 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         support = 0.0;
     }
     let flipped = flipped_any || antonym(focus, w).is_some();
+    let related_support = if other_instance {
+        0.0
+    } else {
+        let mut by_relation = key_found.clone();
+        for t in w.terms.iter().chain(&w.broader) {
+            if let Some(idx) = focus.related.get(t) {
+                for &i in idx {
+                    by_relation[i] = true;
+                }
+            }
+        }
+        let gained = by_relation.iter().filter(|f| **f).count() - keys_in;
+        ((covered + gained) as f64 / focus.total().max(1) as f64).max(support)
+    };
     WindowEval {
         first,
         last,
@@ -526,6 +628,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         quote: None,
         found: if other_instance { vec![false; found_items.len()] } else { found_items },
         flipped,
+        related_support,
     }
 }
 
@@ -621,9 +724,13 @@ fn variant(a: &Name, b: &Name) -> bool {
 
 /// True when `num` is a bare number right after `name` ("Cinder 42"): a label, part of the name.
 fn labels(num: &Num, name: &Name) -> bool {
-    num.dimension == warrant_text::quantity::Dimension::Number
-        && num.range.start > name.range.end
-        && num.range.start - name.range.end <= 1
+    let after = num.range.start > name.range.end && num.range.start - name.range.end <= 1;
+    // A year before a name labels an edition ("the 1932 Australian Grand Prix").
+    let year_before = name.range.start > num.range.end
+        && name.range.start - num.range.end <= 1
+        && num.written.is_integer()
+        && (1000..=2100).contains(&num.written.to_integer().try_into().unwrap_or(0i64));
+    num.dimension == warrant_text::quantity::Dimension::Number && !num.ordinal && (after || year_before)
 }
 
 /// The label a text (its names and numbers) gives `name`, if any.
@@ -648,8 +755,11 @@ fn fills_same_slot(claim: &Name, other: &Name) -> bool {
     if claim.frame == Frame::default() {
         return true;
     }
-    // "available only to Enterprise customers" excludes every other name from the slot.
-    let needed = if other.frame.exclusive { 1 } else { 2 };
+    // "available only to Enterprise customers" excludes every other name from the slot; a
+    // name with a word of the claim's and another ("Sam Wilson", "Sam Phillips") is another
+    // one of its kind.
+    let kin = claim.words.len() >= 2 && other.words.len() >= 2 && claim.stems.iter().any(|w| other.stems.contains(w));
+    let needed = if other.frame.exclusive || kin { 1 } else { 2 };
     if claim.frame.shared(&other.frame) < needed {
         return false;
     }
@@ -681,6 +791,10 @@ fn antonym(focus: &Focus, w: &Analysis) -> Option<Conflict> {
         w.token_keys.iter().enumerate().filter(|(_, t)| t.as_deref() == Some(k)).map(|(i, _)| i).collect()
     };
     for k in &focus.keys {
+        // A claim that says both ("private as well as public") contrasts them itself.
+        if focus.all_keys.iter().any(|j| lexicon::antonyms(k, j)) {
+            continue;
+        }
         // Parts of compounds count ("second-largest").
         let Some(opposite) = w.keys.iter().chain(&w.terms).find(|j| lexicon::antonyms(k, j)) else { continue };
         let conflict = || Some(Conflict::Antonym { claim: k.clone(), source: opposite.clone() });

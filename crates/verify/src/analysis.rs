@@ -21,6 +21,9 @@ pub struct Num {
     pub written: BigRational,
     /// Key of the content word counted, for unit-less numbers ("40 drug stores" → `drug`).
     pub noun: Option<String>,
+    /// Keys of the content words right after a unit-less number ("drug", "store"): what it
+    /// counts, to tell "5 studio albums" from "five video albums".
+    pub counted: Vec<String>,
     /// An ordinal ("fourth", "4th"): compares only with ordinals.
     pub ordinal: bool,
     /// The mention as written ("$15", "one hour").
@@ -71,6 +74,15 @@ impl Num {
         }
         matches!((&self.dimension, &other.dimension), (Dimension::Number, _) | (_, Dimension::Number))
             && self.written == other.written
+    }
+
+    /// True unless both are bare numbers of different things ("5 studio albums" is not "five
+    /// video albums"; "40 drug stores" is "40 stores").
+    pub fn counts_same_as(&self, other: &Num) -> bool {
+        match (self.counted.first(), other.counted.first()) {
+            (Some(a), Some(b)) if a != b => other.counted.contains(a) || self.counted.contains(b),
+            _ => true,
+        }
     }
 
     /// True when `other` counts the same thing with a value this one cannot have: same unit
@@ -354,6 +366,12 @@ pub struct Analysis {
     /// The text is a question ("Was Edith Wilson America's first female president?"): it
     /// states nothing.
     pub asks: bool,
+    /// The text reports what others claim ("posts have declared John Hanson, not Barack
+    /// Obama, …", "the myth that …"): it does not itself assert it.
+    pub reports: bool,
+    /// The text dates things relative to when it was written ("this year", "last month"):
+    /// its absolute dates are not the only ones it speaks of.
+    pub relative_time: bool,
     /// The stem of the noun after an opening "The"/"This" ("The studio …" → `studio`): a
     /// definite reference to something the previous sentence named.
     pub opening_noun: Option<String>,
@@ -480,7 +498,9 @@ impl Analysis {
                     _ => (false, lower.as_str()),
                 };
                 let k = lexicon::key(base);
-                if hedge > 0 && !negated_prefix {
+                // "in a bid to help identify a man": a word after "to" is intended, not stated.
+                let intended = a.words.last().is_some_and(|p| matches!(p.as_str(), "to" | "help"));
+                if hedge > 0 && !negated_prefix || intended && scope == 0 && !negated_prefix {
                     // Neither denied nor affirmed.
                 } else if scope > 0 || negated_prefix {
                     if !a.negated.contains(&k) {
@@ -510,6 +530,13 @@ impl Analysis {
             a.names.push(n);
         }
         a.asks = text.trim_end().trim_end_matches(['"', '”', '\'', ')']).ends_with('?');
+        a.reports = a.words.iter().any(|w| REPORTING.contains(&w.as_str()));
+        a.relative_time =
+            a.words.windows(2).any(|p| {
+                matches!(p[0].as_str(), "this" | "last" | "next" | "past" | "previous" | "coming")
+                    && matches!(p[1].as_str(), "year" | "month" | "week" | "season" | "decade" | "century")
+            }) || a.words.iter().any(|w| matches!(w.as_str(), "yesterday" | "today" | "tomorrow" | "recently" | "currently"));
+        quoted_titles(text, &tokens, &mut a);
         // A lone capitalised word that only opens the sentence ("Annual subscriptions …") and
         // a lone letter ("°C") are not names.
         let mut opener = None;
@@ -589,6 +616,7 @@ impl Analysis {
                 dimension: q.dimension.clone(),
                 value,
                 written: q.value.clone(),
+                counted: if q.dimension == Dimension::Number { counted_after(text, q.range.end) } else { Vec::new() },
                 noun,
                 ordinal: false,
                 surface: text[q.range.clone()].to_string(),
@@ -598,7 +626,14 @@ impl Analysis {
             });
         }
         for (i, (range, w)) in tokens.iter().enumerate() {
-            let lower = w.to_lowercase();
+            let whole = w.to_lowercase();
+            // "second-most", "third-largest": the ordinal is the compound's first part.
+            let lower = match whole.split_once('-') {
+                Some((head, tail)) if ordinal(head).is_some() && ordinal(&whole).is_none() && !tail.is_empty() => {
+                    head.to_string()
+                }
+                _ => whole,
+            };
             // Ordinal words count after a determiner ("the second song"), not in "per second".
             let determined = i > 0 && ORDINAL_DETERMINERS.contains(&a.words[i - 1].as_str());
             if let Some(n) = ordinal(&lower).filter(|_| determined || lower.starts_with(|c: char| c.is_ascii_digit())) {
@@ -608,6 +643,7 @@ impl Analysis {
                     value: v.clone(),
                     written: v,
                     noun: noun_after(text, range.end),
+                    counted: counted_after(text, range.end),
                     ordinal: true,
                     surface: w.to_string(),
                     near: Vec::new(),
@@ -722,6 +758,13 @@ impl Analysis {
     /// two other words between consecutive ones ("Anna Kournikova" in "Anna Sergeyevna
     /// Kournikova"), never across a sentence separator.
     pub fn has_name(&self, name: &Name) -> bool {
+        // "Marcus Morton Jr." is not "Marcus Morton": a generational suffix the claim's name
+        // lacks makes another person of the text's.
+        let suffixed = |n: &Name| n.words.last().is_some_and(|w| matches!(w.as_str(), "jr" | "sr" | "ii" | "iii" | "iv"));
+        let holders: Vec<&Name> = self.names.iter().filter(|m| name.stems.iter().all(|s| m.stems.contains(s))).collect();
+        if !suffixed(name) && !holders.is_empty() && holders.iter().all(|m| suffixed(m)) {
+            return false;
+        }
         find_words_near(&self.stems, &name.stems, Some(&self.caps)).is_some()
             || self.names.iter().any(|m| crate::alias::same(&m.aliases, &name.aliases))
     }
@@ -729,7 +772,7 @@ impl Analysis {
     /// True when the same amount is present; a bare number also matches a stated year
     /// ("2006" in "September 2006").
     pub fn has_num(&self, num: &Num) -> bool {
-        self.nums.iter().any(|m| m.same_amount(num))
+        self.nums.iter().any(|m| m.same_amount(num) && num.counts_same_as(m))
             || num.dimension == Dimension::Number
                 && num.written.is_integer()
                 && self.dates.iter().any(|d| d.year.is_some_and(|y| BigRational::from_integer(y.into()) == num.written))
@@ -751,8 +794,80 @@ impl Analysis {
     }
 }
 
+/// A title in quotes ("'The Album'", "“Pride and Prejudice”") is one name, function words and
+/// all: the names found inside it give way to it.
+fn quoted_titles(text: &str, tokens: &[(Range<usize>, &str)], a: &mut Analysis) {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < text.len() {
+        let Some(c) = text[i..].chars().next() else { break };
+        let open = matches!(c, '"' | '“' | '\'') && (i == 0 || text[..i].ends_with([' ', '(', '\t', '\n']));
+        if !open {
+            i += c.len_utf8();
+            continue;
+        }
+        let close_char = match c {
+            '“' => '”',
+            other => other,
+        };
+        let body_start = i + c.len_utf8();
+        // The closing mark: within 60 bytes, followed by a space, punctuation or the end.
+        let found = text[body_start..].char_indices().take_while(|(j, _)| *j < 60).find(|(j, ch)| {
+            *ch == close_char && {
+                let after = body_start + j + ch.len_utf8();
+                after >= b.len() || !text[after..].starts_with(char::is_alphanumeric)
+            }
+        });
+        let Some((j, ch)) = found else {
+            i = body_start;
+            continue;
+        };
+        let body = body_start..body_start + j;
+        let inside: Vec<usize> =
+            tokens.iter().enumerate().filter(|(_, (r, _))| r.start >= body.start && r.end <= body.end).map(|(k, _)| k).collect();
+        let starts_capital = text[body.clone()].trim_start().starts_with(char::is_uppercase);
+        if starts_capital && (1..=6).contains(&inside.len()) {
+            let (first, last) = (inside[0], inside[inside.len() - 1]);
+            a.names.retain(|n| n.tokens.end <= first || n.tokens.start > last);
+            let name = Name {
+                words: inside.iter().map(|&k| a.words[k].clone()).collect(),
+                stems: inside.iter().map(|&k| a.stems[k].clone()).collect(),
+                range: tokens[first].0.start..tokens[last].0.end,
+                tokens: first..last + 1,
+                near: Vec::new(),
+                aliases: Vec::new(),
+                frame: Frame::default(),
+            };
+            let at = a.names.partition_point(|n| n.tokens.start < first);
+            a.names.insert(at, name);
+        }
+        i = body.end + ch.len_utf8();
+    }
+}
+
+/// Words that mark a text as reporting others' claims rather than asserting them.
+const REPORTING: &[&str] = &[
+    "claim",
+    "claimed",
+    "claims",
+    "declared",
+    "rumor",
+    "rumour",
+    "rumors",
+    "rumours",
+    "myth",
+    "myths",
+    "hoax",
+    "falsely",
+    "allegedly",
+    "purportedly",
+    "supposedly",
+    "misconception",
+    "debunked",
+];
+
 /// Modals that make a following negation a possibility, not a denial ("may not be able to").
-const HEDGES: &[&str] = &["may", "might", "could", "possibly", "perhaps", "maybe"];
+const HEDGES: &[&str] = &["may", "might", "possibly", "perhaps", "maybe"];
 
 /// Words that open a sentence continuing the previous one's subject.
 const REFERS_BACK: &[&str] = &["He", "She", "It", "They", "His", "Her", "Its", "Their", "This", "These", "Those", "Both", "Such"];
@@ -976,6 +1091,19 @@ fn ordinal(w: &str) -> Option<u32> {
         return digits.parse().ok();
     }
     None
+}
+
+/// Keys of the content words right after byte `end` (up to three, stopping at a function
+/// word or punctuation): "5 studio albums" → studio, album; "3.12 was released" → none.
+fn counted_after(text: &str, end: usize) -> Vec<String> {
+    let rest = text.get(end..).unwrap_or("");
+    let clause = rest.split([',', ';', ':', '.', '(', ')']).next().unwrap_or("");
+    words(clause)
+        .take(3)
+        .map(|(_, w)| w.to_lowercase())
+        .take_while(|w| w.chars().all(char::is_alphabetic) && !lexicon::is_stopword(w))
+        .map(|w| lexicon::key(&w))
+        .collect()
 }
 
 /// Key of the first content word within two words after byte `end` ("40 drug stores" → drug).

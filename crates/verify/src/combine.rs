@@ -53,17 +53,27 @@ mod tests {
     #[test]
     fn full_coverage_is_supported_and_none_is_not() {
         let mut f: BTreeMap<&'static str, f64> = BTreeMap::new();
-        for (k, v) in
-            [("support", 1.0), ("union_support", 1.0), ("context", 1.0), ("relevance", 1.0), ("keys", 4.0), ("window", 1.0)]
-        {
+        for (k, v) in [
+            ("support", 1.0),
+            ("union_support", 1.0),
+            ("related_support", 1.0),
+            ("idf_support", 1.0),
+            ("phrase", 1.0),
+            ("context", 1.0),
+            ("relevance", 1.0),
+            ("keys", 4.0),
+            ("window", 1.0),
+        ] {
             f.insert(k, v);
         }
-        assert!(supported(probability(&f)), "a passage stating every word of the claim supports it");
-        for k in ["support", "union_support", "context"] {
+        let full = probability(&f);
+        assert!(supported(full), "a passage stating every word of the claim supports it ({full})");
+        for k in ["support", "union_support", "related_support", "idf_support", "phrase", "context"] {
             f.insert(k, 0.0);
         }
         f.insert("missing", 2.0);
         f.insert("union_missing", 2.0);
-        assert!(!supported(probability(&f)), "a passage stating none of it does not");
+        let none = probability(&f);
+        assert!(!supported(none), "a passage stating none of it does not ({none})");
     }
 }

@@ -249,7 +249,7 @@ impl Analysed {
         let mut out = Analysed::default();
         let mut lower: FastSet<&str> = FastSet::default();
         for p in warrant_text::segment::paragraphs(text) {
-            for r in join_initials(text, warrant_text::segment::sentences_in(text, p)) {
+            for r in join_initials(text, warrant_text::segment::sentences_in_casual(text, p)) {
                 // Glued sentences ("…Philadelphia.First for Women…") split at `.X` where X is a capital.
                 for (n, piece) in split_glued(text, r).into_iter().enumerate() {
                     let analysis = Analysis::of(&text[piece.clone()]);

@@ -164,6 +164,9 @@ pub struct Options {
     pub explain: bool,
 }
 
+/// Least coverage (words in some form, names, amounts, dates) of a claim the combiner may call
+/// supported.
+const COMBINED_FLOOR: f64 = 0.8;
 /// Most words between two words of a claim's phrase in a passage that still states it.
 const PHRASE_GAP: usize = 3;
 /// Sentences retrieved per claim before windows are formed.
@@ -196,11 +199,19 @@ pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<Cl
         let form = question::form(q, &analysis);
         Asked { analysis, form }
     });
+    // The answer's current subject: the first name of the latest claim that has one, for the
+    // claims after it that open with a pronoun.
+    let mut subject: Option<analysis::Name> = None;
     graph
         .claims
         .iter()
         .map(|c| {
-            let mut r = verify_claim(c, corpus, asked.as_ref());
+            let own = Analysis::of(&c.text);
+            let antecedent = (own.refers_back && own.names.is_empty()).then(|| subject.clone());
+            if let Some(n) = own.names.first() {
+                subject = Some(n.clone());
+            }
+            let mut r = verify_claim(c, corpus, asked.as_ref(), antecedent);
             if !opts.explain {
                 r.features = None;
             }
@@ -242,6 +253,10 @@ fn bare_answer(text: &str) -> bool {
         return false;
     }
     let a = Analysis::of(text);
+    // "Hello", "Yeah!": chit-chat even when capitalised.
+    if a.words.iter().all(|w| lexicon::is_stopword(w) || CHAT.contains(&w.as_str())) {
+        return false;
+    }
     if !a.nums.is_empty() || !a.dates.is_empty() || !a.names.is_empty() {
         return true;
     }
@@ -327,7 +342,12 @@ const CHAT: &[&str] = &[
     "glad",
 ];
 
-fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimResult {
+fn verify_claim(
+    claim: &Claim,
+    corpus: &Corpus,
+    asked: Option<&Asked>,
+    antecedent: Option<Option<analysis::Name>>,
+) -> ClaimResult {
     let question = asked.map(|a| &a.analysis);
     let mut result = ClaimResult {
         claim_id: claim.id.clone(),
@@ -379,7 +399,8 @@ fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimR
     {
         analysis.roles.push(role);
     }
-    let focus = Focus::of(&analysis, question);
+    let mut focus = Focus::of(&analysis, question);
+    focus.antecedent = antecedent;
     let windows = candidate_windows(corpus, &analysis, &focus, question);
     if windows.is_empty() {
         result.status = Status::Unsupported;
@@ -476,7 +497,8 @@ fn candidate_windows(corpus: &Corpus, claim: &Analysis, focus: &Focus, question:
     let weighted: Vec<(String, f64)> = question
         .map(|q| q.keys.iter().filter(|k| !terms.contains(k)).map(|k| (k.clone(), QUESTION_WEIGHT)).collect())
         .unwrap_or_default();
-    let hits = corpus.retrieve(&terms, &weighted, CANDIDATES);
+    // A long claim gathers more: more sentences are looked at for it.
+    let hits = corpus.retrieve(&terms, &weighted, CANDIDATES.max(focus.keys.len() + focus.names.len()));
     let mut spans: Vec<(usize, usize)> = Vec::new();
     for &i in &hits {
         let prev = i.checked_sub(1).filter(|&p| corpus.joinable(p, i));
@@ -559,11 +581,14 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], foc
     let p = result.features.as_ref().map_or(0.0, combine::probability);
     // The combiner judges coverage; an amount or a date the sources never state is not
     // supported whatever the rest says ("2 million" against "2.1 million").
-    let amounts_found = |w: &WindowEval| {
-        let k = focus.keys.len();
-        w.found[k.min(w.found.len())..].iter().all(|f| *f)
+    // It judges claims whose every name, amount and date the passages state, and most of whose
+    // words they state in some form: an added detail ("with daily backups") keeps a claim
+    // from being supported, whatever the combiner says.
+    let union_missing = union.as_ref().map_or(usize::MAX, |u| u.missing);
+    let coverage = |b: &WindowEval| b.related_support.max(union.as_ref().map_or(0.0, |u| u.support));
+    let judged = |b: &WindowEval| {
+        stated(b) || (!bare && combine::supported(p) && (b.missing == 0 || union_missing == 0) && coverage(b) >= COMBINED_FLOOR)
     };
-    let judged = |b: &WindowEval| (stated(b) || combine::supported(p)) && amounts_found(b);
     if let Some(b) = best.filter(|b| judged(b) && !overruled(b)) {
         result.status = Status::Supported;
         result.confidence = round3(b.support.min(1.0) * 0.6 + b.context * 0.4);
@@ -582,8 +607,8 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], foc
         }
         return;
     }
-    // Stated by two passages of one document together: the best window and the one that
-    // adds what it lacks ("the woman" … "Keonna Thomas", a list continued).
+    // Stated by passages of one document together: the best window and those that add what
+    // it lacks ("the woman" … "Keonna Thomas", a list continued, a summary's sentence).
     if let (Some(b), Some(u)) = (best, union.as_ref())
         && !bare
         && u.support >= SUPPORTED
@@ -593,8 +618,11 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], foc
         result.status = Status::Supported;
         result.confidence = round3(u.support.min(1.0) * 0.5 + u.context * 0.3);
         result.support_edges.push(edge(1, b, Relationship::Supports, result.confidence));
-        result.support_edges.push(edge(2, u.other, Relationship::Supports, result.confidence));
-        result.reason = format!("stated across two passages of {}", corpus.doc(corpus.sentences()[b.first].doc).id);
+        for (n, o) in u.others.iter().enumerate() {
+            result.support_edges.push(edge(n + 2, o, Relationship::Supports, result.confidence));
+        }
+        result.reason =
+            format!("stated across {} passages of {}", u.others.len() + 1, corpus.doc(corpus.sentences()[b.first].doc).id);
         return;
     }
     match best {
@@ -621,48 +649,66 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], foc
     }
 }
 
-/// The best window joined with the one window of the same document that adds most of what it
-/// lacks, when the two are about one thing (they share a name of the claim, or the second
-/// opens with a pronoun for the first's subject).
+/// The best window joined with the windows of the same document that state what it lacks,
+/// each about the claim itself (it names one of the claim's names or has two of its words):
+/// a summary's sentence often gathers what a document says in several places.
 struct Union<'a> {
-    other: &'a WindowEval,
+    others: Vec<&'a WindowEval>,
     support: f64,
     context: f64,
     missing: usize,
 }
 
+/// Least number of things (words, names, amounts, dates) a claim must say for its support to
+/// be gathered from several passages.
+const COMPOUND: usize = 6;
+/// Most passages joined to the best window.
+const JOINED: usize = 3;
+
 fn complement<'a>(corpus: &Corpus, focus: &Focus, best: &WindowEval, clean: &[&'a WindowEval]) -> Option<Union<'a>> {
-    if best.found.iter().all(|f| *f) {
+    // A claim of one fact is stated in one place; a compound one may gather several.
+    if best.found.iter().all(|f| *f) || focus.total() < COMPOUND {
         return None;
     }
     let doc = corpus.sentences()[best.first].doc;
-    let n_keys = best.found.len();
     let (keys, names) = (focus.keys.len(), focus.names.len());
-    let mut pick: Option<(usize, &WindowEval)> = None;
-    for w in clean.iter().copied() {
-        if corpus.sentences()[w.first].doc != doc || (w.first <= best.last && best.first <= w.last) {
-            continue;
+    let mut found = best.found.clone();
+    let mut taken: Vec<(usize, usize)> = vec![(best.first, best.last)];
+    let mut others: Vec<&WindowEval> = Vec::new();
+    while others.len() < JOINED {
+        let mut pick: Option<(usize, &WindowEval)> = None;
+        for w in clean.iter().copied() {
+            if corpus.sentences()[w.first].doc != doc || taken.iter().any(|(a, b)| w.first <= *b && *a <= w.last) {
+                continue;
+            }
+            let adds = w.found.iter().zip(&found).filter(|(a, b)| **a && !**b).count();
+            let about = (keys..keys + names).any(|i| w.found[i]) || (0..keys).filter(|&i| w.found[i]).count() >= 2;
+            if adds == 0 || !about {
+                continue;
+            }
+            if pick.is_none_or(|(k, p)| adds > k || (adds == k && w.first < p.first)) {
+                pick = Some((adds, w));
+            }
         }
-        let adds = w.found.iter().zip(&best.found).filter(|(a, b)| **a && !**b).count();
-        let both = |r: std::ops::Range<usize>| r.filter(|&i| w.found[i] && best.found[i]).count();
-        // Linked: they name one of the claim's names, or share two of its words, besides one
-        // adding to the other.
-        let linked = both(keys..keys + names) > 0 || both(0..keys) >= 2;
-        if adds == 0 || !linked {
-            continue;
+        let Some((_, w)) = pick else { break };
+        for (f, g) in found.iter_mut().zip(&w.found) {
+            *f |= *g;
         }
-        if pick.is_none_or(|(k, p)| adds > k || (adds == k && w.first < p.first)) {
-            pick = Some((adds, w));
-        }
+        taken.push((w.first, w.last));
+        others.push(w);
     }
-    let (_, other) = pick?;
-    let found: Vec<bool> = best.found.iter().zip(&other.found).map(|(a, b)| *a || *b).collect();
-    let covered = found.iter().filter(|f| **f).count();
+    if others.is_empty() {
+        return None;
+    }
+    // Support on what the claim adds (a question's words are context, as for one window).
+    let given = focus.given_names.iter().chain(&focus.given_nums).chain(&focus.given_dates);
+    let counted: Vec<bool> = std::iter::repeat_n(false, keys).chain(given.copied()).collect();
+    let covered = found.iter().zip(&counted).filter(|(f, g)| **f && !**g).count();
     Some(Union {
-        other,
-        support: covered as f64 / n_keys.max(1) as f64,
-        context: best.context.max(other.context),
-        missing: best.missing.min(other.missing).min(found.iter().filter(|f| !**f).count()),
+        context: others.iter().map(|w| w.context).fold(best.context, f64::max),
+        support: covered as f64 / focus.total().max(1) as f64,
+        missing: found[keys..].iter().filter(|f| !**f).count(),
+        others,
     })
 }
 
@@ -704,6 +750,7 @@ fn features(
         near as f64 / pairs.len() as f64
     });
     f.insert("phrase", phrase);
+    f.insert("related_support", best.map_or(0.0, |b| b.related_support));
     let specifics = focus.names.len() + focus.nums.len() + focus.dates.len();
     f.insert("keys", focus.keys.len() as f64);
     f.insert("specifics", specifics as f64);

@@ -8,9 +8,6 @@
 //! Loading indexes the embedded text by stem and nothing more (a few milliseconds); a stem's
 //! lists are split out of its line the first time it is looked up, and kept.
 
-// Integration into matching is pending: until `align` calls these, only the tests do.
-#![cfg_attr(not(test), allow(dead_code))]
-
 use std::sync::{LazyLock, OnceLock};
 
 use warrant_text::fasthash::FastMap;
@@ -288,4 +285,10 @@ mod tests {
             lists_heap as f64 / 1e6,
         );
     }
+}
+
+/// Stems of words that, found in a source, state the claim word with this stem: its synonyms,
+/// narrower terms and derived forms.
+pub(crate) fn stating(stem: &str) -> impl Iterator<Item = &'static str> {
+    synonyms(stem).iter().chain(narrower(stem)).chain(derived(stem)).copied()
 }
