@@ -70,3 +70,54 @@ pub(crate) const fn mark(status: Status) -> &'static str {
         Status::NotApplicable => "–",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claim(id: &str, start: u64, end: u64) -> ClaimResult {
+        ClaimResult {
+            claim_id: id.into(),
+            text: String::new(),
+            span: warrant_graph::Span::new(start, end),
+            modality: warrant_graph::Modality::Factual,
+            status: Status::Supported,
+            confidence: 1.0,
+            support_edges: vec![],
+            reason: String::new(),
+            second_opinion: None,
+            features: None,
+        }
+    }
+
+    #[test]
+    fn claim_ranges_are_bytes_in_order_clamped_and_disjoint() {
+        // Two-byte chars, so char and byte offsets differ.
+        let text = "éééééééééé-ééééé-ééééé";
+        let claims = [
+            claim("late", 17, 22),
+            claim("a", 0, 10),
+            claim("overlaps a", 5, 16),
+            claim("inside a", 2, 4),
+            claim("reversed", 12, 3),
+            claim("past the end", 21, u64::MAX),
+            claim("far past", 500, 600),
+        ];
+        let got: Vec<(Range<usize>, &str)> =
+            claim_ranges(text, &claims).into_iter().map(|(r, c)| (r, c.claim_id.as_str())).collect();
+        assert_eq!(got, [(0..20, "a"), (20..31, "overlaps a"), (32..42, "late")]);
+        // "past the end" starts inside "late" and is clamped to the text's end: nothing left.
+        let pieces: Vec<&str> = {
+            let mut at = 0;
+            let mut out = vec![];
+            for (r, _) in claim_ranges(text, &claims) {
+                out.push(&text[at..r.start]);
+                out.push(&text[r.clone()]);
+                at = r.end;
+            }
+            out.push(&text[at..]);
+            out
+        };
+        assert_eq!(pieces.concat(), text);
+    }
+}
