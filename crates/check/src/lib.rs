@@ -248,8 +248,8 @@ fn prepare(req: &Request<'_>) -> Result<(PredicateGraph, Option<String>), CheckE
     }
     let mut graph = extract(req.answer, &warrant_extract::Options { output_id: req.output_id.clone() }).graph;
     let question = req.question.map(str::to_string).or_else(|| graph.user_query().map(str::to_string));
-    if question.is_some() {
-        add_answer_claim(&mut graph);
+    if let Some(q) = &question {
+        add_answer_claim(&mut graph, q);
     }
     Ok((graph, question))
 }

@@ -535,6 +535,15 @@ pub struct Cues {
     starts_with_i: bool,
 }
 
+/// True when the clause's subject is the speaker ("I love hiking", "my dog is …"), not a name
+/// that starts with "My" ("My Morning Jacket released …").
+fn personal(clause: &str) -> bool {
+    let Some(m) = PERSONAL.find(clause) else { return false };
+    let after = clause[m.end()..].trim_start();
+    let pronoun = clause[..m.end()].trim_end();
+    !(pronoun.ends_with("My") && after.starts_with(char::is_uppercase))
+}
+
 /// A sentence whose subject is the speaker: first person singular.
 static PERSONAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -576,7 +585,7 @@ pub fn modality_with(clause: &str, sentence: &str, s: &Cues) -> Modality {
     // What the speaker likes, did or has is theirs to say: no source confirms it (the clause's
     // subject is the speaker; "I love Nirvana, but they formed in 1987" states a fact after the
     // comma).
-    if c & OPINION != 0 || (s.words & OPINION != 0 && s.starts_with_i) || PERSONAL.is_match(clause) {
+    if c & OPINION != 0 || (s.words & OPINION != 0 && s.starts_with_i) || personal(clause) {
         return Modality::Opinion;
     }
     Modality::Factual

@@ -49,8 +49,8 @@ fn main() {
     let corpus = Corpus::new(sources);
     let a = Answer { text: answer, tool_calls: vec![], context: None, id: None };
     let mut graph = extract(&a, &ExtractOptions::default()).graph;
-    if question.is_some() {
-        add_answer_claim(&mut graph);
+    if let Some(q) = &question {
+        add_answer_claim(&mut graph, q);
     }
     for r in verify(&graph, &corpus, &Options { question: question.clone(), explain: true }) {
         println!("[{}] {:?} {:?} — {}", r.claim_id, r.status, r.text, r.reason);

@@ -64,6 +64,8 @@ pub fn keys(words: &[String], all_caps: bool) -> Vec<String> {
             }
         }
     }
+    // Initials of a name of several words ("^us") meet an acronym ("!us"), never the initials
+    // of another name ("Frank Darabont" is not "Francis Daramont").
     let content: Vec<&String> = merged.iter().filter(|w| !SKIPPED.contains(&w.as_str())).collect();
     if content.len() >= 2 {
         let initials: String = content.iter().filter_map(|w| w.chars().next()).collect();
@@ -74,23 +76,31 @@ pub fn keys(words: &[String], all_caps: bool) -> Vec<String> {
         let n = only.chars().count();
         let dotted = words.len() > 1;
         if (2..=6).contains(&n) && (all_caps || dotted) {
-            push(format!("^{only}"));
+            push(format!("!{only}"));
         }
     }
     out
 }
 
+/// True when two keys name the same thing: the same group, or initials and their acronym.
+fn meet(a: &str, b: &str) -> bool {
+    match (a.strip_prefix('^'), b.strip_prefix('!'), a.strip_prefix('!'), b.strip_prefix('^')) {
+        (Some(x), Some(y), _, _) | (_, _, Some(x), Some(y)) => x == y,
+        _ => a.starts_with('@') && a == b,
+    }
+}
+
 /// True when two names are the same under an alias (initials, a code, a short form): one
 /// states the other.
 pub fn same(a: &[String], b: &[String]) -> bool {
-    a.iter().any(|k| !k.starts_with('~') && b.contains(k))
+    a.iter().any(|k| b.iter().any(|j| meet(k, j)))
 }
 
 /// True when two names are the same or related (a demonym and its country): neither stands
 /// in for the other as a different value.
 pub fn related(a: &[String], b: &[String]) -> bool {
     let bare = |k: &str| k.trim_start_matches('~').to_string();
-    a.iter().any(|k| b.iter().any(|j| bare(k) == bare(j)))
+    a.iter().any(|k| b.iter().any(|j| meet(k, j) || k.starts_with(['@', '~']) && bare(k) == bare(j)))
 }
 
 #[cfg(test)]
@@ -108,13 +118,18 @@ mod tests {
         assert!(same(&k("acl", true), &k("association for computational linguistics", false)));
         assert!(same(&k("ca", true), &k("california", false)));
         assert!(same(&k("u s supreme court", false), &k("united states supreme court", false)));
-        assert!(same(&k("new york", false), &k("new york city", false)));
+        assert!(
+            related(&k("new york", false), &k("new york city", false))
+                && !same(&k("new york", false), &k("new york city", false))
+        );
         // A demonym is related to its country, but does not state it.
         assert!(related(&k("dutch", false), &k("netherlands", false)));
         assert!(!same(&k("italian", false), &k("italy", false)));
         assert!(!related(&k("paris", false), &k("warsaw", false)));
         assert!(!related(&k("priya raman", false), &k("stockholm", false)));
-        // A capitalised ordinary word is not an acronym of anything.
+        // A capitalised ordinary word is not an acronym of anything, and two names with the
+        // same initials are not one name.
         assert!(k("apple", false).is_empty());
+        assert!(!same(&k("frank darabont", false), &k("francis daramont", false)));
     }
 }

@@ -78,7 +78,9 @@ impl Focus {
             // claim adds. Its names, numbers and dates must still all be found together, since
             // the claim asserts they belong together.
             Some(q) => {
-                f.bare = claim.keys.is_empty();
+                // A bare answer names the answer and nothing else ("Delhi", "Lars Ulrich and
+                // James Hetfield"); "Holly Willoughby was in Doctor Who" relates two names.
+                f.bare = claim.keys.is_empty() && !claim.words.iter().any(|w| COPULAS.contains(&w.as_str()));
                 f.question_keys = q.keys.clone();
                 f.keys = claim.keys.iter().filter(|k| !q.has_key(k)).cloned().collect();
                 f.given_names = claim.names.iter().map(|n| q.has_name(n)).collect();
@@ -137,6 +139,11 @@ fn related_keys(claim: &Analysis, keys: &[String]) -> FastMap<String, Vec<usize>
     }
     out
 }
+
+/// Verbs with no content of their own: a claim with one relates its names.
+const COPULAS: &[&str] = &[
+    "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "does", "do", "did", "can", "could", "will", "would",
+];
 
 /// Why a window contradicts a claim.
 #[derive(Debug, Clone, PartialEq)]
@@ -202,6 +209,9 @@ pub struct WindowEval {
     /// [`WindowEval::support`] counting the claim's words the window states in other words
     /// ([`Focus::related`]).
     pub related_support: f64,
+    /// The window puts another name near the claim's words (a looser reading than a
+    /// contradiction's): it cannot confirm the claim.
+    pub doubt: bool,
 }
 
 impl WindowEval {
@@ -291,18 +301,21 @@ fn linked(corpus: &Corpus, first: usize, last: usize, focus: &Focus, found: &Fou
         // name the previous sentence mentions (a bridge: "… the band Halestorm. Halestorm is …").
         // A bridge ("… the band Halestorm. Halestorm is …") continues only for a claim about
         // the bridged thing itself.
-        let bridge = next.names.first().filter(|n| prev.names.iter().any(|m| m.stems.last() == n.stems.last()));
-        let about_bridge = bridge.is_some_and(|b| focus.bare || focus.names.iter().any(|n| n.stems.last() == b.stems.last()));
+        let bridge = next.names.first().filter(|n| prev.names.iter().any(|m| m.same_as(n)));
+        let about_bridge = bridge.is_some_and(|b| focus.bare || focus.names.iter().any(|n| n.same_as(b)));
         let continues = next.names.is_empty()
-            || next.names.iter().any(|n| n.stems.last() == subject.stems.last())
+            || next.names.iter().any(|n| n.same_as(subject))
             || about_bridge
             || next.opening_noun.as_ref().is_some_and(|n| prev.stems.contains(n));
         // "He …" refers to the previous sentence's subject or its last-named one, or to the
         // document's topic; a claim about someone else is not what it says. A bare answer has
         // no subject of its own.
-        let last = prev.names.last().unwrap_or(subject);
+        // The last-named one only when no other person-like name (two words or more) stands
+        // between: "named after Otto Stern and Max Volmer. He …" could be either.
+        let people = prev.names.iter().filter(|n| n.words.len() >= 2).count();
+        let last = if people >= 2 { subject } else { prev.names.last().unwrap_or(subject) };
         let topic = corpus.topic(sentences[k].doc);
-        let same = |n: &Name, m: &Name| n.stems.last() == m.stems.last();
+        let same = |n: &Name, m: &Name| n.same_as(m);
         let claim_subject = focus.bare
             || focus
                 .names
@@ -339,11 +352,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     // sentences before it name (or the document's topic); those names count as stated.
     let referents = referents(corpus, first);
     let found = Found {
-        names: focus
-            .names
-            .iter()
-            .map(|n| w.has_name(n) || referents.iter().any(|r| r.stems.last() == n.stems.last() || variant(n, r)))
-            .collect(),
+        names: focus.names.iter().map(|n| w.has_name(n) || referents.iter().any(|r| r.same_as(n) || variant(n, r))).collect(),
         nums: focus.nums.iter().map(|n| w.has_num(n)).collect(),
         dates: focus.dates.iter().map(|d| w.has_date(d)).collect(),
     };
@@ -540,7 +549,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     }
     let mut flipped_any = false;
     if conflict.is_none() && !focus.bare && !asks && missing_specifics == 0 && support >= REST {
-        conflict = slot(focus, &found_names, w, question);
+        conflict = slot(focus, &found_names, w, question, true);
     }
     if conflict.is_none() {
         // A negation that scopes over the claim's own words, on one side only: the window
@@ -579,7 +588,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     let same_subject = match &focus.antecedent {
         None => true,
         Some(None) => false,
-        Some(Some(n)) => w.has_name(n) || w.refers_back || referents.iter().any(|r| r.stems.last() == n.stems.last()),
+        Some(Some(n)) => w.has_name(n) || w.refers_back || referents.iter().any(|r| r.same_as(n)),
     };
     if !same_subject {
         conflict = None;
@@ -603,6 +612,20 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         support = 0.0;
     }
     let flipped = flipped_any || antonym(focus, w).is_some();
+    // Another name where the claim's stands, by the looser reading (near the same words, in
+    // no checked slot): not a contradiction, but the window cannot confirm the claim either.
+    let doubt = conflict.is_none()
+        && !focus.bare
+        && !other_instance
+        && (names_missing.iter().any(|n| {
+            let near = focus.near(&n.near);
+            !w.names.iter().any(|m| variant(n, m))
+                && w.names.iter().any(|m| {
+                    !focus.names.iter().any(|f| f.stems == m.stems || variant(f, m))
+                        && question.is_none_or(|q| !q.has_name(m))
+                        && shares_enough(near, &m.near)
+                })
+        }) || slot(focus, &found_names, w, question, false).is_some());
     let related_support = if other_instance {
         0.0
     } else {
@@ -629,6 +652,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         found: if other_instance { vec![false; found_items.len()] } else { found_items },
         flipped,
         related_support,
+        doubt,
     }
 }
 
@@ -640,24 +664,21 @@ fn referents(corpus: &Corpus, first: usize) -> Vec<&Name> {
     if !s.analysis.refers_back || !s.analysis.names.is_empty() {
         return Vec::new();
     }
-    let mut out: Vec<&Name> = Vec::new();
+    // The nearest subject: the first name of the nearest sentence before that has one, else
+    // the document's topic.
     for back in 1..=2 {
         let Some(p) = first.checked_sub(back).and_then(|i| sentences.get(i)).filter(|p| p.doc == s.doc) else { break };
         if let Some(n) = p.analysis.names.first() {
-            out.push(n);
-            break;
+            return vec![n];
         }
     }
-    if let Some(t) = corpus.topic(s.doc) {
-        out.push(t);
-    }
-    out
+    corpus.topic(s.doc).into_iter().collect()
 }
 
 /// A claim name the window states, but where the claim's words around it sit around another
 /// name instead ("best known for his opera Der Mond" against "best known for his cantata
 /// Carmina Burana"; the window mentions Der Mond elsewhere).
-fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>) -> Option<Conflict> {
+fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>, strict: bool) -> Option<Conflict> {
     let overlap = |a: &[String], b: &[String]| a.iter().filter(|k| b.contains(k)).count();
     for (n, f) in focus.names.iter().zip(found) {
         if !*f || n.near.is_empty() {
@@ -680,7 +701,7 @@ fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>
                 !focus.names.iter().any(|x| variant(x, m))
                     && question.is_none_or(|q| !q.has_name(m))
                     && !beside(m)
-                    && fills_same_slot(n, m)
+                    && (!strict || fills_same_slot(n, m))
             })
             .map(|m| (overlap(&n.near, &m.near), m))
             .filter(|(k, _)| *k > own)
@@ -751,9 +772,10 @@ fn shares_enough(claim: &[String], other: &[String]) -> bool {
 /// amateur astronomer") is an attribute, several of which may hold at once; it conflicts only
 /// with another known form of a different group (a demonym of another country).
 fn fills_same_slot(claim: &Name, other: &Name) -> bool {
-    // A bare answer ("Sydney.") fills the slot the question asks about.
+    // A bare answer ("Sydney.") fills the slot the question asks about — with a name, not a
+    // nationality ("American" is no substitute for "Institute of Muslim Minority Affairs").
     if claim.frame == Frame::default() {
-        return true;
+        return !(demonym(other) && !demonym(claim));
     }
     // "available only to Enterprise customers" excludes every other name from the slot; a
     // name with a word of the claim's and another ("Sam Wilson", "Sam Phillips") is another

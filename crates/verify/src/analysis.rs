@@ -325,6 +325,14 @@ impl Frame {
 }
 
 impl Name {
+    /// True when the two are one name written shorter or longer ("Badr Hari", "Hari"): every
+    /// word of one is a word of the other. Sharing a last word is not enough ("Memphis
+    /// International Airport", "Southwest Georgia Regional Airport").
+    pub fn same_as(&self, other: &Name) -> bool {
+        let (short, long) = if self.stems.len() <= other.stems.len() { (self, other) } else { (other, self) };
+        !short.stems.is_empty() && short.stems.iter().all(|w| long.stems.contains(w))
+    }
+
     /// The name as one lower-case string.
     pub fn joined(&self) -> String {
         self.words.join(" ")

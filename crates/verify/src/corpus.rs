@@ -169,7 +169,7 @@ impl Corpus {
         // Glued on from another document: joined only when it is about something the first
         // sentence names (its opening name appears there) — a bridge between the two.
         if b.glued {
-            return b.analysis.names.first().is_some_and(|n| a.analysis.names.iter().any(|m| m.stems.last() == n.stems.last()));
+            return b.analysis.names.first().is_some_and(|n| a.analysis.names.iter().any(|m| m.same_as(n)));
         }
         let b = &b.analysis;
         // "The studio …" after a sentence about Studio Ghibli.
@@ -178,9 +178,7 @@ impl Corpus {
         }
         // Names are the same when their last words agree ("Hari" and "Badr Hari", not "Best
         // Film" and "Best Actor").
-        b.refers_back
-            || b.names.is_empty()
-            || b.names.iter().any(|n| a.analysis.names.iter().any(|m| m.stems.last() == n.stems.last()))
+        b.refers_back || b.names.is_empty() || b.names.iter().any(|n| a.analysis.names.iter().any(|m| m.same_as(n)))
     }
 
     /// Number of sentences that state a key (or hold it in a name): its document frequency.

@@ -211,7 +211,10 @@ pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<Cl
             if let Some(n) = own.names.first() {
                 subject = Some(n.clone());
             }
-            let mut r = verify_claim(c, corpus, asked.as_ref(), antecedent);
+            let mut r = match both(c, asked.as_ref()) {
+                Some(parts) => verify_each(c, corpus, asked.as_ref(), &parts),
+                None => verify_claim(c, corpus, asked.as_ref(), antecedent),
+            };
             if !opts.explain {
                 r.features = None;
             }
@@ -220,15 +223,87 @@ pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<Cl
         .collect()
 }
 
+/// A claim about "both" of the question's two subjects ("Both are American authors" to "Alan
+/// Furst and Lee Child are what?"): the claim once for each, with its name in place of "Both".
+fn both(claim: &Claim, asked: Option<&Asked>) -> Option<Vec<(String, Claim)>> {
+    let q = asked?;
+    let lead = claim.text.split_whitespace().next()?;
+    if !lead.eq_ignore_ascii_case("both") || q.analysis.names.len() < 2 {
+        return None;
+    }
+    let rest = claim.text.trim_start()[lead.len()..].trim_start();
+    let rest = rest.strip_prefix("of them").or_else(|| rest.strip_prefix("individuals")).unwrap_or(rest);
+    Some(
+        q.analysis.names[..2]
+            .iter()
+            .map(|n| (titled_name(n), Claim { text: format!("{} {}", titled_name(n), rest.trim_start()), ..claim.clone() }))
+            .collect(),
+    )
+}
+
+fn titled_name(n: &analysis::Name) -> String {
+    n.words
+        .iter()
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Verifies a "both" claim as its parts: contradicted if either part is, supported if both are,
+/// else unsupported — with the parts' evidence.
+fn verify_each(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>, parts: &[(String, Claim)]) -> ClaimResult {
+    let results: Vec<ClaimResult> = parts.iter().map(|(_, p)| verify_claim(p, corpus, asked, None)).collect();
+    let mut out = verify_claim(claim, corpus, asked, None);
+    if matches!(out.status, Status::NotApplicable | Status::Unverified) {
+        return out;
+    }
+    let pick = |st: Status| results.iter().find(|r| r.status == st);
+    let (status, from) = if let Some(r) = pick(Status::Contradicted) {
+        (Status::Contradicted, r)
+    } else if results.iter().all(|r| r.status == Status::Supported) {
+        (Status::Supported, &results[0])
+    } else {
+        let r = results.iter().find(|r| r.status != Status::Supported).unwrap_or(&results[0]);
+        (if r.status == Status::PartiallySupported { Status::PartiallySupported } else { Status::Unsupported }, r)
+    };
+    out.status = status;
+    out.confidence = from.confidence;
+    out.reason = match status {
+        Status::Supported => "stated for each of the two".into(),
+        _ => {
+            let who =
+                parts.iter().zip(&results).find(|(_, r)| r.status == from.status).map_or("one of them", |((n, _), _)| n.as_str());
+            format!("for {who}: {}", from.reason)
+        }
+    };
+    out.support_edges = results
+        .iter()
+        .filter(|r| status == Status::Supported || r.status == status)
+        .flat_map(|r| r.support_edges.iter().cloned())
+        .enumerate()
+        .map(|(n, mut e)| {
+            e.edge_id = format!("{}-e{}", claim.id, n + 1);
+            e
+        })
+        .collect();
+    out
+}
+
 /// When a question is given and the extractor found no claim in the answer (a bare "Delhi"),
 /// the answer as a whole is the claim: it answers the question. Adds that claim to the graph.
-pub fn add_answer_claim(graph: &mut PredicateGraph) {
+pub fn add_answer_claim(graph: &mut PredicateGraph, question: &str) {
     if !graph.claims.is_empty() {
         return;
     }
     let text = &graph.text;
     let trimmed = text.trim();
-    if trimmed.is_empty() || !trimmed.chars().any(char::is_alphanumeric) || !bare_answer(trimmed) {
+    // "No." answers "Were they known for the same work?"; to anything else it is chit-chat.
+    let polar = matches!(question::form(question, &Analysis::of(question)), question::Form::Polar(_))
+        && question::reply(trimmed).is_some();
+    if trimmed.is_empty() || !trimmed.chars().any(char::is_alphanumeric) || !(polar || bare_answer(trimmed)) {
         return;
     }
     let lead = text.len() - text.trim_start().len();
@@ -555,7 +630,7 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], foc
     let about = |w: &WindowEval| if bare { w.relevance } else { w.context.max(w.relevance.min(w.support)) };
     // A bare answer is stated only where the question's subject is discussed.
     let stated = |w: &WindowEval| states(w) && (!bare || w.relevance > 0.0);
-    let clean: Vec<&WindowEval> = windows.iter().filter(|w| w.conflict.is_none()).collect();
+    let clean: Vec<&WindowEval> = windows.iter().filter(|w| w.conflict.is_none() && !w.doubt).collect();
     let best = clean.iter().copied().min_by(|a, b| stated(b).cmp(&stated(a)).then(support_order(a, b)));
     let conflicting = windows
         .iter()
@@ -763,7 +838,7 @@ fn features(
     f.insert("flipped", best.map_or(0.0, |b| f64::from(u8::from(b.flipped))));
     f.insert("union_support", union.map_or(best.map_or(0.0, |b| b.support), |u| u.support));
     f.insert("union_missing", union.map_or(best.map_or(specifics as f64, |b| b.missing as f64), |u| u.missing as f64));
-    f.insert("weak_conflict", f64::from(u8::from(windows.iter().any(|w| w.conflict.is_some()))));
+    f.insert("weak_conflict", f64::from(u8::from(windows.iter().any(|w| w.conflict.is_some() || w.doubt))));
     f
 }
 
