@@ -29,6 +29,19 @@ pub const BUILTIN_PACKS: &[BuiltinPack] = &[
 /// tools: CAPE's top-level checks, and the full JSON Schema check beside them.
 pub const TOOL_CALL_PACKS: [&str; 2] = ["core.tool-use.v1", "warrant.tool-schema.v1"];
 
+/// The [`TOOL_CALL_PACKS`], loaded: what `policy eval` runs when no pack is named and the
+/// input calls tools. The error names a built-in pack that fails to load (a bug).
+pub fn tool_call_packs() -> Result<Vec<Pack>, String> {
+    TOOL_CALL_PACKS
+        .iter()
+        .map(|id| match builtin(id) {
+            Some(Ok(p)) => Ok(p.clone()),
+            Some(Err(e)) => Err(format!("built-in pack {id}: {e}")),
+            None => Err(format!("built-in pack {id} is missing")),
+        })
+        .collect()
+}
+
 /// The ids of the built-in packs, sorted.
 pub fn builtin_ids() -> impl Iterator<Item = &'static str> {
     BUILTIN_PACKS.iter().map(|p| p.id)
