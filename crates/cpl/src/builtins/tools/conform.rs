@@ -124,6 +124,11 @@ fn show(v: &Value) -> String {
     format!("{}…", &s[..cut])
 }
 
+/// "1 character", "3 characters".
+fn count(n: u64, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 /// "string \"100\"", "integer 5", "null": the found value with its type.
 fn got(v: &Value) -> String {
     match v {
@@ -170,10 +175,10 @@ fn describe_errors(validator: &jsonschema::Validator, args: &Value) -> Vec<Strin
             K::Maximum { limit } => (at, false, format!("{} is greater than the maximum {limit}", show(v))),
             K::ExclusiveMinimum { limit } => (at, false, format!("{} is not greater than {limit}", show(v))),
             K::ExclusiveMaximum { limit } => (at, false, format!("{} is not less than {limit}", show(v))),
-            K::MinLength { limit } => (at, false, format!("{} is shorter than {limit} characters", show(v))),
-            K::MaxLength { limit } => (at, false, format!("{} is longer than {limit} characters", show(v))),
-            K::MinItems { limit } => (at, false, format!("has fewer than {limit} items")),
-            K::MaxItems { limit } => (at, false, format!("has more than {limit} items")),
+            K::MinLength { limit } => (at, false, format!("{} is shorter than {}", show(v), count(*limit, "character"))),
+            K::MaxLength { limit } => (at, false, format!("{} is longer than {}", show(v), count(*limit, "character"))),
+            K::MinItems { limit } => (at, false, format!("has fewer than {}", count(*limit, "item"))),
+            K::MaxItems { limit } => (at, false, format!("has more than {}", count(*limit, "item"))),
             K::Pattern { pattern } => (at, false, format!("{} does not match the pattern {pattern}", show(v))),
             K::Format { format } => (at, false, format!("{} is not a valid {format}", show(v))),
             K::AnyOf { .. } => (at, false, format!("{} matches none of the anyOf alternatives", show(v))),
