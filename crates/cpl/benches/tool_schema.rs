@@ -20,22 +20,22 @@ use warrant_graph::{PredicateGraph, Span, ToolCall};
 /// array of objects.
 fn tool(i: usize) -> Value {
     json!({"type": "function", "function": {"name": format!("tool_{i:02}"), "description": format!("Tool number {i}."),
-        "parameters": {"type": "object", "additionalProperties": false, "required": ["id", "query"], "properties": {
-            "id": {"type": "integer", "minimum": 1, "maximum": 100000},
-            "query": {"type": "string", "minLength": 1, "maxLength": 200},
-            "mode": {"type": "string", "enum": ["fast", "exact", "fuzzy"]},
-            "ratio": {"type": "number", "exclusiveMinimum": 0},
-            "dry_run": {"type": "boolean"},
-            "email": {"type": "string", "format": "email"},
-            "code": {"type": "string", "pattern": "^[A-Z]{3}-[0-9]{3}$"},
-            "filters": {"type": "object", "additionalProperties": false, "properties": {
-                "status": {"type": "string", "enum": ["open", "closed", "pending"]},
-                "since": {"type": "string", "format": "date"},
-                "limit": {"type": "integer", "minimum": 1}}},
-            "items": {"type": "array", "items": {"type": "object", "required": ["sku"], "properties": {
-                "sku": {"type": "string"}, "qty": {"type": "integer", "minimum": 1}}}},
-            "target": {"oneOf": [{"type": "string"}, {"type": "object", "required": ["lat", "lon"]}]}
-        }}}})
+    "parameters": {"type": "object", "additionalProperties": false, "required": ["id", "query"], "properties": {
+        "id": {"type": "integer", "minimum": 1, "maximum": 100000},
+        "query": {"type": "string", "minLength": 1, "maxLength": 200},
+        "mode": {"type": "string", "enum": ["fast", "exact", "fuzzy"]},
+        "ratio": {"type": "number", "exclusiveMinimum": 0},
+        "dry_run": {"type": "boolean"},
+        "email": {"type": "string", "format": "email"},
+        "code": {"type": "string", "pattern": "^[A-Z]{3}-[0-9]{3}$"},
+        "filters": {"type": "object", "additionalProperties": false, "properties": {
+            "status": {"type": "string", "enum": ["open", "closed", "pending"]},
+            "since": {"type": "string", "format": "date"},
+            "limit": {"type": "integer", "minimum": 1}}},
+        "items": {"type": "array", "items": {"type": "object", "required": ["sku"], "properties": {
+            "sku": {"type": "string"}, "qty": {"type": "integer", "minimum": 1}}}},
+        "target": {"oneOf": [{"type": "string"}, {"type": "object", "required": ["lat", "lon"]}]}
+    }}}})
 }
 
 fn good_args(i: usize) -> Value {
@@ -56,7 +56,12 @@ fn graph(tools: &[Value], args: fn(usize) -> Value, in_context: bool) -> Predica
     g.tool_calls = (0..10)
         .map(|k| {
             let i = k * 5; // ten different tools out of fifty
-            ToolCall { id: format!("tc{}", k + 1), name: format!("tool_{i:02}"), arguments: args(i).as_object().unwrap().clone(), span: Span::new(0, 0) }
+            ToolCall {
+                id: format!("tc{}", k + 1),
+                name: format!("tool_{i:02}"),
+                arguments: args(i).as_object().unwrap().clone(),
+                span: Span::new(0, 0),
+            }
         })
         .collect();
     let names: Vec<String> = (0..tools.len()).map(|i| format!("tool_{i:02}")).collect();
@@ -79,7 +84,9 @@ fn benches(c: &mut Criterion) {
     let g = graph(&tools, good_args, false);
     let r = with_file.evaluate(&both, &g).unwrap();
     assert!(r.passed && r.violations().next().is_none(), "{:?}", r.violations().map(|v| &v.2.message).collect::<Vec<_>>());
-    c.bench_function("tool_schema/file_10_calls_50_tools", |b| b.iter(|| with_file.evaluate(black_box(&both), black_box(&g)).unwrap()));
+    c.bench_function("tool_schema/file_10_calls_50_tools", |b| {
+        b.iter(|| with_file.evaluate(black_box(&both), black_box(&g)).unwrap())
+    });
     c.bench_function("tool_schema/core_only_10_calls_50_tools", |b| {
         b.iter(|| with_file.evaluate(black_box(&core), black_box(&g)).unwrap())
     });

@@ -369,10 +369,25 @@ fn bfcl_correct_calls_pass_and_every_mutant_is_caught() {
             let functions = q["function"].as_array().unwrap();
             let question = q["question"][0][0]["content"].as_str().unwrap_or("");
             let offered: BTreeSet<&str> = functions.iter().filter_map(|f| f["name"].as_str()).collect();
+            // The same functions with a root keyword that changes nothing but makes the schema
+            // pack validate each call whole instead of per property: both must agree.
+            let whole: Vec<Value> = functions
+                .iter()
+                .map(|f| {
+                    let mut f = f.clone();
+                    f["parameters"]["minProperties"] = json!(0);
+                    f
+                })
+                .collect();
+            let same_either_way = |calls: &[(String, Map<String, Value>)], f: &Findings| {
+                let r = engine.evaluate(&packs, &graph(id, question, &whole, calls)).unwrap();
+                assert_eq!(&findings(&r), f, "{id}: per-property and whole-schema checks disagree");
+            };
             let calls = correct_calls(&a["ground_truth"], functions);
             let r = engine.evaluate(&packs, &graph(id, question, functions, &calls)).unwrap();
             assert!(r.diagnostics.iter().all(|d| d.severity == Severity::Info), "{id}: {:?}", r.diagnostics);
             let f = findings(&r);
+            same_either_way(&calls, &f);
             let tally = correct.entry(category).or_default();
             let mut clean = Vec::with_capacity(calls.len());
             for (i, (name, _)) in calls.iter().enumerate() {
@@ -399,6 +414,7 @@ fn bfcl_correct_calls_pass_and_every_mutant_is_caught() {
                     mutated[i] = (new_name, new_args);
                     let r = engine.evaluate(&packs, &graph(id, question, functions, &mutated)).unwrap();
                     let f = findings(&r);
+                    same_either_way(&mutated, &f);
                     let others_clean = f
                         .keys()
                         .filter(|n| **n != node)

@@ -6,11 +6,14 @@
 //! given" (as Python's `None` default does): it is removed before validation and reported by
 //! `no_null_optional_arguments` instead. For a required parameter it stays a type error.
 
+use std::collections::BTreeMap;
+
 use jsonschema::error::{TypeKind, ValidationErrorKind as K};
 use serde_json::{Map, Value};
 use warrant_graph::ToolCall;
 use warrant_graph::schema::push_pointer;
 
+use super::schema::Check;
 use super::{ToolView, with_schema};
 use crate::builtins::Diag;
 
@@ -18,36 +21,82 @@ use crate::builtins::Diag;
 pub fn arguments_conform(tools: &ToolView<'_>, tc: &ToolCall, diag: &mut Diag<'_>) -> bool {
     let Some(tool) = with_schema(tools, tc, diag) else { return false };
     let compiled = tool.compiled();
-    let validator = match &compiled.validator {
-        Ok(v) => v,
+    let check = match &compiled.check {
+        Ok(c) => c,
         Err(why) => {
             diag.push(|| format!("the parameter schema of tool {} is not valid JSON Schema: {why}", tc.name));
             return false;
         }
     };
-    let mut args = Value::Object(tc.arguments.clone());
-    strip_null_optionals(&compiled.schema, &mut args);
-    if validator.is_valid(&args) {
+    if conforms(check, &compiled.schema, &tc.arguments) {
         return true;
     }
     if diag.wants() {
-        for d in describe_errors(validator, &args) {
+        for d in failures(check, &compiled.schema, &tc.arguments) {
             diag.push(|| d);
         }
     }
     false
 }
 
+/// The fast path: true when the arguments are valid (nothing is formatted).
+fn conforms(check: &Check, schema: &Value, args: &Map<String, Value>) -> bool {
+    match check {
+        Check::Whole(v) => {
+            let mut all = Value::Object(args.clone());
+            strip_null_optionals(schema, &mut all);
+            v.is_valid(&all)
+        }
+        Check::Properties { properties, required, closed } => {
+            args.iter().all(|(k, x)| match properties.get(k) {
+                Some((sub, v)) => (x.is_null() && not_given(sub, required, k)) || with_nulls_stripped(sub, x, |x| v.is_valid(x)),
+                None => !closed,
+            }) && required.iter().all(|r| args.contains_key(r))
+        }
+    }
+}
+
+/// One diagnostic per failure, `<pointer into the arguments>: <what is wrong>`, sorted by
+/// pointer.
+fn failures(check: &Check, schema: &Value, args: &Map<String, Value>) -> Vec<String> {
+    let mut found = Vec::new();
+    match check {
+        Check::Whole(v) => {
+            let mut all = Value::Object(args.clone());
+            strip_null_optionals(schema, &mut all);
+            describe(v.iter_errors(&all), "", &mut found);
+        }
+        Check::Properties { properties, required, closed } => {
+            for (k, x) in args {
+                let at = push_pointer("", k);
+                match properties.get(k) {
+                    Some((sub, _)) if x.is_null() && not_given(sub, required, k) => {}
+                    Some((sub, v)) => with_nulls_stripped(sub, x, |x| describe(v.iter_errors(x), &at, &mut found)),
+                    None if *closed => found.push((at, false, UNDECLARED.to_string())),
+                    None => {}
+                }
+            }
+            for r in required.iter().filter(|r| !args.contains_key(*r)) {
+                found.push((push_pointer("", r), false, MISSING.to_string()));
+            }
+        }
+    }
+    finish(found)
+}
+
+const UNDECLARED: &str = "not a declared parameter (additionalProperties is false)";
+const MISSING: &str = "required, but missing";
+
 /// `no_null_optional_arguments(tc)`: no optional parameter is passed as `null` (which the
 /// schema pack reads as "not given"). True when the tool has no schema: nothing to say.
 pub fn no_null_optional_arguments(tools: &ToolView<'_>, tc: &ToolCall, diag: &mut Diag<'_>) -> bool {
     let Some(tool) = tools.get(&tc.name) else { return true };
     let mut found = Vec::new();
-    null_optionals(&tool.compiled().schema, &tc.arguments, "", &mut found);
+    let stopped = null_optionals(&tool.compiled().schema, &tc.arguments, &mut Vec::new(), &mut found, diag.wants());
     for p in &found {
         diag.push(|| format!("{p}: null for an optional parameter, read as not given"));
     }
-    found.is_empty()
+    !stopped && found.is_empty()
 }
 
 /// True when the schema declares a `type` that leaves `null` out (no `type`: anything goes).
@@ -61,6 +110,31 @@ fn refuses_null(schema: &Value) -> bool {
 
 fn is_required(schema: &Value, name: &str) -> bool {
     schema.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|x| x == name))
+}
+
+/// A `null` for parameter `name` (schema `sub`) stands for "not given".
+fn not_given(sub: &Value, required: &[String], name: &str) -> bool {
+    !required.iter().any(|r| r == name) && refuses_null(sub)
+}
+
+/// Runs `f` on `x`, or on a copy without its "not given" nulls when it holds any.
+fn with_nulls_stripped<R>(sub: &Value, x: &Value, f: impl FnOnce(&Value) -> R) -> R {
+    if has_null_member(x) {
+        let mut copy = x.clone();
+        strip_null_optionals(sub, &mut copy);
+        f(&copy)
+    } else {
+        f(x)
+    }
+}
+
+/// True when a `null` sits anywhere inside an object or array (cheap: nothing is copied).
+fn has_null_member(v: &Value) -> bool {
+    match v {
+        Value::Object(o) => o.values().any(|x| x.is_null() || has_null_member(x)),
+        Value::Array(a) => a.iter().any(|x| x.is_null() || has_null_member(x)),
+        _ => false,
+    }
 }
 
 /// Removes the null members that stand for "not given", at every depth the schema describes
@@ -85,27 +159,58 @@ fn strip_null_optionals(schema: &Value, v: &mut Value) {
     }
 }
 
-/// Pointers of the null members [`strip_null_optionals`] would remove.
-fn null_optionals(schema: &Value, obj: &Map<String, Value>, at: &str, out: &mut Vec<String>) {
-    let Some(props) = schema.get("properties").and_then(Value::as_object) else { return };
+/// A step of the path to a member.
+#[derive(Clone, Copy)]
+enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The null members [`strip_null_optionals`] would remove, their pointers in `out` when
+/// `render`. Without `render` it stops at the first and returns true; nothing is allocated
+/// on the way.
+fn null_optionals<'a>(
+    schema: &Value,
+    obj: &'a Map<String, Value>,
+    path: &mut Vec<Seg<'a>>,
+    out: &mut Vec<String>,
+    render: bool,
+) -> bool {
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else { return false };
     for (k, x) in obj {
         let Some(s) = props.get(k) else { continue };
-        let here = push_pointer(at, k);
-        match x {
-            Value::Null if !is_required(schema, k) && refuses_null(s) => out.push(here),
-            Value::Object(inner) => null_optionals(s, inner, &here, out),
-            Value::Array(items) => {
-                if let Some(item_schema) = s.get("items").filter(|s| s.is_object()) {
-                    for (i, item) in items.iter().enumerate() {
-                        if let Value::Object(inner) = item {
-                            null_optionals(item_schema, inner, &format!("{here}/{i}"), out);
-                        }
-                    }
+        path.push(Seg::Key(k));
+        let stop = match x {
+            Value::Null if !is_required(schema, k) && refuses_null(s) => {
+                if render {
+                    out.push(path.iter().fold(String::new(), |p, seg| match seg {
+                        Seg::Key(k) => push_pointer(&p, k),
+                        Seg::Index(i) => format!("{p}/{i}"),
+                    }));
                 }
+                !render
             }
-            _ => {}
+            Value::Object(inner) => null_optionals(s, inner, path, out, render),
+            Value::Array(items) => {
+                let item_schema = s.get("items").filter(|s| s.is_object());
+                items.iter().enumerate().any(|(i, item)| match (item_schema, item) {
+                    (Some(is), Value::Object(inner)) => {
+                        path.push(Seg::Index(i));
+                        let stop = null_optionals(is, inner, path, out, render);
+                        path.pop();
+                        stop
+                    }
+                    _ => false,
+                })
+            }
+            _ => false,
+        };
+        path.pop();
+        if stop {
+            return true;
         }
     }
+    false
 }
 
 /// Longest rendering of a value inside a diagnostic.
@@ -137,13 +242,15 @@ fn got(v: &Value) -> String {
     }
 }
 
-/// One diagnostic per failure, `<pointer into the arguments>: <what is wrong>`, sorted by
-/// pointer. Where a value has the wrong type, the keywords that then also fail on it (`enum`,
-/// `pattern`, …) add nothing and are left out.
-fn describe_errors(validator: &jsonschema::Validator, args: &Value) -> Vec<String> {
-    let mut found: Vec<(String, bool, String)> = Vec::new();
-    for e in validator.iter_errors(args) {
-        let at = e.instance_path().as_str().to_string();
+/// Appends one `(pointer, is a type error, message)` per validation error; `at` is the pointer
+/// of the validated value within the arguments.
+fn describe<'e>(
+    errors: impl Iterator<Item = jsonschema::ValidationError<'e>>,
+    at: &str,
+    found: &mut Vec<(String, bool, String)>,
+) {
+    for e in errors {
+        let here = format!("{at}{}", e.instance_path().as_str());
         let v = e.instance();
         let (pointer, is_type, message) = match e.kind() {
             K::Type { kind } => {
@@ -151,53 +258,54 @@ fn describe_errors(validator: &jsonschema::Validator, args: &Value) -> Vec<Strin
                     TypeKind::Single(t) => t.to_string(),
                     TypeKind::Multiple(ts) => ts.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" or "),
                 };
-                (at, true, format!("expected {expected}, got {}", got(v)))
+                (here, true, format!("expected {expected}, got {}", got(v)))
             }
             K::Required { property } => {
                 let name = property.as_str().map_or_else(|| property.to_string(), str::to_string);
-                (push_pointer(&at, &name), false, "required, but missing".to_string())
+                (push_pointer(&here, &name), false, MISSING.to_string())
             }
             K::AdditionalProperties { unexpected } => {
                 for name in unexpected {
-                    found.push((
-                        push_pointer(&at, name),
-                        false,
-                        "not a declared parameter (additionalProperties is false)".into(),
-                    ));
+                    found.push((push_pointer(&here, name), false, UNDECLARED.into()));
                 }
                 continue;
             }
-            K::Enum { options } => (at, false, format!("{} is not one of {}", show(v), show(options))),
+            K::Enum { options } => (here, false, format!("{} is not one of {}", show(v), show(options))),
             K::Constant { expected_value } => {
-                (at, false, format!("{} is not the required value {}", show(v), show(expected_value)))
+                (here, false, format!("{} is not the required value {}", show(v), show(expected_value)))
             }
-            K::Minimum { limit } => (at, false, format!("{} is less than the minimum {limit}", show(v))),
-            K::Maximum { limit } => (at, false, format!("{} is greater than the maximum {limit}", show(v))),
-            K::ExclusiveMinimum { limit } => (at, false, format!("{} is not greater than {limit}", show(v))),
-            K::ExclusiveMaximum { limit } => (at, false, format!("{} is not less than {limit}", show(v))),
-            K::MinLength { limit } => (at, false, format!("{} is shorter than {}", show(v), count(*limit, "character"))),
-            K::MaxLength { limit } => (at, false, format!("{} is longer than {}", show(v), count(*limit, "character"))),
-            K::MinItems { limit } => (at, false, format!("has fewer than {}", count(*limit, "item"))),
-            K::MaxItems { limit } => (at, false, format!("has more than {}", count(*limit, "item"))),
-            K::Pattern { pattern } => (at, false, format!("{} does not match the pattern {pattern}", show(v))),
-            K::Format { format } => (at, false, format!("{} is not a valid {format}", show(v))),
-            K::AnyOf { .. } => (at, false, format!("{} matches none of the anyOf alternatives", show(v))),
-            K::OneOfNotValid { .. } => (at, false, format!("{} matches none of the oneOf alternatives", show(v))),
-            K::OneOfMultipleValid { .. } => (at, false, format!("{} matches more than one oneOf alternative", show(v))),
-            K::UniqueItems => (at, false, "has duplicate items".to_string()),
-            K::FalseSchema => (at, false, "no value is allowed here".to_string()),
+            K::Minimum { limit } => (here, false, format!("{} is less than the minimum {limit}", show(v))),
+            K::Maximum { limit } => (here, false, format!("{} is greater than the maximum {limit}", show(v))),
+            K::ExclusiveMinimum { limit } => (here, false, format!("{} is not greater than {limit}", show(v))),
+            K::ExclusiveMaximum { limit } => (here, false, format!("{} is not less than {limit}", show(v))),
+            K::MinLength { limit } => (here, false, format!("{} is shorter than {}", show(v), count(*limit, "character"))),
+            K::MaxLength { limit } => (here, false, format!("{} is longer than {}", show(v), count(*limit, "character"))),
+            K::MinItems { limit } => (here, false, format!("has fewer than {}", count(*limit, "item"))),
+            K::MaxItems { limit } => (here, false, format!("has more than {}", count(*limit, "item"))),
+            K::Pattern { pattern } => (here, false, format!("{} does not match the pattern {pattern}", show(v))),
+            K::Format { format } => (here, false, format!("{} is not a valid {format}", show(v))),
+            K::AnyOf { .. } => (here, false, format!("{} matches none of the anyOf alternatives", show(v))),
+            K::OneOfNotValid { .. } => (here, false, format!("{} matches none of the oneOf alternatives", show(v))),
+            K::OneOfMultipleValid { .. } => (here, false, format!("{} matches more than one oneOf alternative", show(v))),
+            K::UniqueItems => (here, false, "has duplicate items".to_string()),
+            K::FalseSchema => (here, false, "no value is allowed here".to_string()),
             _ => {
                 let mut m = e.to_string();
                 if m.len() > 2 * MAX_VALUE {
                     m = show(&Value::String(m));
                 }
-                (at, false, m)
+                (here, false, m)
             }
         };
         found.push((pointer, is_type, message));
     }
-    let typed: Vec<String> = found.iter().filter(|(_, t, _)| *t).map(|(p, _, _)| p.clone()).collect();
-    found.retain(|(p, is_type, _)| *is_type || !typed.contains(p));
+}
+
+/// Sorts by pointer and renders. Where a value has the wrong type, the keywords that then
+/// also fail on it (`enum`, `pattern`, …) add nothing and are left out.
+fn finish(mut found: Vec<(String, bool, String)>) -> Vec<String> {
+    let typed: BTreeMap<String, ()> = found.iter().filter(|(_, t, _)| *t).map(|(p, _, _)| (p.clone(), ())).collect();
+    found.retain(|(p, is_type, _)| *is_type || !typed.contains_key(p));
     found.sort_by(|a, b| a.0.cmp(&b.0));
     found.dedup();
     found.into_iter().map(|(p, _, m)| format!("{}: {m}", if p.is_empty() { "arguments" } else { p.as_str() })).collect()
@@ -214,7 +322,7 @@ mod tests {
         ToolRegistry::from_json(&json!([{"name": "f", "parameters": parameters}]), ToolOrigin::File).unwrap()
     }
 
-    fn conform(parameters: Value, args: Value) -> (bool, Vec<String>) {
+    fn conform_one(parameters: Value, args: &Value) -> (bool, Vec<String>) {
         let reg = registry(parameters);
         let view = ToolView::new(None, &reg, &mut Vec::new()).unwrap();
         let tc = ToolCall {
@@ -228,6 +336,18 @@ mod tests {
         assert_eq!(ok, arguments_conform(&view, &tc, &mut Diag::none()), "same outcome without diagnostics");
         assert_eq!(ok, out.is_empty(), "{out:?}");
         (ok, out)
+    }
+
+    /// Checks the call both ways a schema can be compiled — per property, and whole (a root
+    /// keyword that changes nothing forces it) — and requires the same outcome.
+    fn conform(parameters: Value, args: Value) -> (bool, Vec<String>) {
+        let mut whole = parameters.clone();
+        whole["minProperties"] = json!(0);
+        let reg = registry(whole.clone());
+        assert!(matches!(reg.get("f").unwrap().compiled().check, Ok(Check::Whole(_))));
+        let a = conform_one(parameters, &args);
+        assert_eq!(a, conform_one(whole, &args), "per-property and whole-schema checks agree");
+        a
     }
 
     fn nulls(parameters: Value, args: Value) -> (bool, Vec<String>) {

@@ -14,7 +14,7 @@ pub mod conform;
 mod schema;
 mod types;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, LazyLock, Mutex};
 
 use serde_json::Value;
@@ -22,7 +22,7 @@ use warrant_graph::ToolCall;
 use warrant_graph::schema::push_pointer;
 
 use super::Diag;
-use schema::{Compiled, ContentCache};
+use schema::Compiled;
 use types::{JsonType, TypeName};
 
 /// What a parameter's `type` admits; `None` admits anything.
@@ -320,6 +320,39 @@ fn parse_type(t: Option<&Value>, ptr: &str) -> Result<TypeSet, ToolsError> {
     }
 }
 
+/// How many `context.tool_schemas` documents are kept parsed.
+const RECENT_DOCUMENTS: usize = 64;
+
+/// `context.tool_schemas`, parsed once per distinct document per process. Documents are
+/// compared whole (no hash: one walk that stops at the first difference); the most recently
+/// used come first, since a batch or a server usually sees one set of tools again and again.
+fn parsed_tool_schemas(doc: &Value) -> Result<Arc<ToolRegistry>, ToolsError> {
+    static RECENT: LazyLock<Mutex<VecDeque<(Value, Arc<ToolRegistry>)>>> = LazyLock::new(|| Mutex::new(VecDeque::new()));
+    {
+        // A poisoned lock still holds a consistent list (each change is one call).
+        let mut recent = RECENT.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(i) = recent.iter().position(|(d, _)| d == doc) {
+            let hit = Arc::clone(&recent[i].1);
+            if i > 0
+                && let Some(entry) = recent.remove(i)
+            {
+                recent.push_front(entry);
+            }
+            return Ok(hit);
+        }
+    }
+    let parsed = Arc::new(ToolRegistry::from_json(doc, ToolOrigin::Graph).map_err(|e| ToolsError {
+        pointer: format!("/context/tool_schemas{}", e.pointer.trim_end_matches('/')),
+        message: e.message,
+    })?);
+    let mut recent = RECENT.lock().unwrap_or_else(|p| p.into_inner());
+    if recent.len() >= RECENT_DOCUMENTS {
+        recent.pop_back();
+    }
+    recent.push_front((doc.clone(), Arc::clone(&parsed)));
+    Ok(parsed)
+}
+
 /// The tools visible to one evaluation: the graph's `context.tool_schemas` first (they win on
 /// a name clash, with an info note), then the tools file.
 #[derive(Debug, Clone)]
@@ -338,14 +371,8 @@ impl<'a> ToolView<'a> {
         file: &'a ToolRegistry,
         notes: &mut Vec<String>,
     ) -> Result<Self, ToolsError> {
-        static PARSED: LazyLock<Mutex<ContentCache<ToolRegistry>>> = LazyLock::new(|| Mutex::new(ContentCache::new(256)));
         let graph = match graph_context.and_then(|c| c.get("tool_schemas")) {
-            Some(doc) => ContentCache::get_or_try_insert(&PARSED, doc, || {
-                ToolRegistry::from_json(doc, ToolOrigin::Graph).map_err(|e| ToolsError {
-                    pointer: format!("/context/tool_schemas{}", e.pointer.trim_end_matches('/')),
-                    message: e.message,
-                })
-            })?,
+            Some(doc) => parsed_tool_schemas(doc)?,
             None => Arc::new(ToolRegistry::new()),
         };
         for name in graph.names() {
@@ -575,6 +602,23 @@ mod tests {
         assert_eq!(d, vec!["argument 'count': expected integer, got number", "argument 'name': expected string, got integer"]);
         let warnings: Vec<_> = view.warnings().map(|(src, p, _)| (src, p)).collect();
         assert_eq!(warnings[0], ("tools", "/0/function/parameters/properties/c/type".to_string()));
+    }
+
+    #[test]
+    fn each_schema_compiles_once_whichever_graph_or_file_brings_it() {
+        // As in a `--batch` or a server: many graphs carry the same tools, and a tools file
+        // holds one of them too.
+        let tools = json!([{"name": "lookup", "parameters": {"properties": {"id": {"type": "integer", "maximum": 9}}}},
+                           {"name": "other", "parameters": {"properties": {"q": {"type": "string"}}}}]);
+        let ctx = json!({"tool_schemas": tools.clone()});
+        let empty = ToolRegistry::new();
+        let a = ToolView::new(ctx.as_object(), &empty, &mut Vec::new()).unwrap();
+        let b = ToolView::new(ctx.as_object(), &empty, &mut Vec::new()).unwrap();
+        assert!(Arc::ptr_eq(&a.graph, &b.graph), "the document is parsed once");
+        let file = ToolRegistry::from_json(&json!([tools[0].clone()]), ToolOrigin::File).unwrap();
+        let (x, y) = (a.get("lookup").unwrap(), file.get("lookup").unwrap());
+        assert!(x.shares_compiled_schema(y), "the same parameters compile once");
+        assert!(!x.shares_compiled_schema(a.get("other").unwrap()));
     }
 
     #[test]

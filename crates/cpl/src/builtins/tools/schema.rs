@@ -7,7 +7,7 @@
 //! full) so that a server fed ever-new schemas cannot grow without limit; what it holds never
 //! changes a result, only how fast it comes.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::hash::{DefaultHasher, Hasher};
 use std::sync::{Arc, LazyLock, Mutex};
 
@@ -31,15 +31,32 @@ pub(crate) struct SchemaNote {
 pub(crate) struct Compiled {
     /// The normalised schema (walked to find `null` optional arguments).
     pub(crate) schema: Value,
-    /// The validator, or why the schema does not compile.
-    pub(crate) validator: Result<jsonschema::Validator, String>,
+    /// How arguments are validated, or why the schema does not compile.
+    pub(crate) check: Result<Check, String>,
     /// What normalisation and compilation noticed.
     pub(crate) notes: Vec<SchemaNote>,
 }
 
+/// How a tool's arguments are validated.
+pub(crate) enum Check {
+    /// The usual shape of a tool schema: an object with `properties`, `required` and a boolean
+    /// `additionalProperties`, and no `$ref`. Each property has its own validator, so a call is
+    /// validated member by member, without copying its arguments into one JSON value.
+    Properties {
+        /// Declared parameters: their schema (for `null` handling) and validator.
+        properties: BTreeMap<String, (Value, jsonschema::Validator)>,
+        /// Required parameter names.
+        required: Vec<String>,
+        /// `additionalProperties: false`.
+        closed: bool,
+    },
+    /// Any other schema, validated whole.
+    Whole(jsonschema::Validator),
+}
+
 impl std::fmt::Debug for Compiled {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Compiled").field("schema", &self.schema).field("compiles", &self.validator.is_ok()).finish()
+        f.debug_struct("Compiled").field("schema", &self.schema).field("compiles", &self.check.is_ok()).finish()
     }
 }
 
@@ -55,17 +72,29 @@ pub(crate) fn compiled(parameters: Option<&Value>) -> Arc<Compiled> {
 fn compile(raw: &Value) -> Compiled {
     let mut notes = Vec::new();
     let schema = normalise(raw, "", None, &mut notes);
-    let mut options = jsonschema::options().should_validate_formats(true);
-    // Tool schemas rarely say which draft they follow; draft-07 is the spec's reference, and
-    // keywords of later drafts it does not know are ignored rather than refused.
-    if schema.get("$schema").is_none() {
-        options = options.with_draft(jsonschema::Draft::Draft7);
-    }
-    let validator = options.build(&schema).map_err(|e| {
-        let at = e.instance_path().as_str();
-        if at.is_empty() { e.to_string() } else { format!("{at}: {e}") }
-    });
-    if let Err(why) = &validator {
+    let check = match properties_only(&schema) {
+        Some((props, required, closed)) => {
+            let mut properties = BTreeMap::new();
+            let mut failed = None;
+            for (name, sub) in props {
+                match build(sub) {
+                    Ok(v) => {
+                        properties.insert(name.clone(), (sub.clone(), v));
+                    }
+                    Err(why) => {
+                        failed = Some(format!("{}{why}", push_pointer("/properties", name)));
+                        break;
+                    }
+                }
+            }
+            match failed {
+                Some(why) => Err(why),
+                None => Ok(Check::Properties { properties, required, closed }),
+            }
+        }
+        None => build(&schema).map(Check::Whole).map_err(|e| e.trim_start_matches(": ").to_string()),
+    };
+    if let Err(why) = &check {
         notes.push(SchemaNote {
             pointer: String::new(),
             parameter: None,
@@ -74,7 +103,79 @@ fn compile(raw: &Value) -> Compiled {
             ),
         });
     }
-    Compiled { schema, validator, notes }
+    Compiled { schema, check, notes }
+}
+
+/// Compiles one schema; the error is `<pointer in the schema>: <why>` (pointer may be empty).
+fn build(schema: &Value) -> Result<jsonschema::Validator, String> {
+    let mut options = jsonschema::options().should_validate_formats(true);
+    // Tool schemas rarely say which draft they follow; draft-07 is the spec's reference, and
+    // keywords of later drafts it does not know are ignored rather than refused.
+    if schema.get("$schema").is_none() {
+        options = options.with_draft(jsonschema::Draft::Draft7);
+    }
+    options.build(schema).map_err(|e| {
+        let at = e.instance_path().as_str();
+        if at.is_empty() { format!(": {e}") } else { format!("{at}: {e}") }
+    })
+}
+
+/// Root keywords that the per-property check handles (or that only annotate).
+const PLAIN_ROOT: [&str; 12] = [
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "description",
+    "title",
+    "default",
+    "examples",
+    "$comment",
+    "optional",
+    "definitions",
+    "$defs",
+];
+
+/// The declared properties, required names and `additionalProperties: false` of a schema that
+/// the per-property check validates exactly as the whole schema would; `None` otherwise.
+fn properties_only(schema: &Value) -> Option<(&Map<String, Value>, Vec<String>, bool)> {
+    let obj = schema.as_object()?;
+    if obj.keys().any(|k| !PLAIN_ROOT.contains(&k.as_str())) || has_reference(schema) {
+        return None;
+    }
+    if obj.get("type").is_some_and(|t| t != "object") {
+        return None;
+    }
+    let empty = LazyLock::force(&EMPTY_MAP);
+    let props = match obj.get("properties") {
+        None => empty,
+        Some(p) => p.as_object()?,
+    };
+    let required = match obj.get("required") {
+        None => Vec::new(),
+        Some(r) => r.as_array()?.iter().map(|x| x.as_str().map(str::to_string)).collect::<Option<Vec<_>>>()?,
+    };
+    let closed = match obj.get("additionalProperties") {
+        None | Some(Value::Bool(true)) => false,
+        Some(Value::Bool(false)) => true,
+        Some(_) => return None,
+    };
+    Some((props, required, closed))
+}
+
+static EMPTY_MAP: LazyLock<Map<String, Value>> = LazyLock::new(Map::new);
+
+/// True when a `$ref` (or a keyword that moves what refs resolve against) appears anywhere: a
+/// property's schema could then not be compiled on its own.
+fn has_reference(v: &Value) -> bool {
+    match v {
+        Value::Object(o) => {
+            o.keys().any(|k| matches!(k.as_str(), "$ref" | "$id" | "$dynamicRef" | "$recursiveRef" | "$anchor"))
+                || o.values().any(has_reference)
+        }
+        Value::Array(a) => a.iter().any(has_reference),
+        _ => false,
+    }
 }
 
 /// Keywords whose value is one schema.
@@ -333,15 +434,36 @@ mod tests {
         let c = compiled(Some(&json!({"properties": {"x": {"type": "string", "minLength": 3}}})));
         assert!(Arc::ptr_eq(&a, &b));
         assert!(!Arc::ptr_eq(&a, &c));
-        assert!(a.validator.is_ok());
+        assert!(matches!(a.check, Ok(Check::Properties { .. })));
     }
 
     #[test]
     fn a_schema_that_does_not_compile_is_noted() {
         let c = compiled(Some(&json!({"properties": {"x": {"type": "string", "pattern": "(unclosed"}}})));
-        assert!(c.validator.is_err());
+        assert!(c.check.is_err());
         assert_eq!(c.notes.len(), 1);
-        assert!(c.notes[0].message.contains("not valid JSON Schema"), "{}", c.notes[0].message);
+        assert!(c.notes[0].message.contains("not valid JSON Schema (/properties/x"), "{}", c.notes[0].message);
+        let c = compiled(Some(&json!({"anyOf": [{"required": ["a"]}], "properties": {"x": {"minLength": "two"}}})));
+        assert!(c.notes[0].message.contains("not valid JSON Schema (/properties/x/minLength: "), "{}", c.notes[0].message);
+    }
+
+    #[test]
+    fn plain_object_schemas_are_checked_per_property() {
+        let shape = |s: Value| match compiled(Some(&s)).check {
+            Ok(Check::Properties { .. }) => "properties",
+            Ok(Check::Whole(_)) => "whole",
+            Err(_) => "error",
+        };
+        assert_eq!(
+            shape(json!({"type": "dict", "properties": {"a": {"type": "string"}}, "required": ["a"], "description": "d"})),
+            "properties"
+        );
+        assert_eq!(shape(json!({"additionalProperties": false})), "properties");
+        assert_eq!(shape(json!({"properties": {"a": {"$ref": "#/definitions/x"}}, "definitions": {"x": {}}})), "whole");
+        assert_eq!(shape(json!({"properties": {}, "anyOf": [{"required": ["a"]}]})), "whole");
+        assert_eq!(shape(json!({"properties": {}, "additionalProperties": {"type": "string"}})), "whole");
+        assert_eq!(shape(json!({"$schema": "http://json-schema.org/draft-07/schema#", "properties": {}})), "whole");
+        assert_eq!(shape(json!({"type": "array"})), "whole");
     }
 
     #[test]
