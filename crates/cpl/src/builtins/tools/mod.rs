@@ -327,7 +327,8 @@ const RECENT_DOCUMENTS: usize = 64;
 /// compared whole (no hash: one walk that stops at the first difference); the most recently
 /// used come first, since a batch or a server usually sees one set of tools again and again.
 fn parsed_tool_schemas(doc: &Value) -> Result<Arc<ToolRegistry>, ToolsError> {
-    static RECENT: LazyLock<Mutex<VecDeque<(Value, Arc<ToolRegistry>)>>> = LazyLock::new(|| Mutex::new(VecDeque::new()));
+    type Recent = VecDeque<(Value, Arc<ToolRegistry>)>;
+    static RECENT: LazyLock<Mutex<Recent>> = LazyLock::new(|| Mutex::new(VecDeque::new()));
     {
         // A poisoned lock still holds a consistent list (each change is one call).
         let mut recent = RECENT.lock().unwrap_or_else(|p| p.into_inner());
