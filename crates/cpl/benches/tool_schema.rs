@@ -3,7 +3,8 @@
 //!
 //! - `file`: the tools come from `--tools` (the engine's registry), as `policy eval` runs.
 //! - `context`: the tools travel in the graph's `context.tool_schemas`, as `check` runs.
-//! - `core_only`: `core.tool-use.v1` alone, the figure before the schema pack.
+//! - `core_only`: `core.tool-use.v1` alone, the figure before the schema pack (with the tools
+//!   from `--tools`, and in the graph's context).
 //! - `failing`: every call has defects, so diagnostics are formatted.
 //! - `compile_one_tool`: normalising and compiling one new tool schema (a cache miss).
 
@@ -93,6 +94,9 @@ fn benches(c: &mut Criterion) {
 
     let gc = graph(&tools, good_args, true);
     assert!(without.evaluate(&both, &gc).unwrap().passed);
+    c.bench_function("tool_schema/core_only_context_10_calls_50_tools", |b| {
+        b.iter(|| without.evaluate(black_box(&core), black_box(&gc)).unwrap())
+    });
     c.bench_function("tool_schema/context_10_calls_50_tools", |b| {
         b.iter(|| without.evaluate(black_box(&both), black_box(&gc)).unwrap())
     });
