@@ -7,11 +7,15 @@
 //!   from `--tools`, and in the graph's context).
 //! - `failing`: every call has defects, so diagnostics are formatted.
 //! - `compile_one_tool`: normalising and compiling one new tool schema (a cache miss).
+//!
+//! On Unix the evaluation benchmarks run twice: in wall time, and (`…/cpu`) in the
+//! benchmark thread's CPU time, which other processes on a shared machine do not inflate.
 
 #![allow(clippy::unwrap_used)] // benchmark setup
 
 use std::hint::black_box;
 
+use criterion::measurement::Measurement;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use warrant_cpl::{Engine, Pack, ToolOrigin, ToolRegistry, packs};
@@ -74,30 +78,45 @@ fn graph(tools: &[Value], args: fn(usize) -> Value, in_context: bool) -> Predica
     g
 }
 
-fn benches(c: &mut Criterion) {
+struct Setup {
+    tools: Vec<Value>,
+    both: Vec<Pack>,
+    core: Vec<Pack>,
+    with_file: Engine,
+    without: Engine,
+}
+
+fn setup() -> Setup {
     let tools: Vec<Value> = (0..50).map(tool).collect();
     let registry = ToolRegistry::from_json(&Value::Array(tools.clone()), ToolOrigin::File).unwrap();
-    let both: Vec<Pack> = packs::TOOL_CALL_PACKS.iter().map(|id| packs::builtin(id).unwrap().unwrap().clone()).collect();
-    let core: Vec<Pack> = vec![packs::builtin("core.tool-use.v1").unwrap().unwrap().clone()];
-    let with_file = Engine { tools: registry, ..Engine::default() };
-    let without = Engine::default();
+    Setup {
+        both: packs::TOOL_CALL_PACKS.iter().map(|id| packs::builtin(id).unwrap().unwrap().clone()).collect(),
+        core: vec![packs::builtin("core.tool-use.v1").unwrap().unwrap().clone()],
+        with_file: Engine { tools: registry, ..Engine::default() },
+        without: Engine::default(),
+        tools,
+    }
+}
 
+/// The evaluation benchmarks, under `suffix` (`""` for wall time, `"/cpu"` for CPU time).
+fn evaluations<M: Measurement + 'static>(c: &mut Criterion<M>, suffix: &str) {
+    let Setup { tools, both, core, with_file, without } = setup();
     let g = graph(&tools, good_args, false);
     let r = with_file.evaluate(&both, &g).unwrap();
     assert!(r.passed && r.violations().next().is_none(), "{:?}", r.violations().map(|v| &v.2.message).collect::<Vec<_>>());
-    c.bench_function("tool_schema/file_10_calls_50_tools", |b| {
+    c.bench_function(&format!("tool_schema/file_10_calls_50_tools{suffix}"), |b| {
         b.iter(|| with_file.evaluate(black_box(&both), black_box(&g)).unwrap())
     });
-    c.bench_function("tool_schema/core_only_10_calls_50_tools", |b| {
+    c.bench_function(&format!("tool_schema/core_only_10_calls_50_tools{suffix}"), |b| {
         b.iter(|| with_file.evaluate(black_box(&core), black_box(&g)).unwrap())
     });
 
     let gc = graph(&tools, good_args, true);
     assert!(without.evaluate(&both, &gc).unwrap().passed);
-    c.bench_function("tool_schema/core_only_context_10_calls_50_tools", |b| {
+    c.bench_function(&format!("tool_schema/core_only_context_10_calls_50_tools{suffix}"), |b| {
         b.iter(|| without.evaluate(black_box(&core), black_box(&gc)).unwrap())
     });
-    c.bench_function("tool_schema/context_10_calls_50_tools", |b| {
+    c.bench_function(&format!("tool_schema/context_10_calls_50_tools{suffix}"), |b| {
         b.iter(|| without.evaluate(black_box(&both), black_box(&gc)).unwrap())
     });
 
@@ -105,10 +124,13 @@ fn benches(c: &mut Criterion) {
     let r = with_file.evaluate(&both, &bad).unwrap();
     let diags: usize = r.violations().filter(|v| v.0 == "warrant.tool-schema.v1").map(|v| v.2.diagnostics.len()).sum();
     assert_eq!(diags, 10 * 13, "every defect of every call is reported");
-    c.bench_function("tool_schema/failing_10_calls_50_tools", |b| {
+    c.bench_function(&format!("tool_schema/failing_10_calls_50_tools{suffix}"), |b| {
         b.iter(|| with_file.evaluate(black_box(&both), black_box(&bad)).unwrap())
     });
+}
 
+fn wall(c: &mut Criterion) {
+    evaluations(c, "");
     let mut n = 0u64;
     c.bench_function("tool_schema/compile_one_tool", |b| {
         b.iter_batched(
@@ -116,7 +138,6 @@ fn benches(c: &mut Criterion) {
                 // A new description makes new content: a cache miss, so a real compile.
                 n += 1;
                 let mut t = tool(0);
-                t["function"]["description"] = json!(format!("variant {n}"));
                 t["function"]["parameters"]["properties"]["query"]["description"] = json!(format!("variant {n}"));
                 Value::Array(vec![t])
             },
@@ -126,5 +147,58 @@ fn benches(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches_group, benches);
-criterion_main!(benches_group);
+#[cfg(unix)]
+mod cpu {
+    use std::time::Duration;
+
+    use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+
+    /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`).
+    pub struct ThreadCpu;
+
+    fn now() -> Duration {
+        let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+        Duration::new(u64::try_from(t.tv_sec).unwrap_or(0), u32::try_from(t.tv_nsec).unwrap_or(0))
+    }
+
+    impl Measurement for ThreadCpu {
+        type Intermediate = Duration;
+        type Value = Duration;
+        fn start(&self) -> Duration {
+            now()
+        }
+        fn end(&self, start: Duration) -> Duration {
+            now().saturating_sub(start)
+        }
+        fn add(&self, a: &Duration, b: &Duration) -> Duration {
+            *a + *b
+        }
+        fn zero(&self) -> Duration {
+            Duration::ZERO
+        }
+        fn to_f64(&self, v: &Duration) -> f64 {
+            v.as_nanos() as f64
+        }
+        fn formatter(&self) -> &dyn ValueFormatter {
+            // Nanoseconds, printed as wall time prints them.
+            static WALL: WallTime = WallTime;
+            WALL.formatter()
+        }
+    }
+
+    pub fn benches(c: &mut criterion::Criterion<ThreadCpu>) {
+        super::evaluations(c, "/cpu");
+    }
+}
+
+criterion_group!(wall_group, wall);
+#[cfg(unix)]
+criterion_group! {
+    name = cpu_group;
+    config = Criterion::default().with_measurement(cpu::ThreadCpu);
+    targets = cpu::benches
+}
+#[cfg(unix)]
+criterion_main!(wall_group, cpu_group);
+#[cfg(not(unix))]
+criterion_main!(wall_group);
