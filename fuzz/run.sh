@@ -10,7 +10,7 @@ SECS="${1:-60}"; shift || true
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/.." && pwd)"
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(graph_loader policy_parser policy_eval tools_loader extract_input evidence_validator vocab_parser record_reader ckf_source ckf_compile ckf_package ask_plan ask_rules ask_question llm_reply llm_stage_replies research_payloads server_request)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(graph_loader policy_parser policy_eval tools_loader extract_input evidence_validator vocab_parser record_reader ckf_source ckf_compile ckf_package ask_plan ask_rules ask_question llm_reply llm_stage_replies research_payloads server_request text_segment verify_corpus check_batch_line)
 export RUSTC_BOOTSTRAP=1
 
 seed() {
@@ -49,6 +49,26 @@ seed ask_plan "$DATA"/vsabrains-exp3/spec-examples/ds005_worked_example_session_
 seed ask_rules "$REPO"/crates/answer/data/rules.json
 seed ask_question "$REPO"/crates/answer/tests/suite/questions.jsonl
 seed record_reader "$DATA"/vsabrains-exp3/exp3-rag/*.json "$DATA"/vsabrains-exp3/exp3-rag/*.jsonl "$DATA"/vsabrains-exp3/spec-examples/*.json
+
+# Text that slices by computed offsets: curly quotes, accents, emoji, CJK, combining marks,
+# sentence ends of every kind. verify_corpus reads `answer \0 ?question \0 source \0 source…`.
+UNI='“Refunds” are approved within 5 days — café naïve résumé. The 東京 office opens at 9:00 😀! e\u0301té… ‘quoted’? Ünïcödé\n\n- item one.\n- item two 👩‍👩‍👧 done.'
+seed_text() {
+  local dir="$HERE/corpus/$1"; mkdir -p "$dir"
+  printf "$UNI" > "$dir/unicode"
+  printf 'Mr. Smith paid $4.50 on 3 Jan. 2024. He left at 5 p.m.\tThen: “Why?” he asked.\r\nDone' > "$dir/abbrev"
+  printf '日本の首都は東京です。人口は約1400万人です！本当？' > "$dir/cjk"
+}
+seed_text text_segment
+seed text_segment "$REPO"/README.md "$CKF"/fixtures/runbook.md
+vdir="$HERE/corpus/verify_corpus"; mkdir -p "$vdir"
+printf 'Refunds are approved within 5 days. The café opens at 9:00 😀.\0?How fast are refunds?\0“Refunds” are approved within 7 days — e\u0301té.\n\nThe café opens at 9:00.\0東京は日本の首都です。' > "$vdir/unicode"
+printf 'Paris is the capital of France and has 2.1 million people.\0Paris, the capital of France, has 2,100,000 inhabitants. Berlin has 3.6 million.' > "$vdir/numbers"
+printf 'The service answers requests within 40 ms.\0?\0%s' "$(for i in 1 2 3 4 5 6 7 8; do printf 'The service answers requests within %d ms. ' "$i"; done)" > "$vdir/templated"
+bdir="$HERE/corpus/check_batch_line"; mkdir -p "$bdir"
+printf '{"id":"a","answer":"Refunds are approved within 5 days — café 😀.","question":"How fast?"}' > "$bdir/plain"
+printf '{"id":7,"answer":"東京は日本の首都です。e\\u0301té costs €4.50.","sources":[{"id":"s","text":"“Tokyo” is the capital of Japan. Crème brûlée costs €4.50."}]}' > "$bdir/sources"
+printf '{"id":"m","answer":{"role":"assistant","content":"The café opens at 9:00.","tool_calls":[{"id":"c1","type":"function","function":{"name":"lookup","arguments":"{\\"q\\":\\"x\\"}"}}]}}' > "$bdir/message"
 
 cd "$HERE"
 for t in "${TARGETS[@]}"; do

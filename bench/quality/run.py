@@ -107,7 +107,7 @@ def summedits():
         for rec in recs:
             split = half("summedits", hashlib.sha256(rec["doc"].encode()).hexdigest())
             gold = "consistent" if rec["label"] == 1 else "inconsistent"
-            yield split, line(f"se-{rec['id']}", rec["summary"], [("doc", rec["doc"])]), {"label": gold, "edits": rec.get("edit_types") or []}
+            yield split, line(f"se-{rec['id']}", rec["summary"], [("doc", rec["doc"])]), {"label": gold, "edits": rec.get("edit_types") or [], "original": rec.get("original_summary") or ""}
 
 
 def begin():
@@ -193,6 +193,22 @@ def item_status(report, strict_supported=False):
 
 def problem(status):
     return status in ("contradicted", "unsupported")
+
+
+def begin_flagged(report):
+    """BEGIN's reading (its PROVENANCE): a response is fully attributable when all it says is
+    in the knowledge. Flagged: any claim unsupported, contradicted or partially supported. A
+    response whose claims are all not_applicable because they are the speaker's own ("I love
+    hiking") carries information the knowledge does not: not attributable in BEGIN's terms, even
+    though Warrant rightly reports it as not checkable. A response with no claim at all is
+    generic (BEGIN's third class, on the clean side)."""
+    claims = report.get("claims", [])
+    statuses = [c["status"] for c in claims]
+    if any(s in ("contradicted", "unsupported", "partially_supported") for s in statuses):
+        return True
+    if any(s == "supported" for s in statuses) or not claims:
+        return False
+    return any(c["status"] == "not_applicable" and "personal" in c.get("reason", "") for c in claims)
 
 
 class Tally:
@@ -300,9 +316,10 @@ def evaluate(set_name, rows):
         m["contradicted_precision"] = (right_c / blocks_c if blocks_c else float("nan"), blocks_c)
     elif set_name in ("summedits", "begin", "halueval"):
         gold_bad = {"summedits": "inconsistent", "begin": "not_attributable", "halueval": "hallucinated"}[set_name]
+        flag = begin_flagged if set_name == "begin" else (lambda r: problem(item_status(r)))
         for g, r in ok:
             gl = "bad" if g["label"] == gold_bad else "good"
-            t.add(gl, "bad" if problem(item_status(r)) else "good")
+            t.add(gl, "bad" if flag(r) else "good")
         name = {"summedits": "balanced accuracy, consistent vs not", "begin": "balanced accuracy, attributable vs not",
                 "halueval": "accuracy"}[set_name]
         m["headline"] = (name, t.accuracy() if set_name == "halueval" else t.balanced(["bad", "good"]))

@@ -66,6 +66,10 @@ pub struct Checker {
     /// A model asked for a second opinion on claims the rules leave `unsupported` or
     /// `partially_supported` (`--llm-verify`); `None`: rules only.
     pub second_opinion: Option<warrant_llm::Llm>,
+    /// Report each claim's verifier signals (`features` in the JSON report).
+    pub explain: bool,
+    /// A support score below this makes an `allow` a `review` (`--min-support`).
+    pub min_support: Option<f64>,
 }
 
 /// One answer to check.
@@ -88,6 +92,8 @@ pub struct Report {
     pub gate: Gate,
     /// Why, blocking reasons first.
     pub gate_reasons: Vec<String>,
+    /// Counts per status and the support score.
+    pub summary: Summary,
     /// Every claim with its verification.
     pub claims: Vec<ClaimResult>,
     /// The policy results (as `warrant policy eval --format json` prints them).
@@ -97,6 +103,49 @@ pub struct Report {
     /// The packs that were run (for the evidence pack's coverage; not in the JSON report).
     #[serde(skip)]
     pub packs_run: Vec<Pack>,
+}
+
+/// The claims at a glance: how many got each status, and the support score.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Summary {
+    /// All claims.
+    pub claims: usize,
+    /// Claims a source states.
+    pub supported: usize,
+    /// Claims a source states part of.
+    pub partially_supported: usize,
+    /// Claims checked and not found.
+    pub unsupported: usize,
+    /// Claims a source states otherwise.
+    pub contradicted: usize,
+    /// Claims with nothing to check against.
+    pub unverified: usize,
+    /// Opinions, pleasantries and the like.
+    pub not_applicable: usize,
+    /// Supported ÷ checked claims (supported, partially supported, unsupported, contradicted);
+    /// `null` when no claim could be checked.
+    pub support_score: Option<f64>,
+}
+
+impl Summary {
+    /// Counts the claims' statuses.
+    pub fn of(claims: &[ClaimResult]) -> Self {
+        use warrant_verify::Status::*;
+        let count = |st| claims.iter().filter(|c| c.status == st).count();
+        let (supported, partially_supported, unsupported, contradicted) =
+            (count(Supported), count(PartiallySupported), count(Unsupported), count(Contradicted));
+        let checked = supported + partially_supported + unsupported + contradicted;
+        Summary {
+            claims: claims.len(),
+            supported,
+            partially_supported,
+            unsupported,
+            contradicted,
+            unverified: count(Unverified),
+            not_applicable: count(NotApplicable),
+            support_score: (checked > 0).then(|| (supported as f64 / checked as f64 * 1000.0).round() / 1000.0),
+        }
+    }
 }
 
 impl Checker {
@@ -154,7 +203,7 @@ impl Checker {
         corpus: &Corpus,
         facts: Option<StoreSide<'_>>,
     ) -> Result<Report, CheckError> {
-        let mut claims = verify(&graph, corpus, &warrant_verify::Options { question: question.clone() });
+        let mut claims = verify(&graph, corpus, &warrant_verify::Options { question: question.clone(), explain: self.explain });
         if let Some(StoreSide { store, vocab, searched: scope }) = facts {
             // The store's chunks were searched and none shares a word with any claim: the
             // claims were checked and nothing states them (`unverified` means nothing to check
@@ -174,8 +223,15 @@ impl Checker {
         attach(&mut graph, &claims, question.as_deref(), corpus);
         let packs = self.packs_for(&graph)?;
         let policies = self.engine.evaluate(&packs, &graph)?;
-        let (gate, gate_reasons) = gate::decide(&claims, &policies);
-        Ok(Report { output_id: graph.output_id.clone(), gate, gate_reasons, claims, policies, graph, packs_run: packs })
+        let (mut gate, mut gate_reasons) = gate::decide(&claims, &policies);
+        let summary = Summary::of(&claims);
+        if let (Some(min), Some(score)) = (self.min_support, summary.support_score)
+            && score < min
+        {
+            gate = gate.max(Gate::Review);
+            gate_reasons.push(format!("the support score {score} is below the minimum {min}"));
+        }
+        Ok(Report { output_id: graph.output_id.clone(), gate, gate_reasons, summary, claims, policies, graph, packs_run: packs })
     }
 }
 
@@ -195,8 +251,8 @@ fn prepare(req: &Request<'_>) -> Result<(PredicateGraph, Option<String>), CheckE
     }
     let mut graph = extract(req.answer, &warrant_extract::Options { output_id: req.output_id.clone() }).graph;
     let question = req.question.map(str::to_string).or_else(|| graph.user_query().map(str::to_string));
-    if question.is_some() {
-        add_answer_claim(&mut graph);
+    if let Some(q) = &question {
+        add_answer_claim(&mut graph, q);
     }
     Ok((graph, question))
 }

@@ -88,6 +88,7 @@ fn fact_signals_on_their_own() {
         support_edges: Vec::new(),
         reason: "no source states the claim".into(),
         second_opinion: None,
+        features: None,
     };
     let mut claims = vec![
         claim("Session tokens expire after 1800 seconds."),
@@ -139,6 +140,7 @@ fn a_scope_keeps_unrelated_documents_out() {
         support_edges: Vec::new(),
         reason: String::new(),
         second_opinion: None,
+        features: None,
     };
     let mut everywhere = vec![claim()];
     apply_fact_signals(&store, &Vocabulary::builtin(), &mut everywhere, None).unwrap();

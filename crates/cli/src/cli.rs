@@ -98,6 +98,22 @@ pub struct ServeArgs {
     /// Requests handled at once (more: 429).
     #[arg(long = "max-concurrency", value_name = "N", default_value_t = warrant_server::DEFAULT_MAX_CONCURRENCY)]
     pub max_concurrency: usize,
+    /// Longest a request's head may take to arrive, from its first byte, in seconds (longer:
+    /// the connection is closed).
+    #[arg(long = "header-timeout", value_name = "SECS", default_value = "10", value_parser = crate::commands::serve::parse_secs)]
+    pub header_timeout: std::time::Duration,
+    /// Longest a request's body may take to arrive, in seconds (longer: 408). A body whose
+    /// declared length is over --max-body is refused at once (413).
+    #[arg(long = "body-timeout", value_name = "SECS", default_value = "30", value_parser = crate::commands::serve::parse_secs)]
+    pub body_timeout: std::time::Duration,
+    /// Longest a kept-alive connection may wait for its next request, in seconds (longer: it is
+    /// closed).
+    #[arg(long = "idle-timeout", value_name = "SECS", default_value = "60", value_parser = crate::commands::serve::parse_secs)]
+    pub idle_timeout: std::time::Duration,
+    /// On SIGTERM or Ctrl-C, longest to wait for open connections to finish, in seconds; then
+    /// the ones still open (half-sent requests included) are dropped.
+    #[arg(long = "shutdown-timeout", value_name = "SECS", default_value = "30", value_parser = crate::commands::serve::parse_secs)]
+    pub shutdown_timeout: std::time::Duration,
     /// Request log format (on stderr; filter with $WARRANT_LOG, e.g. `warn`).
     #[arg(long = "log-format", value_enum, default_value_t)]
     pub log_format: LogFormat,
@@ -199,6 +215,24 @@ pub enum CheckFormat {
     Html,
 }
 
+/// The gate at which `warrant check` exits 1.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// `review` or `block`.
+    Review,
+    /// `block` only.
+    #[default]
+    Block,
+}
+
+/// A number in [0, 1].
+fn parse_fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("expected a number from 0 to 1, got {s:?}")),
+    }
+}
+
 /// `warrant check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -236,8 +270,9 @@ pub struct CheckArgs {
     /// the store was ingested with (default: the built-in vocabulary).
     #[arg(long, value_name = "FILE")]
     pub vocab: Option<String>,
-    /// A JSONL file of `{"id", "answer", "question"?, "sources"?, "tools"?}` lines; writes one
-    /// JSON report per line, in input order.
+    /// A JSONL file of `{"id", "answer", "question"?, "sources"?, "tools"?}` lines (or `-`);
+    /// writes one JSON report per line, in input order. Read line by line; a line may hold at
+    /// most --max-bytes plus --max-source-bytes.
     #[arg(long, value_name = "FILE", conflicts_with = "answer")]
     pub batch: Option<String>,
     /// Warnings fail policies too.
@@ -250,6 +285,18 @@ pub struct CheckArgs {
     /// partially supported (never on contradicted ones); its verdicts are marked as such.
     #[arg(long = "llm-verify")]
     pub llm_verify: bool,
+    /// Exit 1 when the gate is this or worse: `block` (default) or `review` (so CI fails on
+    /// unsupported claims too).
+    #[arg(long = "fail-on", value_enum, default_value_t)]
+    pub fail_on: FailOn,
+    /// Review an answer whose support score (supported ÷ checked claims) is below this, in
+    /// [0, 1].
+    #[arg(long = "min-support", value_name = "X", value_parser = parse_fraction)]
+    pub min_support: Option<f64>,
+    /// Add each claim's verifier signals (coverage, missing names and numbers, window size, …)
+    /// to the JSON report as `features`: why a claim got its status.
+    #[arg(long)]
+    pub explain: bool,
     /// Model options.
     #[command(flatten)]
     pub llm: LlmArgs,
@@ -283,7 +330,7 @@ pub struct AnswerArgs {
     /// How to read the input.
     #[arg(long = "input-format", value_enum, default_value_t)]
     pub input_format: InputFormat,
-    /// Largest input accepted, in bytes.
+    /// Largest input accepted, in bytes, enforced while reading (a --batch line: see --batch).
     #[arg(long = "max-bytes", value_name = "BYTES", default_value_t = warrant_extract::DEFAULT_MAX_BYTES)]
     pub max_bytes: usize,
 }
@@ -297,7 +344,8 @@ pub struct ExtractArgs {
     /// The graph's `output_id` (default: the input's id, else a hash of the text).
     #[arg(long = "output-id", value_name = "ID", conflicts_with = "batch")]
     pub output_id: Option<String>,
-    /// A JSONL file of `{"id", "answer", "context"?}` lines; writes one graph per line.
+    /// A JSONL file of `{"id", "answer", "context"?}` lines (or `-`); writes one graph per line.
+    /// Each line may hold at most --max-bytes.
     #[arg(long, value_name = "FILE", conflicts_with = "input")]
     pub batch: Option<String>,
     /// Take the claims from the configured model (quoted exactly from the answer); falls back

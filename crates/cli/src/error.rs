@@ -10,17 +10,29 @@ pub const MAX_LINES: usize = 50;
 pub struct CliError {
     message: String,
     code: u8,
+    quiet: bool,
 }
 
 impl CliError {
     /// Bad usage or input: exit code 2.
     pub fn input(message: impl Into<String>) -> Self {
-        Self { message: message.into(), code: 2 }
+        Self { message: message.into(), code: 2, quiet: false }
     }
 
     /// The check failed (exit code 1), e.g. a source that yields no knowledge.
     pub fn failure(message: impl Into<String>) -> Self {
-        Self { message: message.into(), code: 1 }
+        Self { message: message.into(), code: 1, quiet: false }
+    }
+
+    /// The reader of standard output went away (`| head -c1`): end quietly with exit 0, as
+    /// `grep`, `rg` and `jq` do.
+    pub fn closed_pipe() -> Self {
+        Self { message: String::new(), code: 0, quiet: true }
+    }
+
+    /// True when nothing should be printed for this error.
+    pub fn is_quiet(&self) -> bool {
+        self.quiet
     }
 
     /// Several bad inputs at once: one line each (`error: ` is prefixed to every line), at

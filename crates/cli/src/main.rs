@@ -8,8 +8,10 @@ mod cli;
 mod commands;
 mod error;
 mod io;
+mod out;
 mod timestamp;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -23,7 +25,10 @@ fn main() -> ExitCode {
     match commands::run(args) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            if !e.is_quiet() {
+                // Not `eprintln!`: a closed or full stderr must not turn the error into a panic.
+                let _ = writeln!(std::io::stderr(), "error: {e}");
+            }
             ExitCode::from(e.exit_code())
         }
     }

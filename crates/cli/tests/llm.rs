@@ -399,3 +399,57 @@ fn policy_eval_judges_the_reasoning_example() {
     assert_eq!(v["verifier_runs"][0]["output"], expected);
     assert_eq!(v["verifier_runs"][0]["score"], 0.0);
 }
+
+/// Every byte a run left behind: stdout, stderr and the files under `dir` (store, report,
+/// replay case, cache), as lossy text.
+fn everything_written(dir: &Path, out: &std::process::Output) -> String {
+    let mut all = String::from_utf8_lossy(&out.stdout).into_owned();
+    all.push_str(&String::from_utf8_lossy(&out.stderr));
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                all.push_str(&String::from_utf8_lossy(&std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn an_endpoint_that_echoes_the_api_key_never_gets_it_printed_or_stored() {
+    const KEY: &str = "sk-issue17-0123456789abcdefSECRET";
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "auth.md", DOC);
+    write(d, "answer.md", ANSWER);
+    write(d, "source.md", SOURCE);
+    write(d, "warrant.toml", "[llm]\nmax_retries = 0\ntimeout_secs = 5\n");
+    // The hostile endpoint: error bodies and replies echo the request's headers, key included.
+    for reply in [Reply::EchoHeaders(401), Reply::EchoHeaders(200)] {
+        let server = FakeLlm::start(vec![Rule::any(vec![reply.clone()])]);
+        let model = ["--llm-endpoint", &server.url(), "--llm-model", "m"];
+        let runs: Vec<Vec<&str>> = vec![
+            vec!["extract", "--llm", "answer.md"],
+            vec!["check", "--llm-verify", "--format", "json", "--sources", "source.md", "answer.md"],
+            vec!["ingest", "--llm", "--store", "s", "--format", "json", "auth.md"],
+            vec!["compile", "--llm", "--report", "report.json", "-o", "pkg.json", "auth.md"],
+            vec!["research", "--llm", "--store", "s", "--now", "2026-01-01T00:00:00Z", "session", "tokens"],
+        ];
+        let mut redacted = 0;
+        for args in runs {
+            let out = warrant(d).env("WARRANT_LLM_API_KEY", KEY).args(&args).args(model).output().unwrap();
+            let all = everything_written(d, &out);
+            assert!(!all.contains("panicked"), "{args:?}: {all}");
+            assert!(!all.contains(KEY) && !all.contains("0123456789abcdefSECRET"), "{reply:?} {args:?} leaked the key");
+            redacted += usize::from(all.contains("Bearer [redacted]"));
+        }
+        let bearer = format!("Bearer {KEY}");
+        assert!(server.received().iter().all(|r| r.header("authorization") == Some(bearer.as_str())));
+        // The echo did reach what Warrant printed or wrote: there, redacted.
+        assert!(redacted > 0, "{reply:?}: the echoed header was never seen");
+    }
+}

@@ -193,6 +193,21 @@ fn starts_clause(s: &str) -> bool {
 }
 
 static COORD: LazyLock<Regex> = LazyLock::new(|| re(r",?\s+(?:and|but|yet|while|whereas)\s+"));
+/// A clause start that is a prepositional or adverbial lead-in ("On the Team plan", "In 2019",
+/// "However"): a comma after it does not end a clause.
+static LEAD_IN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\W*(?:on|in|at|for|with|by|from|during|after|before|under|over|since|until|as|to|of|about|without|within|however|also|moreover|furthermore|additionally|although|though|because|while|when|if|once)(?-u:\b)",
+    )
+});
+/// A comma splice: a second clause after a comma, opening with a pronoun and its verb or a
+/// capitalised subject and a copula ("I'd go to Dublin, it's the capital of Ireland"; "i love
+/// that show, The Walking Dead is an American series").
+static SPLICE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i:,\s+(?:it's|it’s|it\s+(?:is|was|has)|he\s+(?:is|was|has)|she\s+(?:is|was|has)|they\s+(?:are|were|have)|this\s+(?:is|was)|that's|that\s+(?:is|was)|there\s+(?:is|are|was|were))\s)|,\s+(?:The\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}\s+(?:is|was|are|were)\s",
+    )
+});
 static PARTICIPLE: LazyLock<Regex> = LazyLock::new(|| re(r",\s+(?:[a-z]+ly\s+)?[a-z]+ing(?-u:\b)"));
 static LIST_MARKER: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:[-*+•]\s+|\d{1,3}[.)]\s+|>\s*|#{1,6}\s+|(?i:step)\s+\d{1,3}\s*[:.)-]\s*)"));
@@ -209,6 +224,7 @@ pub fn tidy(text: &str, mut r: Range<usize>) -> Range<usize> {
         let s = &text[r.clone()];
         let lead = s.len() - s.trim_start().len();
         r.start += lead;
+        r.start += framing_lead(&text[r.clone()]);
         let starts_marker = text[r.clone()].starts_with(['-', '*', '+', '•', '>', '#', 's', 'S'])
             || text[r.clone()].starts_with(|c: char| c.is_ascii_digit());
         if starts_marker && let Some(m) = LIST_MARKER.find(&text[r.clone()]) {
@@ -261,6 +277,34 @@ static META: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Sentences about the sources rather than the world ("The passages do not mention …", "I
+/// could not find …", "No information is provided about …"): framing, not claims.
+static ABOUT_SOURCES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\W*(?:(?:however,?\s+)?(?:the|these|this)\s+(?:provided\s+|given\s+|above\s+|retrieved\s+)?(?:passages?|context|texts?|documents?|sources?|search\s+results|excerpts?|articles?|information(?:\s+(?:provided|given))?|data(?:\s+provided)?)\s+(?:do(?:es)?\s+not|don't|doesn't|did\s+not|didn't|provides?\s+no|contains?\s+no|makes?\s+no|(?:is|are)\s+not)|(?:there\s+is|there's|there\s+are)\s+no\s+(?:information|mention|details?|data|indication)|no\s+(?:information|details?|mention)\s+(?:is|are|was|were)\s+(?:provided|given|mentioned|available|found)|i\s+(?:could\s+not|couldn't|can't|cannot|was\s+unable\s+to|am\s+unable\s+to|do\s+not\s+have|don't\s+have)\s+(?:find|locate|determine|provide|access|verify|confirm|answer|information|enough))",
+    )
+});
+
+/// A lead-in that frames what follows as drawn from the sources or as a summary ("Based on
+/// the passages provided, …", "According to the context, …", "In summary, …"): not part of
+/// the claim.
+static FRAMING_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:(?:based\s+on|according\s+to|from|per|as\s+(?:stated|mentioned|described|shown)\s+in)\s+(?:the\s+|these\s+|this\s+)?(?:provided\s+|given\s+|above\s+|available\s+|retrieved\s+)?(?:passages?|context|texts?|documents?|sources?|search\s+results|excerpts?|information|data|articles?|reviews?|records?|details)(?:\s+(?:provided|given|above|available|you\s+(?:provided|shared|gave)))?|in\s+summary|to\s+summari[sz]e|in\s+conclusion|to\s+sum\s+up|overall|in\s+short)\s*,\s*|(?:(?:yes|yeah|well|oh|ah|wow|honestly|actually|and|but|so)\W+)*(?:i|we)\s*(?:'m|’m|am|'ve|’ve|have|had|do|did)?\s*(?:know|knew|read|heard|learned|learnt|sure|certain|aware|remember|recall|noticed|found\s+out|discovered|reali[sz]ed|understand|understood|find\s+it\s+(?:interesting|amazing|funny|cool|crazy|surprising|fascinating|sad|odd|strange))(?:\s+(?:about\s+it\s+)?(?:that|how))?\s+|(?:it's|it’s|it\s+is)\s+(?:interesting|amazing|funny|cool|crazy|surprising|fascinating|true)\s+that\s+",
+    )
+});
+
+/// True for a sentence about the sources themselves ("The passages do not mention the
+/// price"): it frames the answer and states nothing about the world.
+pub fn is_about_sources(sentence: &str) -> bool {
+    ABOUT_SOURCES.is_match(sentence)
+}
+
+/// The length of a framing lead-in at the start of `clause` ("Based on the passages, "), if any.
+pub fn framing_lead(clause: &str) -> usize {
+    FRAMING_LEAD.find(clause).map_or(0, |m| m.end())
+}
+
 /// True for sentences about the answer itself ("Let me work through this", "Here is the
 /// code"): they announce rather than claim.
 pub fn is_meta(sentence: &str) -> bool {
@@ -295,19 +339,30 @@ pub fn clauses(text: &str, sentence: Range<usize>) -> Vec<Range<usize>> {
         let mut start = r.start;
         let s = &text[r.clone()];
         let mut cuts: Vec<(usize, usize)> = Vec::new();
-        let mut candidates: Vec<(usize, usize)> =
-            COORD.find_iter(s).chain(PARTICIPLE.find_iter(s)).map(|m| (m.start(), m.end())).collect();
+        // (start, end, kind): a coordinator, a participle phrase, or a comma splice (whose
+        // right side keeps its subject: the cut is at the comma).
+        let mut candidates: Vec<(usize, usize, u8)> = COORD
+            .find_iter(s)
+            .map(|m| (m.start(), m.end(), 0))
+            .chain(PARTICIPLE.find_iter(s).map(|m| (m.start(), m.end(), 1)))
+            .chain(SPLICE.find_iter(s).map(|m| (m.start(), m.start() + 1, 2)))
+            .collect();
         candidates.sort_unstable();
-        for (ms, me) in candidates {
+        for (ms, me, kind) in candidates {
             if r.start + ms < start {
                 continue;
             }
             let left = &text[start..r.start + ms];
             let right = &text[r.start + me..r.end];
             let matched = &s[ms..me];
-            let is_participle = matched.trim_start_matches(',').trim().ends_with("ing");
-            let right_ok = if is_participle { tokens(right).len() >= 2 } else { starts_clause(right) };
-            if has_verb(left) && right_ok && tokens(left).len() >= 3 && tokens(right).len() >= 2 {
+            let is_participle = kind == 1;
+            let right_ok = match kind {
+                1 => tokens(right).len() >= 2,
+                // "On the Team plan, SSO is supported": a lead-in phrase, not a clause.
+                2 => !LEAD_IN.is_match(left),
+                _ => starts_clause(right),
+            };
+            if (has_verb(left) || kind == 2) && right_ok && tokens(left).len() >= 3 && tokens(right).len() >= 2 {
                 let cut_end = if is_participle {
                     r.start + ms + matched.find(|c: char| c.is_alphabetic()).unwrap_or(0)
                 } else {
@@ -351,6 +406,10 @@ static CUE_WORDS: LazyLock<(AhoCorasick, Vec<u8>)> = LazyLock::new(|| {
         (
             HYPOTHETICAL,
             &[
+                "might",
+                "perhaps",
+                "possibly",
+                "maybe",
                 "imagine",
                 "suppose",
                 "supposing",
@@ -476,6 +535,22 @@ pub struct Cues {
     starts_with_i: bool,
 }
 
+/// True when the clause's subject is the speaker ("I love hiking", "my dog is …"), not a name
+/// that starts with "My" ("My Morning Jacket released …").
+fn personal(clause: &str) -> bool {
+    let Some(m) = PERSONAL.find(clause) else { return false };
+    let after = clause[m.end()..].trim_start();
+    let pronoun = clause[..m.end()].trim_end();
+    !(pronoun.ends_with("My") && after.starts_with(char::is_uppercase))
+}
+
+/// A sentence whose subject is the speaker: first person singular.
+static PERSONAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\W*(?:(?:yes|no|yeah|well|oh|ah|haha|lol|sure|nice|cool|wow|honestly|actually)\W+)*(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|my|me|myself)(?-u:\b)",
+    )
+});
+
 /// Scans a sentence for modality cues.
 pub fn cues(sentence: &str) -> Cues {
     Cues {
@@ -507,7 +582,10 @@ pub fn modality_with(clause: &str, sentence: &str, s: &Cues) -> Modality {
     if c & YOU_SHOULD != 0 {
         return Modality::Instruction;
     }
-    if c & OPINION != 0 || (s.words & OPINION != 0 && s.starts_with_i) {
+    // What the speaker likes, did or has is theirs to say: no source confirms it (the clause's
+    // subject is the speaker; "I love Nirvana, but they formed in 1987" states a fact after the
+    // comma).
+    if c & OPINION != 0 || (s.words & OPINION != 0 && s.starts_with_i) || personal(clause) {
         return Modality::Opinion;
     }
     Modality::Factual
@@ -709,6 +787,24 @@ mod tests {
         let t = "Step 2: Penguins are birds.";
         assert_eq!(&t[tidy(t, 0..t.len())], "Penguins are birds");
         assert!(is_meta("Let me work through this step by step."));
+        let t = "Based on the passages provided, the museum opens at 9 am.";
+        assert_eq!(&t[tidy(t, 0..t.len())], "the museum opens at 9 am");
+        let t = "In summary, refunds take 5 days.";
+        assert_eq!(&t[tidy(t, 0..t.len())], "refunds take 5 days");
+        let t = "According to the 2010 census, the town had 5,000 people.";
+        assert_eq!(&t[tidy(t, 0..t.len())], t.trim_end_matches('.'), "a real source of a fact is part of it");
+        let t = "I'd recommend going to Dublin, it's the capital of Ireland.";
+        let parts: Vec<&str> = clauses(t, 0..t.len()).into_iter().map(|r| &t[tidy(t, r)]).collect();
+        assert_eq!(parts, ["I'd recommend going to Dublin", "it's the capital of Ireland"]);
+        let t = "Paris, London and Rome are capitals.";
+        assert_eq!(clauses(t, 0..t.len()).len(), 1, "a list is not a splice");
+        let t = "I know they were modeled after the waistcoat British officers wore.";
+        assert_eq!(&t[tidy(t, 0..t.len())], "they were modeled after the waistcoat British officers wore");
+        let t = "Oh yeah i find it interesting that Juggalos have been classified as a gang.";
+        assert_eq!(&t[tidy(t, 0..t.len())], "Juggalos have been classified as a gang");
+        assert!(is_about_sources("The passages do not mention the price of the Team plan."));
+        assert!(is_about_sources("I couldn't find any information about that."));
+        assert!(!is_about_sources("The passage opened in 1890."));
         assert!(!is_meta("Lettuce is green."));
     }
 
@@ -729,6 +825,13 @@ mod tests {
         assert_eq!(m("You should rotate keys every 90 days"), Instruction);
         assert_eq!(m("Please restart the service"), Instruction);
         assert_eq!(m("The tip on $100 at 15% would be $15"), Factual);
+        assert_eq!(m("It might rain tomorrow"), Hypothetical);
+        assert_eq!(m("The update might take up to ten minutes"), Hypothetical);
+        // "may" grants permission at least as often as it hedges.
+        assert_eq!(m("Users may request deletion of their personal data"), Factual);
+        assert_eq!(m("I love hiking in the mountains"), Opinion);
+        assert_eq!(m("Yeah, my dog is called Rex"), Opinion);
+        assert_eq!(m("We do not sell personal data"), Factual);
     }
 
     #[test]

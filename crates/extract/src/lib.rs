@@ -193,7 +193,7 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
     for r in &prose {
         for p in warrant_text::segment::paragraphs(&content[r.clone()]) {
             let p = r.start + p.start..r.start + p.end;
-            let sents: Vec<Range<usize>> = warrant_text::segment::sentences_in(content, p)
+            let sents: Vec<Range<usize>> = warrant_text::segment::sentences_in_casual(content, p)
                 .into_iter()
                 .filter(|s| {
                     let t = content[s.clone()].trim_start();
@@ -218,6 +218,7 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
                 || st.trim_end().ends_with('?')
                 || discourse::introduces_list(st)
                 || claims::is_meta(st)
+                || claims::is_about_sources(st)
             {
                 continue;
             }

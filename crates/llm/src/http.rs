@@ -11,13 +11,16 @@
 //! - **Concurrency**: at most `concurrency` requests in flight per client; callers beyond
 //!   that wait.
 //! - **API key**: sent as `Authorization: Bearer …` when configured. It is kept out of
-//!   `Debug`, errors and the cache.
+//!   `Debug`, errors and the cache, and every text the endpoint sends back (an error body that
+//!   echoes the request's headers, a reply, a transport error) is [`redact`]ed first, so a key
+//!   reflected by the endpoint goes no further.
 
 use std::fmt;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 pub use crate::parse_chat_completion;
+use crate::redact::redact;
 use crate::{Completion, CompletionOptions, LlmClient, LlmError, Origin, request_body, request_key};
 
 /// Longest wait between attempts.
@@ -131,6 +134,11 @@ impl HttpClient {
         Ok(Self { agent: config.into(), url, slots, settings })
     }
 
+    /// Upstream text without the key or anything shaped like one.
+    fn redacted(&self, text: &str) -> String {
+        redact(text, self.settings.api_key.as_deref()).into_owned()
+    }
+
     fn attempt(&self, body: &str, model: &str, key: &str, attempts: u32) -> Attempt {
         let mut req = self.agent.post(&self.url).header("Content-Type", "application/json");
         if let Some(k) = &self.settings.api_key {
@@ -140,7 +148,7 @@ impl HttpClient {
             Ok(r) => r,
             Err(ureq::Error::Timeout(_)) => return Attempt::Retry { wait: None, error: LlmError::Timeout { attempts } },
             Err(e) => {
-                let error = LlmError::Transport { attempts, message: e.to_string() };
+                let error = LlmError::Transport { attempts, message: self.redacted(&e.to_string()) };
                 return match e {
                     ureq::Error::Io(_) | ureq::Error::ConnectionFailed | ureq::Error::HostNotFound => {
                         Attempt::Retry { wait: None, error }
@@ -157,9 +165,14 @@ impl HttpClient {
             .and_then(|s| s.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
         let text = match resp.body_mut().read_to_string() {
-            Ok(t) => t,
+            Ok(t) => self.redacted(&t),
             Err(ureq::Error::Timeout(_)) => return Attempt::Retry { wait: None, error: LlmError::Timeout { attempts } },
-            Err(e) => return Attempt::Retry { wait: None, error: LlmError::Transport { attempts, message: e.to_string() } },
+            Err(e) => {
+                return Attempt::Retry {
+                    wait: None,
+                    error: LlmError::Transport { attempts, message: self.redacted(&e.to_string()) },
+                };
+            }
         };
         if status == 429 || (500..600).contains(&status) {
             let body = text.chars().take(BODY_EXCERPT).collect();

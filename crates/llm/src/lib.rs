@@ -19,6 +19,9 @@
 //! - [`json`]: a JSON stage with one repair retry; on failure the caller falls back to its
 //!   deterministic stage with a `degraded` reason.
 //! - [`prompts`]: the versioned prompt files, embedded.
+//! - [`redact`]: the API key and anything shaped like one, removed from every text the
+//!   endpoint sends back (error bodies that echo the request's headers, replies) before it is
+//!   printed, logged, cached, stored or returned.
 
 pub mod cache;
 pub mod config;
@@ -26,6 +29,7 @@ pub mod config;
 pub mod http;
 pub mod json;
 pub mod prompts;
+pub mod redact;
 
 use std::fmt;
 use std::sync::{Arc, Mutex};

@@ -225,3 +225,24 @@ fn json_stage_reports_a_failed_call() {
     assert_eq!(e.reason, "graph.extract: the LLM endpoint answered HTTP 500 after 1 attempt(s): down");
     assert_eq!(llm.calls()[0].origin, None);
 }
+
+#[test]
+fn a_key_the_endpoint_echoes_back_is_redacted_from_errors_replies_and_the_cache() {
+    const KEY: &str = "sk-echo-0123456789abcdefghij";
+    let dir = tempfile::tempdir().unwrap();
+    let server =
+        FakeLlm::start(vec![Rule::when("fail", vec![Reply::EchoHeaders(401)]), Rule::any(vec![Reply::EchoHeaders(200)])]);
+    let s = HttpSettings { api_key: Some(KEY.into()), max_retries: 0, ..settings(&server) };
+    let rec = CachedClient::record(Box::new(HttpClient::new(s).unwrap()), Cache::new(dir.path()));
+    let llm = Llm::new(Arc::new(rec));
+    let e = llm.complete("t", "fail", ResponseFormat::Text).unwrap_err();
+    let LlmError::Status { status: 401, body, .. } = &e else { panic!("{e:?}") };
+    assert!(body.contains("authorization: Bearer [redacted]"), "{body}");
+    assert!(!e.to_string().contains(KEY), "{e}");
+    let c = llm.complete("t", "echo", ResponseFormat::Text).unwrap();
+    assert!(c.content.contains("authorization: Bearer [redacted]") && !c.content.contains(KEY), "{}", c.content);
+    assert!(llm.calls().iter().all(|r| !format!("{r:?}").contains(KEY)));
+    for f in std::fs::read_dir(dir.path()).unwrap() {
+        assert!(!std::fs::read_to_string(f.unwrap().path()).unwrap().contains(KEY));
+    }
+}

@@ -474,6 +474,11 @@ pub struct CheckRequest {
     /// Warnings fail policies too.
     #[serde(default)]
     pub strict: bool,
+    /// A support score (supported ÷ checked claims) below this makes an `allow` a `review`,
+    /// as `--min-support`.
+    #[serde(default)]
+    #[schema(minimum = 0, maximum = 1)]
+    pub min_support: Option<f64>,
     /// How a text answer is read.
     #[serde(default)]
     pub input_format: InputFormat,
@@ -533,6 +538,8 @@ async fn check(State(state): State<AppState>, work: Work, JsonBody(req): JsonBod
             },
             // The server configures no model: checks are deterministic.
             second_opinion: None,
+            explain: false,
+            min_support: req.min_support,
         };
         let own_store;
         let against = match &req.sources {

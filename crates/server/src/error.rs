@@ -17,8 +17,8 @@ pub struct ErrorBody {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct ErrorDetail {
     /// A stable machine-readable code: `bad_request`, `unauthorized`, `not_found`,
-    /// `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `unprocessable`,
-    /// `overloaded`, `timeout`, `not_ready`, `internal`.
+    /// `method_not_allowed`, `request_timeout`, `payload_too_large`, `unsupported_media_type`,
+    /// `unprocessable`, `overloaded`, `timeout`, `not_ready`, `internal`.
     pub code: String,
     /// What is wrong and what was expected, for a person.
     pub message: String,
@@ -84,6 +84,16 @@ impl ApiError {
             format!("the request body is larger than the limit of {limit} bytes (raise it with --max-body)"),
         )
         .with_details(serde_json::json!({ "limit": limit }))
+    }
+
+    /// 408: the request body did not arrive within `--body-timeout`.
+    pub fn body_timeout(secs: f64) -> Self {
+        Self::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "request_timeout",
+            format!("the request body did not arrive within {secs} s (raise the limit with --body-timeout)"),
+        )
+        .with_details(serde_json::json!({ "body_timeout_secs": secs }))
     }
 
     /// 415: the body is not declared as JSON.

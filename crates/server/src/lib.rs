@@ -6,18 +6,24 @@
 //!   `/metrics` (Prometheus), `/healthz` and `/readyz`.
 //! - Bearer-token auth on every route but the health checks; errors as
 //!   `{"error": {"code", "message", "details"}}` with their status (400 bad JSON or shape,
-//!   401, 404, 413, 415, 422 semantically invalid, 429 overloaded, 503 timeout or not ready).
+//!   401, 404, 408 body too slow, 413 (at once when the declared length is over the limit),
+//!   415, 422 semantically invalid, 429 overloaded, 503 timeout or not ready).
 //! - CPU-bound work runs on the blocking pool ([`extract::Work`]), at most
 //!   `max_concurrency` requests at once (more are refused with 429, never queued without
 //!   bound); the store is shared (a pool of read connections, one writer).
+//! - Deadlines a client cannot stretch: the request head must arrive within
+//!   `header_timeout`, the body within `body_timeout` (408), an idle kept-alive connection is
+//!   closed after `idle_timeout`.
 //! - Graceful shutdown: [`serve`] stops accepting when its shutdown future resolves, reports
-//!   not ready, and finishes the requests in flight.
+//!   not ready, finishes the requests in flight, and drops the connections still open after
+//!   `shutdown_timeout` (half-sent requests included).
 //!
 //! The OpenAPI document is generated from the request types and handler annotations (utoipa),
 //! and the router is built from the same declarations, so the document lists exactly the
 //! routes served.
 
 pub mod api;
+mod conn;
 pub mod error;
 pub mod extract;
 pub mod metrics;
@@ -48,6 +54,14 @@ pub const DEFAULT_MAX_BODY: usize = 16 * 1024 * 1024;
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// Default number of requests handled at once.
 pub const DEFAULT_MAX_CONCURRENCY: usize = 256;
+/// Default time for a request head to arrive, from its first byte.
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default time for a request body to arrive, once its head has.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// Default time a kept-alive connection may sit idle.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// Default time shutdown waits for open connections before dropping them.
+pub const DEFAULT_SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Routes that never need a token, a concurrency slot or a timeout.
 const OPEN_ROUTES: [&str; 2] = ["/healthz", "/readyz"];
@@ -67,6 +81,15 @@ pub struct Config {
     pub timeout: Duration,
     /// Requests handled at once; more are refused with 429.
     pub max_concurrency: usize,
+    /// Longest a request head may take to arrive, from its first byte (then the connection is
+    /// closed).
+    pub header_timeout: Duration,
+    /// Longest a request body may take to arrive (then 408).
+    pub body_timeout: Duration,
+    /// Longest a kept-alive connection may sit without a request (then it is closed).
+    pub idle_timeout: Duration,
+    /// Longest shutdown waits for open connections before dropping them.
+    pub shutdown_timeout: Duration,
 }
 
 impl Config {
@@ -79,6 +102,10 @@ impl Config {
             max_body: DEFAULT_MAX_BODY,
             timeout: DEFAULT_TIMEOUT,
             max_concurrency: DEFAULT_MAX_CONCURRENCY,
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            shutdown_timeout: DEFAULT_SHUTDOWN_TIMEOUT,
         }
     }
 
@@ -97,6 +124,11 @@ impl Config {
         }
         if self.max_body == 0 || self.max_concurrency == 0 || self.timeout.is_zero() {
             return Err(ServeError::Config("--max-body, --max-concurrency and --timeout must be greater than 0".into()));
+        }
+        if [self.header_timeout, self.body_timeout, self.idle_timeout, self.shutdown_timeout].iter().any(Duration::is_zero) {
+            return Err(ServeError::Config(
+                "--header-timeout, --body-timeout, --idle-timeout and --shutdown-timeout must be greater than 0".into(),
+            ));
         }
         Ok(())
     }
@@ -298,16 +330,26 @@ async fn auth(State(state): State<AppState>, req: Request, next: Next) -> Respon
     }
 }
 
-/// A concurrency slot (429 when none is free) and the timeout (503), for every route but the
-/// health checks and metrics.
-async fn guard(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+/// A concurrency slot (429 when none is free), the body (413 at once when its declared length
+/// is over the limit, 408 when it does not arrive in time) and the timeout (503), for every
+/// route but the health checks and metrics.
+async fn guard(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let path = req.uri().path();
     if OPEN_ROUTES.contains(&path) || path == "/metrics" {
         return next.run(req).await;
     }
+    let max_body = state.config().max_body;
+    let declared = req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > max_body as u64) {
+        return ApiError::too_large(max_body).into_response();
+    }
     let limit = state.config().max_concurrency;
     let Ok(permit) = Arc::clone(&state.0.slots).try_acquire_owned() else {
         return ApiError::overloaded(limit).into_response();
+    };
+    let mut req = match read_body(req, max_body, state.config().body_timeout).await {
+        Ok(r) => r,
+        Err(e) => return e.into_response(),
     };
     req.extensions_mut().insert(Slot(Arc::new(permit)));
     let timeout = state.config().timeout;
@@ -317,21 +359,37 @@ async fn guard(State(state): State<AppState>, mut req: Request, next: Next) -> R
     }
 }
 
+/// The request with its body read into memory: at most `limit` bytes (413), within `timeout`
+/// (408), so that a client that stalls cannot hold its slot longer than that.
+async fn read_body(req: Request, limit: usize, timeout: Duration) -> Result<Request, ApiError> {
+    use http_body_util::{BodyExt, LengthLimitError, Limited};
+    let (parts, body) = req.into_parts();
+    match tokio::time::timeout(timeout, Limited::new(body, limit).collect()).await {
+        Err(_) => Err(ApiError::body_timeout(timeout.as_secs_f64())),
+        Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => Err(ApiError::too_large(limit)),
+        Ok(Err(e)) => Err(ApiError::bad_request(format!("cannot read the request body: {e}"))),
+        Ok(Ok(collected)) => Ok(Request::from_parts(parts, axum::body::Body::from(collected.to_bytes()))),
+    }
+}
+
 /// Serves `state` on `listener` until `shutdown` resolves, then reports not ready, stops
-/// accepting and finishes the requests in flight.
+/// accepting, finishes the requests in flight and, after `shutdown_timeout`, drops the
+/// connections still open. Request heads, bodies and idle connections have their deadlines
+/// ([`Config`]).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let app = app(state.clone());
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            state.set_draining();
-            tracing::info!(target: "warrant::http", "shutting down: finishing requests in flight");
-        })
-        .await
+    let c = state.config();
+    let deadlines = conn::Deadlines { header: c.header_timeout, idle: c.idle_timeout, shutdown: c.shutdown_timeout };
+    conn::serve(listener, app, deadlines, shutdown, || {
+        state.set_draining();
+        tracing::info!(target: "warrant::http", "shutting down: finishing requests in flight");
+    })
+    .await;
+    Ok(())
 }
 
 /// Resolves on SIGTERM or Ctrl-C.
@@ -376,6 +434,9 @@ pub fn run(config: Config, on_listening: impl FnOnce(SocketAddr)) -> Result<(), 
         on_listening(addr);
         tracing::info!(target: "warrant::http", %addr, "listening");
         serve(listener, state, shutdown_signal()).await?;
-        Ok(())
-    })
+        Ok::<(), ServeError>(())
+    })?;
+    // Work a dropped request started on the blocking pool does not hold the process.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    Ok(())
 }

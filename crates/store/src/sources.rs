@@ -113,6 +113,18 @@ pub fn read_sources(
     version: Option<&str>,
     on_file: &mut dyn FnMut(u64),
 ) -> Result<SourceSet, Vec<InputError>> {
+    read_sources_within(paths, version, u64::MAX, on_file)
+}
+
+/// [`read_sources`], reading at most `limit` bytes in all: the limit is enforced while
+/// reading (a pipe or a growing file cannot pass it), and devices and other files that may
+/// never end (`/dev/zero`) are refused.
+pub fn read_sources_within(
+    paths: &[PathBuf],
+    version: Option<&str>,
+    limit: u64,
+    on_file: &mut dyn FnMut(u64),
+) -> Result<SourceSet, Vec<InputError>> {
     let mut set = SourceSet::default();
     let mut errors = Vec::new();
     for p in paths {
@@ -126,13 +138,13 @@ pub fn read_sources(
                 }
                 for f in files {
                     if let Some(kind) = FileKind::of(&f) {
-                        read_file(&f, kind, version, &mut set, &mut errors, on_file);
+                        read_file(&f, kind, version, limit, &mut set, &mut errors, on_file);
                     }
                 }
             }
             Ok(_) => {
                 let kind = FileKind::of(p).unwrap_or(FileKind::Text);
-                read_file(p, kind, version, &mut set, &mut errors, on_file);
+                read_file(p, kind, version, limit, &mut set, &mut errors, on_file);
             }
         }
     }
@@ -171,15 +183,24 @@ fn read_file(
     path: &Path,
     kind: FileKind,
     version: Option<&str>,
+    limit: u64,
     set: &mut SourceSet,
     errors: &mut Vec<InputError>,
     on_file: &mut dyn FnMut(u64),
 ) {
     let name = display_path(path);
-    let bytes = match std::fs::read(path) {
+    let bytes = match warrant_text::io::read_file_bounded(path, limit.saturating_sub(set.bytes)) {
         Ok(b) => b,
-        Err(e) => {
+        Err(warrant_text::io::ReadError::Io(e)) => {
             errors.push(input_err(&name, None, None, format!("cannot read: {}", io_reason(&e))));
+            return;
+        }
+        Err(warrant_text::io::ReadError::TooLarge { .. }) => {
+            errors.push(input_err(&name, None, None, format!("the sources exceed the limit of {limit} bytes")));
+            return;
+        }
+        Err(e) => {
+            errors.push(input_err(&name, None, None, e.to_string()));
             return;
         }
     };

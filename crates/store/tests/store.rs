@@ -352,3 +352,64 @@ fn bulk_loads_rebuild_their_indexes_even_after_a_failure() {
     assert_eq!(store.entity("gateways").unwrap().unwrap().id, "gateway");
     assert_eq!(store.integrity_check().unwrap(), "ok");
 }
+
+#[test]
+fn two_first_ingests_into_a_new_store_take_turns() {
+    // Creating a store must be as safe as writing to one: both creators open, migrate and
+    // write, none sees "the store is busy". 20 trials, each with both threads released at once.
+    for trial in 0..20 {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("new");
+        let start = Arc::new(std::sync::Barrier::new(2));
+        let handles: Vec<_> = ["a", "b"]
+            .into_iter()
+            .map(|id| {
+                let (path, start) = (path.clone(), Arc::clone(&start));
+                std::thread::spawn(move || {
+                    start.wait();
+                    let store = SqliteStore::open(&path).map_err(|e| format!("open: {e}"))?;
+                    ingest(&store, vec![doc(id, "Alpha is one.", None)], Vec::new(), &IngestOptions::default(), &mut |_| {})
+                        .map(|_| ())
+                        .map_err(|e| format!("ingest: {e}"))
+                })
+            })
+            .collect();
+        for h in handles {
+            let r = h.join().unwrap();
+            assert!(r.is_ok(), "trial {trial}: {r:?}");
+        }
+        let store = SqliteStore::open_existing(&path).unwrap();
+        assert_eq!(store.stats().unwrap().documents, 2, "trial {trial}");
+    }
+}
+
+#[test]
+fn opening_an_existing_store_never_writes_into_a_file_that_is_not_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(STORE_FILE);
+    std::fs::write(&file, b"").unwrap();
+    let e = SqliteStore::open_existing(dir.path()).unwrap_err();
+    assert!(matches!(e, StoreError::NotFound(_)), "{e:?}");
+    assert_eq!(std::fs::metadata(&file).unwrap().len(), 0, "the empty file was written to");
+    assert!(!dir.path().join(format!("{STORE_FILE}-wal")).exists());
+    // Another application's database is refused as such, and left as it was.
+    let other = foreign_database(dir.path());
+    let before = std::fs::read(&other).unwrap();
+    let e = SqliteStore::open_existing(other.parent().unwrap()).unwrap_err();
+    assert!(matches!(e, StoreError::NotAStore(_)), "{e:?}");
+    assert_eq!(std::fs::read(&other).unwrap(), before);
+}
+
+/// An SQLite database that is not a Warrant store: a store's file with its application id
+/// (offset 68 of the header) reset to 0.
+fn foreign_database(root: &Path) -> std::path::PathBuf {
+    let d = root.join("other");
+    std::fs::create_dir_all(&d).unwrap();
+    let store = SqliteStore::open(&d).unwrap();
+    drop(store);
+    let file = d.join(STORE_FILE);
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[68..72].copy_from_slice(&[0, 0, 0, 0]);
+    std::fs::write(&file, bytes).unwrap();
+    file
+}

@@ -24,6 +24,10 @@ pub enum Reply {
     RateLimited,
     /// Wait, then give the inner reply (longer than the client's timeout: a timeout).
     Delay(Duration, Box<Reply>),
+    /// Echo the request's headers (`authorization: Bearer …` included), as a misconfigured
+    /// endpoint or proxy does: in an error body for a status other than 200, as the
+    /// completion's content for 200.
+    EchoHeaders(u16),
 }
 
 impl Reply {
@@ -135,6 +139,7 @@ impl Drop for FakeLlm {
 
 fn serve(mut conn: TcpStream, state: &Mutex<State>) {
     let Some(req) = read_request(&conn) else { return };
+    let echo: Vec<String> = req.headers.iter().map(|(k, v)| format!("{k}: {v}")).collect();
     let reply = {
         let Ok(mut s) = state.lock() else { return };
         let prompt = req.prompt().to_string();
@@ -148,6 +153,14 @@ fn serve(mut conn: TcpStream, state: &Mutex<State>) {
             }
             _ => Reply::Status(404, "{\"error\":\"no scripted reply for this prompt\"}".into()),
         }
+    };
+    let reply = match reply {
+        Reply::EchoHeaders(200) => Reply::Content(format!("you sent:\n{}", echo.join("\n"))),
+        Reply::EchoHeaders(status) => Reply::Status(
+            status,
+            json!({"error": {"message": format!("bad request; you sent:\n{}", echo.join("\n"))}}).to_string(),
+        ),
+        other => other,
     };
     respond(&mut conn, reply);
 }
@@ -169,6 +182,8 @@ fn respond(conn: &mut TcpStream, reply: Reply) {
         }
         Reply::Status(s, b) => (s, b, ""),
         Reply::RateLimited => (429, "{\"error\":\"rate limited\"}".into(), "Retry-After: 0\r\n"),
+        // Turned into a status or a completion by `serve`, which knows the request.
+        Reply::EchoHeaders(s) => (s, String::new(), ""),
     };
     let head = format!(
         "HTTP/1.1 {status} Scripted\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{extra}Connection: close\r\n\r\n",

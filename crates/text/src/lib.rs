@@ -7,10 +7,12 @@
 //! - [`segment`]: paragraphs and sentences; [`words`]: word tokens and number words.
 //! - [`quantity`]: numbers, money, percentages, durations and units in prose, normalised;
 //!   [`date`]: dates and times in prose.
+//! - [`io`]: reading files, pipes and lines with a byte ceiling enforced while reading.
 
 pub mod arith;
 pub mod date;
 pub mod fasthash;
+pub mod io;
 pub mod number;
 pub mod quantity;
 pub mod rank;

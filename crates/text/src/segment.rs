@@ -110,18 +110,26 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
 
 /// Sentences within `range` of `text`.
 pub fn sentences_in(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
-    sentences_up_to(text, range, usize::MAX)
+    sentences_up_to(text, range, usize::MAX, false)
+}
+
+/// [`sentences_in`] for casual text, where sentences may start in lower case ("i love it. the
+/// color green is …"): a period after a word of four or more letters that is not an
+/// abbreviation ends a sentence before a lower-case word too, and so does a period followed
+/// by two spaces. Formal text splits the same as with [`sentences_in`] except there.
+pub fn sentences_in_casual(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
+    sentences_up_to(text, range, usize::MAX, true)
 }
 
 /// The first sentence within `range` of `text` (`sentences_in(..).first()`, without segmenting
 /// the rest).
 pub fn first_sentence_in(text: &str, range: Range<usize>) -> Option<Range<usize>> {
-    sentences_up_to(text, range, 1).into_iter().next()
+    sentences_up_to(text, range, 1, false).into_iter().next()
 }
 
 /// The first `max` sentences within `range`: segmentation only moves forward, so stopping
 /// once `max` are found leaves them as they are in the full list.
-fn sentences_up_to(text: &str, range: Range<usize>, max: usize) -> Vec<Range<usize>> {
+fn sentences_up_to(text: &str, range: Range<usize>, max: usize, casual: bool) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = range.start;
     let b = text.as_bytes();
@@ -162,7 +170,7 @@ fn sentences_up_to(text: &str, range: Range<usize>, max: usize) -> Vec<Range<usi
                 if end < range.end && !text[end..].starts_with(char::is_whitespace) {
                     continue;
                 }
-                if c == '.' && !period_ends_sentence(text, dot, end, range.end) {
+                if c == '.' && !period_ends_sentence(text, dot, end, range.end) && !(casual && casual_end(text, dot, end)) {
                     continue;
                 }
                 push_trimmed(text, start..end, &mut out);
@@ -228,6 +236,17 @@ fn period_ends_sentence(text: &str, dot: usize, end: usize, limit: usize) -> boo
     }
     // "approx. three", "vs. the": a lower-case continuation after a short word.
     !next_word_starts_lowercase(text, end, limit)
+}
+
+/// In casual text, a period ends a sentence after a plain word of four or more letters (not
+/// an abbreviation), or when two spaces follow it.
+fn casual_end(text: &str, dot: usize, end: usize) -> bool {
+    if text[end..].starts_with("  ") {
+        return true;
+    }
+    let (_, word) = word_before(text, dot);
+    let letters = word.chars().count();
+    letters >= 4 && word.chars().all(char::is_alphabetic) && !ABBREVIATIONS.contains(&word.to_ascii_lowercase().as_str())
 }
 
 fn next_word(text: &str, end: usize, limit: usize) -> Option<char> {

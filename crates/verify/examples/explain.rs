@@ -49,10 +49,10 @@ fn main() {
     let corpus = Corpus::new(sources);
     let a = Answer { text: answer, tool_calls: vec![], context: None, id: None };
     let mut graph = extract(&a, &ExtractOptions::default()).graph;
-    if question.is_some() {
-        add_answer_claim(&mut graph);
+    if let Some(q) = &question {
+        add_answer_claim(&mut graph, q);
     }
-    for r in verify(&graph, &corpus, &Options { question: question.clone() }) {
+    for r in verify(&graph, &corpus, &Options { question: question.clone(), explain: true }) {
         println!("[{}] {:?} {:?} — {}", r.claim_id, r.status, r.text, r.reason);
         println!("    {}", debug_focus(&r.text, &corpus, question.as_deref()));
         for w in debug_windows(&r.text, &corpus, question.as_deref()) {

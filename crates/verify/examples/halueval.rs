@@ -27,8 +27,8 @@ fn main() {
         ] {
             let a = Answer { text: answer.to_string(), tool_calls: vec![], context: None, id: None };
             let mut graph = extract(&a, &ExtractOptions::default()).graph;
-            add_answer_claim(&mut graph);
-            let results = verify(&graph, &corpus, &Options { question: Some(question.to_string()) });
+            add_answer_claim(&mut graph, question);
+            let results = verify(&graph, &corpus, &Options { question: Some(question.to_string()), explain: false });
             let flagged = results.iter().any(|r| r.status.flagged());
             if std::env::var("STATS").is_ok() {
                 for r in &results {

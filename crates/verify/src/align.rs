@@ -2,9 +2,10 @@
 //! source) and reading the signals: coverage of the claim's content, and conflicts — a
 //! different number or date, a substituted name, a flipped negation, an antonym.
 
-use crate::analysis::{Analysis, DateKey, Name, Num, Role};
+use crate::analysis::{Analysis, DateKey, Frame, Name, Num, Role};
 use crate::corpus::Corpus;
 use crate::lexicon;
+use warrant_text::fasthash::FastMap;
 use warrant_text::number::BigRational;
 
 /// What a claim asserts beyond its context (the question, when there is one).
@@ -40,6 +41,16 @@ pub struct Focus {
     pub question_keys: Vec<String>,
     /// The claim's key per token (`None` for function words), for word-order checks.
     pub token_keys: Vec<Option<String>>,
+    /// The claim's stems (every word, names included), so a window's name the claim writes in
+    /// lower case ("based on a story by John lasseter") is not taken for a substitute.
+    pub claim_stems: Vec<String>,
+    /// Whom a claim that opens with a pronoun ("It was introduced in 1986") is about: the
+    /// answer's previous subject, or `Some(None)` when nothing in the answer says.
+    pub antecedent: Option<Option<Name>>,
+    /// Keys that state one of [`Focus::keys`] in other words, from WordNet (a synonym, a
+    /// narrower term, a derived form: "movie" for "film", "novelist" for "author",
+    /// "production" for "produce") → the indices of the keys they state.
+    pub related: FastMap<String, Vec<usize>>,
 }
 
 impl Focus {
@@ -55,14 +66,21 @@ impl Focus {
             dates: claim.dates.clone(),
             date_near: claim.date_near.clone(),
             token_keys: claim.token_keys.clone(),
+            claim_stems: claim.stems.clone(),
             ..Focus::default()
+        };
+        let finish = |mut f: Focus| {
+            f.related = related_keys(claim, &f.keys);
+            f
         };
         match question {
             // Words the question already says are context: support is measured on what the
             // claim adds. Its names, numbers and dates must still all be found together, since
             // the claim asserts they belong together.
             Some(q) => {
-                f.bare = claim.keys.is_empty();
+                // A bare answer names the answer and nothing else ("Delhi", "Lars Ulrich and
+                // James Hetfield"); "Holly Willoughby was in Doctor Who" relates two names.
+                f.bare = claim.keys.is_empty() && !claim.words.iter().any(|w| COPULAS.contains(&w.as_str()));
                 f.question_keys = q.keys.clone();
                 f.keys = claim.keys.iter().filter(|k| !q.has_key(k)).cloned().collect();
                 f.given_names = claim.names.iter().map(|n| q.has_name(n)).collect();
@@ -86,7 +104,7 @@ impl Focus {
                 f.given_dates = vec![false; f.dates.len()];
             }
         }
-        f
+        finish(f)
     }
 
     /// Number of items support is measured on: the keys and the specifics the claim adds.
@@ -96,11 +114,36 @@ impl Focus {
         if self.bare || own.is_empty() { &self.question_keys } else { own }
     }
 
-    fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         let new = |g: &[bool]| g.iter().filter(|x| !**x).count();
         self.keys.len() + new(&self.given_names) + new(&self.given_nums) + new(&self.given_dates)
     }
 }
+
+/// For each key, the keys of the words WordNet relates to the claim's word behind it.
+fn related_keys(claim: &Analysis, keys: &[String]) -> FastMap<String, Vec<usize>> {
+    let mut out: FastMap<String, Vec<usize>> = FastMap::default();
+    for (i, k) in keys.iter().enumerate() {
+        let stems = claim.token_keys.iter().zip(&claim.stems).filter(|(t, _)| t.as_deref() == Some(k.as_str())).map(|(_, s)| s);
+        for stem in stems {
+            for alt in crate::wordnet::stating(stem) {
+                let key = lexicon::fold((*alt).to_string());
+                if key != *k {
+                    let list = out.entry(key).or_default();
+                    if !list.contains(&i) {
+                        list.push(i);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Verbs with no content of their own: a claim with one relates its names.
+const COPULAS: &[&str] = &[
+    "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "does", "do", "did", "can", "could", "will", "would",
+];
 
 /// Why a window contradicts a claim.
 #[derive(Debug, Clone, PartialEq)]
@@ -158,12 +201,32 @@ pub struct WindowEval {
     pub relevance: f64,
     /// The sentences the evaluation rests on when narrower than the window.
     pub quote: Option<(usize, usize)>,
+    /// Per focus item (keys, then names, numbers and dates), whether the window states it.
+    pub found: Vec<bool>,
+    /// The negation or antonym signal that did not make a contradiction: the window denies or
+    /// reverses one of the claim's words.
+    pub flipped: bool,
+    /// [`WindowEval::support`] counting the claim's words the window states in other words
+    /// ([`Focus::related`]).
+    pub related_support: f64,
+    /// The window puts another name near the claim's words (a looser reading than a
+    /// contradiction's): it cannot confirm the claim.
+    pub doubt: bool,
 }
 
 impl WindowEval {
     /// Number of sentences.
     pub fn size(&self) -> usize {
         self.last - self.first + 1
+    }
+}
+
+/// The analysis of sentences `first..=last`: the sentence's own, or the merged one.
+pub(crate) fn window_analysis(corpus: &Corpus, first: usize, last: usize) -> std::borrow::Cow<'_, Analysis> {
+    if first == last {
+        std::borrow::Cow::Borrowed(&*corpus.sentences()[first].analysis)
+    } else {
+        std::borrow::Cow::Owned(merged(corpus, first, last))
     }
 }
 
@@ -178,6 +241,7 @@ fn merged(corpus: &Corpus, first: usize, last: usize) -> Analysis {
             }
         }
         a.terms.extend(x.terms.iter().cloned());
+        a.parts.extend(x.parts.iter().cloned());
         a.broader.extend(x.broader.iter().cloned());
         a.negated.extend(x.negated.iter().cloned());
         a.affirmed.extend(x.affirmed.iter().cloned());
@@ -198,6 +262,9 @@ fn merged(corpus: &Corpus, first: usize, last: usize) -> Analysis {
         a.stems.extend(x.stems.iter().cloned());
         a.caps.extend(x.caps.iter().copied());
         a.negations += x.negations;
+        a.asks |= x.asks;
+        a.reports |= x.reports;
+        a.relative_time |= x.relative_time;
     }
     a
 }
@@ -234,18 +301,21 @@ fn linked(corpus: &Corpus, first: usize, last: usize, focus: &Focus, found: &Fou
         // name the previous sentence mentions (a bridge: "… the band Halestorm. Halestorm is …").
         // A bridge ("… the band Halestorm. Halestorm is …") continues only for a claim about
         // the bridged thing itself.
-        let bridge = next.names.first().filter(|n| prev.names.iter().any(|m| m.stems.last() == n.stems.last()));
-        let about_bridge = bridge.is_some_and(|b| focus.bare || focus.names.iter().any(|n| n.stems.last() == b.stems.last()));
+        let bridge = next.names.first().filter(|n| prev.names.iter().any(|m| m.same_as(n)));
+        let about_bridge = bridge.is_some_and(|b| focus.bare || focus.names.iter().any(|n| n.same_as(b)));
         let continues = next.names.is_empty()
-            || next.names.iter().any(|n| n.stems.last() == subject.stems.last())
+            || next.names.iter().any(|n| n.same_as(subject))
             || about_bridge
             || next.opening_noun.as_ref().is_some_and(|n| prev.stems.contains(n));
         // "He …" refers to the previous sentence's subject or its last-named one, or to the
         // document's topic; a claim about someone else is not what it says. A bare answer has
         // no subject of its own.
-        let last = prev.names.last().unwrap_or(subject);
+        // The last-named one only when no other person-like name (two words or more) stands
+        // between: "named after Otto Stern and Max Volmer. He …" could be either.
+        let people = prev.names.iter().filter(|n| n.words.len() >= 2).count();
+        let last = if people >= 2 { subject } else { prev.names.last().unwrap_or(subject) };
         let topic = corpus.topic(sentences[k].doc);
-        let same = |n: &Name, m: &Name| n.stems.last() == m.stems.last();
+        let same = |n: &Name, m: &Name| n.same_as(m);
         let claim_subject = focus.bare
             || focus
                 .names
@@ -276,9 +346,13 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         joined = merged(corpus, first, last);
         &joined
     };
-    let keys_in = focus.keys.iter().filter(|k| w.has_key(k)).count();
+    let key_found: Vec<bool> = focus.keys.iter().map(|k| w.has_key(k)).collect();
+    let keys_in = key_found.iter().filter(|f| **f).count();
+    // "She heads the NLP section": a window opening with a pronoun speaks of the one the
+    // sentences before it name (or the document's topic); those names count as stated.
+    let referents = referents(corpus, first);
     let found = Found {
-        names: focus.names.iter().map(|n| w.has_name(n)).collect(),
+        names: focus.names.iter().map(|n| w.has_name(n) || referents.iter().any(|r| r.same_as(n) || variant(n, r))).collect(),
         nums: focus.nums.iter().map(|n| w.has_num(n)).collect(),
         dates: focus.dates.iter().map(|d| w.has_date(d)).collect(),
     };
@@ -286,6 +360,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     // follow (see `linked`); otherwise only those in the sentence holding the most count.
     // Sentences a reader cannot link (see `linked`) do not add up: the window is read as its
     // sentence holding the most of the claim's specifics.
+    let found_items: Vec<bool> = key_found.iter().chain(&found.names).chain(&found.nums).chain(&found.dates).copied().collect();
     if last > first && !linked(corpus, first, last, focus, &found) {
         let held = holders(corpus, first, last, focus, &found);
         let best = (0..=last - first)
@@ -317,16 +392,47 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         if q.keys.is_empty() { 1.0 } else { q.keys.iter().filter(|k| w.has_key(k)).count() as f64 / q.keys.len() as f64 }
     });
 
+    // A conflict is the source stating the claim with one value changed: everything else the
+    // claim says is there. `rest` is the support over all but the one missing specific (the
+    // slot in question); `stated_but_one` holds when that specific is the only one missing.
+    // A number that labels one of the claim's names ("Boeing 737") is part of that name.
+    let labelled = |n: &Num| focus.names.first().is_some_and(|m| labels(n, m));
+    let missing_specifics = names_missing.len() + nums_missing.iter().filter(|n| !labelled(n)).count() + dates_missing.len();
+    let total = focus.total().max(1) as f64;
+    let keys_missing = focus.keys.len() - keys_in;
+    // Support over what the claim adds besides the slot; when it adds nothing else (the
+    // question says the rest), how much of all its words the window has.
+    let rest = if missing_specifics != 1 {
+        support
+    } else if total > 1.0 {
+        covered as f64 / (total - 1.0)
+    } else {
+        context
+    };
+    // Its subject (the first name) is there: a qualifier missing elsewhere ("in the Solar
+    // System") does not make the window about something else.
+    let subject_found = found_names.first().copied().unwrap_or(true);
+    let only_names_missing = nums_missing.iter().all(|n| labelled(n)) && dates_missing.is_empty();
+    let anchored_on_subject = missing_specifics == 0 || (subject_found && only_names_missing && missing_specifics == 1);
+    // Nearly all of the rest: three quarters of it, or all its words but one and most of it.
+    let nearly = |rest: f64, keys_missing: usize| rest >= REST || (keys_missing <= 1 && rest >= REST_SHORT);
+    let stated_but_one = focus.bare || (missing_specifics == 1 && nearly(rest, keys_missing));
+    // A question in the source asks, and a report of others' claims relays: neither states
+    // anything to conflict with.
+    let asks = w.asks || w.reports;
     let mut conflict = None;
-    for mine in &focus.roles {
+    for mine in focus.roles.iter().filter(|_| !asks) {
         let theirs: Vec<&Role> = w.roles.iter().filter(|r| r.verb == mine.verb).collect();
         let same = |r: &&Role| {
             r.agent.last() == mine.agent.last()
                 || crate::analysis::has_words_near(&r.agent, &mine.agent)
                 || crate::analysis::has_words_near(&mine.agent, &r.agent)
         };
+        let agent_found = focus.names.iter().zip(&found_names).any(|(n, f)| *f && n.stems == mine.agent);
+        let anchored = if agent_found { missing_specifics == 0 && support >= REST } else { stated_but_one };
         if let Some(other) = theirs.iter().find(|r| !same(r))
             && !theirs.iter().any(same)
+            && anchored
         {
             conflict = Some(Conflict::Agent {
                 verb: other.verb_text.clone(),
@@ -378,30 +484,62 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
     // days").
     let same_thing = focus.all_keys.iter().filter(|k| !w.has_key(k)).count() <= 1
         || focus.token_keys.iter().flatten().take(2).all(|k| w.has_key(k));
-    for n in nums_missing.iter().filter(|_| conflict.is_none() && !other_time && !other_subject && same_thing) {
+    for n in nums_missing
+        .iter()
+        .filter(|_| conflict.is_none() && !asks && stated_but_one && !other_time && !other_subject && same_thing)
+    {
         let near = focus.near(&n.near);
-        if let Some(m) = w.nums.iter().find(|m| n.differs_from(m) && shares(near, &m.near)) {
+        // One value in the slot: a window listing several ("1935 … 1937") may not be exhaustive.
+        let candidates: Vec<&Num> = w.nums.iter().filter(|m| n.differs_from(m) && shares(near, &m.near)).collect();
+        // Every value of that kind in the window (dates too, for a year), not only those near.
+        let year_like = |x: &BigRational| {
+            x.is_integer() && *x >= BigRational::from_integer(1000.into()) && *x <= BigRational::from_integer(2100.into())
+        };
+        let years: Vec<BigRational> = if year_like(&n.value) && n.dimension == warrant_text::quantity::Dimension::Number {
+            w.dates.iter().filter_map(|d| d.year).map(|y| BigRational::from_integer(y.into())).collect()
+        } else {
+            Vec::new()
+        };
+        let mut values: Vec<&BigRational> = w
+            .nums
+            .iter()
+            .filter(|m| n.differs_from(m) || n.same_amount(m))
+            .map(|m| &m.value)
+            .chain(candidates.iter().map(|m| &m.value))
+            .chain(years.iter())
+            .collect();
+        values.sort();
+        values.dedup();
+        if let Some(m) = candidates.first().filter(|_| values.len() == 1) {
             conflict = Some(Conflict::Number { claim: n.surface.clone(), source: m.surface.clone() });
             break;
         }
     }
-    if conflict.is_none() && !other_subject && same_thing {
-        let dated =
-            |d: &DateKey, near: &[String]| w.dates.iter().zip(&w.date_near).any(|(x, xn)| d.conflicts(x) && shares(near, xn));
+    if conflict.is_none() && !asks && !w.relative_time && stated_but_one && !other_subject && same_thing {
+        // One date in the slot, as for amounts.
+        // A window that states several dates may be listing some of many ("titles in 1998,
+        // 2002 and 2004"): only a window with one date in it conflicts on dates.
+        let one_date = w.dates.iter().all(|x| *x == w.dates[0]);
+        let dated = |d: &DateKey, near: &[String]| {
+            one_date && w.dates.iter().zip(&w.date_near).any(|(x, xn)| d.conflicts(x) && shares(near, xn))
+        };
         if focus.dates.iter().zip(&focus.date_near).zip(&found_dates).any(|((d, dn), f)| !f && dated(d, focus.near(dn))) {
             conflict = Some(Conflict::Date);
         }
     }
-    if conflict.is_none() && !(other_subject && more_differs) {
+    if conflict.is_none() && !asks && stated_but_one && !(other_subject && more_differs) {
         // Another name standing where the claim's name stands ("born in Warsaw" for "born in
-        // Paris").
+        // Paris"), while no form of the claim's name is there.
         'names: for n in &names_missing {
             let near = focus.near(&n.near);
+            if w.names.iter().any(|m| variant(n, m)) {
+                continue;
+            }
             for m in &w.names {
-                let substitute = !focus.names.iter().any(|f| f.stems == m.stems)
+                let substitute = !focus.names.iter().any(|f| f.stems == m.stems || variant(f, m))
                     && question.is_none_or(|q| !q.has_name(m))
-                    && !variant(n, m)
-                    && shares_enough(near, &m.near);
+                    && shares_enough(near, &m.near)
+                    && fills_same_slot(n, m);
                 if substitute {
                     conflict = Some(Conflict::Substitution { claim: titled(n), source: titled(m) });
                     break 'names;
@@ -409,8 +547,9 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
             }
         }
     }
-    if conflict.is_none() && !focus.bare {
-        conflict = slot(focus, &found_names, w, question);
+    let mut flipped_any = false;
+    if conflict.is_none() && !focus.bare && !asks && missing_specifics == 0 && support >= REST {
+        conflict = slot(focus, &found_names, w, question, true);
     }
     if conflict.is_none() {
         // A negation that scopes over the claim's own words, on one side only: the window
@@ -428,14 +567,40 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
                 .count();
             denied_names + focus.keys.iter().filter(|k| w.negated.contains(k) && !w.affirmed.contains(k)).count()
         } else {
-            focus.negated.iter().filter(|k| w.has_key(k) && !w.negated.contains(k)).count()
+            focus.negated.iter().filter(|k| w.affirmed.contains(k) && !w.negated.contains(k)).count()
         };
-        if flipped > 0 && (support >= 0.6 || flipped >= 2) {
+        // "There are no monthly maintenance fees" denies "charges a $5 monthly maintenance
+        // fee": an amount of a denied thing is denied with it.
+        let denied_amounts = nums_missing.iter().all(|n| n.near.iter().any(|k| w.negated.contains(k)));
+        let anchored = anchored_on_subject || (dates_missing.is_empty() && names_missing.is_empty() && denied_amounts);
+        flipped_any = flipped > 0;
+        if flipped > 0 && !asks && anchored && (support >= REST || (flipped >= 2 && support >= REST_SHORT)) {
             conflict = Some(Conflict::Negation);
         }
     }
-    if conflict.is_none() {
-        conflict = antonym(focus, w);
+    if conflict.is_none() && !asks && anchored_on_subject {
+        // The opposite word stands in for one of the claim's: the rest must be there.
+        conflict = antonym(focus, w).filter(|_| nearly(covered as f64 / (total - 1.0).max(1.0), keys_missing.saturating_sub(1)));
+    }
+    // A claim about "it" or "he" conflicts only with a window about the same one: its
+    // antecedent named there, or a window that itself speaks of "it". Without an antecedent in
+    // the answer, nothing says the window is about the same thing.
+    let same_subject = match &focus.antecedent {
+        None => true,
+        Some(None) => false,
+        Some(Some(n)) => w.has_name(n) || w.refers_back || referents.iter().any(|r| r.same_as(n)),
+    };
+    if !same_subject {
+        conflict = None;
+    }
+    // A name the claim itself writes (perhaps in lower case) stands in for nothing.
+    if let Some(Conflict::Substitution { source, .. } | Conflict::Agent { source, .. }) = &conflict {
+        let words: Vec<String> = warrant_text::words::words(source).map(|(_, x)| lexicon::stem(&x.to_lowercase())).collect();
+        // Unless the claim names it as a name too (a reversed role: "Harold defeated William").
+        let named = words.iter().filter(|x| !lexicon::is_stopword(x)).all(|x| focus.names.iter().any(|n| n.stems.contains(x)));
+        if !named && words.iter().all(|x| focus.claim_stems.contains(x)) {
+            conflict = None;
+        }
     }
     // About another subject, only a name standing in for the claim's is a conflict.
     if other_subject && !matches!(conflict, Some(Conflict::Substitution { .. } | Conflict::Agent { .. })) {
@@ -446,6 +611,35 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         conflict = None;
         support = 0.0;
     }
+    let flipped = flipped_any || antonym(focus, w).is_some();
+    // Another name where the claim's stands, by the looser reading (near the same words, in
+    // no checked slot): not a contradiction, but the window cannot confirm the claim either.
+    let doubt = conflict.is_none()
+        && !focus.bare
+        && !other_instance
+        && (names_missing.iter().any(|n| {
+            let near = focus.near(&n.near);
+            !w.names.iter().any(|m| variant(n, m))
+                && w.names.iter().any(|m| {
+                    !focus.names.iter().any(|f| f.stems == m.stems || variant(f, m))
+                        && question.is_none_or(|q| !q.has_name(m))
+                        && shares_enough(near, &m.near)
+                })
+        }) || slot(focus, &found_names, w, question, false).is_some());
+    let related_support = if other_instance {
+        0.0
+    } else {
+        let mut by_relation = key_found.clone();
+        for t in w.terms.iter().chain(&w.broader) {
+            if let Some(idx) = focus.related.get(t) {
+                for &i in idx {
+                    by_relation[i] = true;
+                }
+            }
+        }
+        let gained = by_relation.iter().filter(|f| **f).count() - keys_in;
+        ((covered + gained) as f64 / focus.total().max(1) as f64).max(support)
+    };
     WindowEval {
         first,
         last,
@@ -455,13 +649,36 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         conflict,
         relevance,
         quote: None,
+        found: if other_instance { vec![false; found_items.len()] } else { found_items },
+        flipped,
+        related_support,
+        doubt,
     }
+}
+
+/// The names a window opening with a pronoun ("She …", "It …") may refer to: the first names
+/// of the two sentences before it, and its document's topic. Empty otherwise.
+fn referents(corpus: &Corpus, first: usize) -> Vec<&Name> {
+    let sentences = corpus.sentences();
+    let Some(s) = sentences.get(first) else { return Vec::new() };
+    if !s.analysis.refers_back || !s.analysis.names.is_empty() {
+        return Vec::new();
+    }
+    // The nearest subject: the first name of the nearest sentence before that has one, else
+    // the document's topic.
+    for back in 1..=2 {
+        let Some(p) = first.checked_sub(back).and_then(|i| sentences.get(i)).filter(|p| p.doc == s.doc) else { break };
+        if let Some(n) = p.analysis.names.first() {
+            return vec![n];
+        }
+    }
+    corpus.topic(s.doc).into_iter().collect()
 }
 
 /// A claim name the window states, but where the claim's words around it sit around another
 /// name instead ("best known for his opera Der Mond" against "best known for his cantata
 /// Carmina Burana"; the window mentions Der Mond elsewhere).
-fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>) -> Option<Conflict> {
+fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>, strict: bool) -> Option<Conflict> {
     let overlap = |a: &[String], b: &[String]| a.iter().filter(|k| b.contains(k)).count();
     for (n, f) in focus.names.iter().zip(found) {
         if !*f || n.near.is_empty() {
@@ -480,7 +697,12 @@ fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>
         let other = w
             .names
             .iter()
-            .filter(|m| !focus.names.iter().any(|x| variant(x, m)) && question.is_none_or(|q| !q.has_name(m)) && !beside(m))
+            .filter(|m| {
+                !focus.names.iter().any(|x| variant(x, m))
+                    && question.is_none_or(|q| !q.has_name(m))
+                    && !beside(m)
+                    && (!strict || fills_same_slot(n, m))
+            })
             .map(|m| (overlap(&n.near, &m.near), m))
             .filter(|(k, _)| *k > own)
             .max_by_key(|(k, _)| *k);
@@ -504,20 +726,32 @@ fn joined(focus: &Focus, a: &Name, b: &Name) -> bool {
     focus.token_keys.get(between).is_some_and(Option::is_none)
 }
 
+/// Share of the rest of the claim a window must state for a changed value in it to be a
+/// contradiction (the same subject and attribute, another value).
+const REST: f64 = 0.75;
+/// … or at least this share when all its words but one are there.
+const REST_SHORT: f64 = 0.6;
+
 /// Words between two names that still read as one clause about both.
 const BESIDE: usize = 4;
 
 /// True when one name is a shorter form of the other ("Nadal", "Rafael Nadal"): all the
 /// words of one are words of the other. "Apache License" and "MIT License" are not variants.
 fn variant(a: &Name, b: &Name) -> bool {
-    a.stems.iter().all(|w| b.stems.contains(w)) || b.stems.iter().all(|w| a.stems.contains(w))
+    a.stems.iter().all(|w| b.stems.contains(w))
+        || b.stems.iter().all(|w| a.stems.contains(w))
+        || crate::alias::related(&a.aliases, &b.aliases)
 }
 
 /// True when `num` is a bare number right after `name` ("Cinder 42"): a label, part of the name.
 fn labels(num: &Num, name: &Name) -> bool {
-    num.dimension == warrant_text::quantity::Dimension::Number
-        && num.range.start > name.range.end
-        && num.range.start - name.range.end <= 1
+    let after = num.range.start > name.range.end && num.range.start - name.range.end <= 1;
+    // A year before a name labels an edition ("the 1932 Australian Grand Prix").
+    let year_before = name.range.start > num.range.end
+        && name.range.start - num.range.end <= 1
+        && num.written.is_integer()
+        && (1000..=2100).contains(&num.written.to_integer().try_into().unwrap_or(0i64));
+    num.dimension == warrant_text::quantity::Dimension::Number && !num.ordinal && (after || year_before)
 }
 
 /// The label a text (its names and numbers) gives `name`, if any.
@@ -530,6 +764,39 @@ fn label_of<'a>(names: &[Name], nums: &'a [Num], name: &Name) -> Option<&'a BigR
 /// Warsaw"; one shared "ship" does not put "Orders" where "the UK" stood).
 fn shares_enough(claim: &[String], other: &[String]) -> bool {
     claim.iter().filter(|k| other.contains(k)).count() >= claim.len().min(2)
+}
+
+/// True when a window's name fills the slot the claim's name fills: the words around them
+/// agree (two of: the word before, the one before it, the word after — "born in Paris" and
+/// "born in Warsaw"). A name that qualifies a noun ("a Dutch amateur astronomer", "a Frisian
+/// amateur astronomer") is an attribute, several of which may hold at once; it conflicts only
+/// with another known form of a different group (a demonym of another country).
+fn fills_same_slot(claim: &Name, other: &Name) -> bool {
+    // A bare answer ("Sydney.") fills the slot the question asks about — with a name, not a
+    // nationality ("American" is no substitute for "Institute of Muslim Minority Affairs").
+    if claim.frame == Frame::default() {
+        return !(demonym(other) && !demonym(claim));
+    }
+    // "available only to Enterprise customers" excludes every other name from the slot; a
+    // name with a word of the claim's and another ("Sam Wilson", "Sam Phillips") is another
+    // one of its kind.
+    let kin = claim.words.len() >= 2 && other.words.len() >= 2 && claim.stems.iter().any(|w| other.stems.contains(w));
+    let needed = if other.frame.exclusive || kin { 1 } else { 2 };
+    if claim.frame.shared(&other.frame) < needed {
+        return false;
+    }
+    let attribute = |n: &Name| n.frame.qualifies && demonym(n);
+    if attribute(claim) || attribute(other) {
+        return !claim.aliases.is_empty() && !other.aliases.is_empty();
+    }
+    true
+}
+
+/// A one-word name that reads as a nationality or origin ("Dutch", "Frisian", "Korean").
+fn demonym(n: &Name) -> bool {
+    let [w] = n.words.as_slice() else { return false };
+    n.aliases.iter().any(|k| k.starts_with('~'))
+        || ["ian", "ean", "ish", "ese", "ic", "ch"].iter().any(|s| w.len() > s.len() + 2 && w.ends_with(s))
 }
 
 /// True when two neighbourhoods share a key.
@@ -546,7 +813,12 @@ fn antonym(focus: &Focus, w: &Analysis) -> Option<Conflict> {
         w.token_keys.iter().enumerate().filter(|(_, t)| t.as_deref() == Some(k)).map(|(i, _)| i).collect()
     };
     for k in &focus.keys {
-        let Some(opposite) = w.keys.iter().find(|j| lexicon::antonyms(k, j)) else { continue };
+        // A claim that says both ("private as well as public") contrasts them itself.
+        if focus.all_keys.iter().any(|j| lexicon::antonyms(k, j)) {
+            continue;
+        }
+        // Parts of compounds count ("second-largest").
+        let Some(opposite) = w.keys.iter().chain(&w.terms).find(|j| lexicon::antonyms(k, j)) else { continue };
         let conflict = || Some(Conflict::Antonym { claim: k.clone(), source: opposite.clone() });
         if !w.has_key(k) {
             return conflict();

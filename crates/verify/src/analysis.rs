@@ -21,6 +21,9 @@ pub struct Num {
     pub written: BigRational,
     /// Key of the content word counted, for unit-less numbers ("40 drug stores" → `drug`).
     pub noun: Option<String>,
+    /// Keys of the content words right after a unit-less number ("drug", "store"): what it
+    /// counts, to tell "5 studio albums" from "five video albums".
+    pub counted: Vec<String>,
     /// An ordinal ("fourth", "4th"): compares only with ordinals.
     pub ordinal: bool,
     /// The mention as written ("$15", "one hour").
@@ -29,33 +32,211 @@ pub struct Num {
     pub near: Vec<String>,
     /// Byte range in the analysed text.
     pub range: Range<usize>,
+    /// What the amount is said to be: exactly it, at least it, at most it, or about it.
+    pub bound: Bound,
+}
+
+/// How a number is stated ("up to 10 kg", "more than 40", "about 300").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Bound {
+    /// As written.
+    #[default]
+    Exact,
+    /// "at least", "more than", "over", "or more".
+    AtLeast,
+    /// "up to", "at most", "less than", "must not exceed", "within".
+    AtMost,
+    /// "about", "approximately", "around", "nearly".
+    About,
+}
+
+/// How a claim's amount relates to a source's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agreement {
+    /// The source states it ("over 100" against "150").
+    Same,
+    /// The source states a value it cannot have ("up to 10 kg" against "not exceed 8 kg").
+    Conflict,
+    /// Neither ("5 kg" against "up to 8 kg").
+    Unknown,
 }
 
 impl Num {
-    /// True when `other` states the same amount: equal canonical values of one dimension, or,
-    /// when either side is a bare number, equal written values ("nine" = "nine weeks").
+    /// True when `other` states the same amount: equal canonical values of one dimension (or
+    /// within each other's bounds), or, when either side is a bare number, equal written values
+    /// ("nine" = "nine weeks").
     pub fn same_amount(&self, other: &Num) -> bool {
         if self.ordinal != other.ordinal {
             return false;
         }
         if self.dimension == other.dimension {
-            return self.value == other.value;
+            return self.agreement(other) == Agreement::Same;
         }
         matches!((&self.dimension, &other.dimension), (Dimension::Number, _) | (_, Dimension::Number))
             && self.written == other.written
     }
 
-    /// True when `other` counts the same thing differently: same unit dimension and another
-    /// value, or bare numbers of the same noun with another value.
+    /// True unless both are bare numbers of different things ("5 studio albums" is not "five
+    /// video albums"; "40 drug stores" is "40 stores").
+    pub fn counts_same_as(&self, other: &Num) -> bool {
+        match (self.counted.first(), other.counted.first()) {
+            (Some(a), Some(b)) if a != b => other.counted.contains(a) || self.counted.contains(b),
+            _ => true,
+        }
+    }
+
+    /// True when `other` counts the same thing with a value this one cannot have: same unit
+    /// dimension, or bare numbers of the same noun, and the values (with their bounds) disagree.
     pub fn differs_from(&self, other: &Num) -> bool {
         if self.ordinal != other.ordinal {
             return false;
         }
-        match (&self.dimension, &other.dimension) {
-            (Dimension::Number, Dimension::Number) => self.noun.is_some() && self.noun == other.noun && self.value != other.value,
-            (a, b) => a == b && self.value != other.value,
+        let comparable = match (&self.dimension, &other.dimension) {
+            (Dimension::Number, Dimension::Number) => self.noun.is_some() && self.noun == other.noun,
+            (a, b) => a == b,
+        };
+        comparable && self.agreement(other) == Agreement::Conflict
+    }
+
+    /// How this (a claim's) amount relates to `other` (a source's), values in one unit.
+    pub fn agreement(&self, other: &Num) -> Agreement {
+        use std::cmp::Ordering::*;
+        let (c, s) = (&self.value, &other.value);
+        let order = c.cmp(s);
+        match (self.bound, other.bound) {
+            (Bound::Exact, Bound::Exact) => {
+                if order == Equal {
+                    Agreement::Same
+                } else {
+                    Agreement::Conflict
+                }
+            }
+            (Bound::About, _) | (_, Bound::About) => {
+                if near(c, s) {
+                    Agreement::Same
+                } else {
+                    Agreement::Conflict
+                }
+            }
+            (Bound::AtLeast, Bound::Exact) => {
+                if order != Greater {
+                    Agreement::Same
+                } else {
+                    Agreement::Conflict
+                }
+            }
+            (Bound::AtMost, Bound::Exact) => {
+                if order != Less {
+                    Agreement::Same
+                } else {
+                    Agreement::Conflict
+                }
+            }
+            (Bound::Exact, Bound::AtMost) => {
+                if order == Greater {
+                    Agreement::Conflict
+                } else {
+                    Agreement::Unknown
+                }
+            }
+            (Bound::Exact, Bound::AtLeast) => {
+                if order == Less {
+                    Agreement::Conflict
+                } else {
+                    Agreement::Unknown
+                }
+            }
+            (a, b) if a == b => {
+                if order == Equal {
+                    Agreement::Same
+                } else {
+                    Agreement::Conflict
+                }
+            }
+            _ => Agreement::Unknown,
         }
     }
+}
+
+/// Two values within a tenth of the larger ("about 300" and "310").
+fn near(a: &BigRational, b: &BigRational) -> bool {
+    let zero = BigRational::from_integer(0.into());
+    let abs = |x: &BigRational| if *x < zero { -x.clone() } else { x.clone() };
+    let diff = abs(&(a - b));
+    let big = std::cmp::max(abs(a), abs(b));
+    diff * BigRational::from_integer(10.into()) <= big
+}
+
+/// Words before a number that bound it, longest first; each with the number of words it spans.
+const BOUND_BEFORE: &[(&[&str], Bound)] = &[
+    (&["must", "not", "exceed"], Bound::AtMost),
+    (&["no", "more", "than"], Bound::AtMost),
+    (&["not", "more", "than"], Bound::AtMost),
+    (&["no", "less", "than"], Bound::AtLeast),
+    (&["a", "maximum", "of"], Bound::AtMost),
+    (&["a", "minimum", "of"], Bound::AtLeast),
+    (&["not", "exceed"], Bound::AtMost),
+    (&["up", "to"], Bound::AtMost),
+    (&["at", "most"], Bound::AtMost),
+    (&["less", "than"], Bound::AtMost),
+    (&["fewer", "than"], Bound::AtMost),
+    (&["maximum", "of"], Bound::AtMost),
+    (&["at", "least"], Bound::AtLeast),
+    (&["more", "than"], Bound::AtLeast),
+    (&["greater", "than"], Bound::AtLeast),
+    (&["upwards", "of"], Bound::AtLeast),
+    (&["minimum", "of"], Bound::AtLeast),
+    (&["close", "to"], Bound::About),
+    (&["an", "estimated"], Bound::About),
+    (&["under"], Bound::AtMost),
+    (&["below"], Bound::AtMost),
+    (&["within"], Bound::AtMost),
+    (&["maximum"], Bound::AtMost),
+    (&["max"], Bound::AtMost),
+    (&["over"], Bound::AtLeast),
+    (&["above"], Bound::AtLeast),
+    (&["exceeding"], Bound::AtLeast),
+    (&["minimum"], Bound::AtLeast),
+    (&["min"], Bound::AtLeast),
+    (&["about"], Bound::About),
+    (&["approximately"], Bound::About),
+    (&["approx"], Bound::About),
+    (&["around"], Bound::About),
+    (&["roughly"], Bound::About),
+    (&["nearly"], Bound::About),
+    (&["almost"], Bound::About),
+    (&["some"], Bound::About),
+    (&["circa"], Bound::About),
+    (&["estimated"], Bound::About),
+];
+
+/// Words after a number that bound it ("10 or more").
+const BOUND_AFTER: &[(&[&str], Bound)] = &[
+    (&["or", "more"], Bound::AtLeast),
+    (&["or", "later"], Bound::AtLeast),
+    (&["or", "higher"], Bound::AtLeast),
+    (&["or", "above"], Bound::AtLeast),
+    (&["or", "less"], Bound::AtMost),
+    (&["or", "fewer"], Bound::AtMost),
+    (&["or", "earlier"], Bound::AtMost),
+    (&["or", "so"], Bound::About),
+];
+
+/// The bound stated around the number at tokens `first..end`, and the token range of its words.
+fn bound_of(words: &[String], first: usize, end: usize) -> (Bound, Option<Range<usize>>) {
+    for (pattern, bound) in BOUND_BEFORE {
+        let n = pattern.len();
+        if first >= n && words[first - n..first].iter().zip(pattern.iter()).all(|(w, p)| w == p) {
+            return (*bound, Some(first - n..first));
+        }
+    }
+    for (pattern, bound) in BOUND_AFTER {
+        let n = pattern.len();
+        if end + n <= words.len() && words[end..end + n].iter().zip(pattern.iter()).all(|(w, p)| w == p) {
+            return (*bound, Some(end..end + n));
+        }
+    }
+    (Bound::Exact, None)
 }
 
 /// A date mention: what it pins down.
@@ -112,9 +293,46 @@ pub struct Name {
     /// for each other only when their neighbourhoods share a key ("born in Paris" / "born in
     /// Warsaw").
     pub near: Vec<String>,
+    /// Alias keys ([`crate::alias::keys`]): "US" and "United States" share one.
+    pub aliases: Vec<String>,
+    /// The slot it fills: the two words before it and the word after (content words as keys),
+    /// so "born in Paris" and "born in Warsaw" are seen to fill one slot.
+    pub frame: Frame,
+}
+
+/// The words around a name ([`Name::frame`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Frame {
+    /// The word just before, and the one before it.
+    pub before: [Option<String>; 2],
+    /// The word just after.
+    pub after: Option<String>,
+    /// A lower-case content word follows ("a Dutch amateur astronomer"): the name qualifies a
+    /// noun, as a demonym or brand does.
+    pub qualifies: bool,
+    /// "only" or "exclusively" stands just before it: the slot holds this name and no other.
+    pub exclusive: bool,
+}
+
+impl Frame {
+    /// How many of the three positions two frames share; the word just before or just after
+    /// must be one of them.
+    pub fn shared(&self, other: &Frame) -> usize {
+        let eq = |a: &Option<String>, b: &Option<String>| a.is_some() && a == b;
+        let near = usize::from(eq(&self.before[0], &other.before[0])) + usize::from(eq(&self.after, &other.after));
+        if near == 0 { 0 } else { near + usize::from(eq(&self.before[1], &other.before[1])) }
+    }
 }
 
 impl Name {
+    /// True when the two are one name written shorter or longer ("Badr Hari", "Hari"): every
+    /// word of one is a word of the other. Sharing a last word is not enough ("Memphis
+    /// International Airport", "Southwest Georgia Regional Airport").
+    pub fn same_as(&self, other: &Name) -> bool {
+        let (short, long) = if self.stems.len() <= other.stems.len() { (self, other) } else { (other, self) };
+        !short.stems.is_empty() && short.stems.iter().all(|w| long.stems.contains(w))
+    }
+
     /// The name as one lower-case string.
     pub fn joined(&self) -> String {
         self.words.join(" ")
@@ -130,6 +348,8 @@ pub struct Analysis {
     pub broader: Vec<String>,
     /// Retrieval terms: the keys plus the keys of name words, deduplicated.
     pub terms: Vec<String>,
+    /// Keys of the parts of compound words ("action-adventure" → action, adventure).
+    pub parts: Vec<String>,
     /// Numbers with units, normalised.
     pub nums: Vec<Num>,
     /// Dates.
@@ -151,6 +371,15 @@ pub struct Analysis {
     pub affirmed: Vec<String>,
     /// The text starts with a pronoun or determiner that refers back ("He", "It", "This").
     pub refers_back: bool,
+    /// The text is a question ("Was Edith Wilson America's first female president?"): it
+    /// states nothing.
+    pub asks: bool,
+    /// The text reports what others claim ("posts have declared John Hanson, not Barack
+    /// Obama, …", "the myth that …"): it does not itself assert it.
+    pub reports: bool,
+    /// The text dates things relative to when it was written ("this year", "last month"):
+    /// its absolute dates are not the only ones it speaks of.
+    pub relative_time: bool,
     /// The stem of the noun after an opening "The"/"This" ("The studio …" → `studio`): a
     /// definite reference to something the previous sentence named.
     pub opening_noun: Option<String>,
@@ -192,8 +421,9 @@ impl Analysis {
         let mut name: Option<Name> = None;
         // Connector words waiting to join the open name if a capitalised word follows.
         let mut pending: Vec<(String, String)> = Vec::new();
-        // Words left in the current negation's scope.
+        // Words left in the current negation's scope, and in a hedged negation's.
         let mut scope = 0usize;
+        let mut hedge = 0usize;
         let mut prev_end = 0usize;
         // Content words with their byte offsets; keys are chosen once names are known.
         let mut content: Vec<(usize, String, bool)> = Vec::new();
@@ -206,6 +436,7 @@ impl Analysis {
             prev_end = range.end;
             if gap.contains([',', ';', ':', '.', '(', ')']) {
                 scope = 0;
+                hedge = 0;
             }
             // "He …", "In 1911 she …": a pronoun early in the sentence refers back.
             if i == 0 && REFERS_BACK.contains(&w) || i < 5 && matches!(w, "he" | "she" | "they" | "it") {
@@ -213,9 +444,18 @@ impl Analysis {
             }
             let capital = w.chars().next().is_some_and(char::is_uppercase) && w.chars().any(char::is_alphabetic);
             // A capitalised "Never" inside a sentence is part of a name ("Never Shout Never").
+            // A negation under a modal or a condition ("may not be able to", "If not, …",
+            // "whether or not") denies nothing: its words count neither way.
             if lexicon::is_negation(&lower) && (i == 0 || !capital) {
-                a.negations += 1;
-                scope = 4;
+                let hedged = a.words.iter().rev().take(2).any(|p| HEDGES.contains(&p.as_str()))
+                    || a.words.last().is_some_and(|p| matches!(p.as_str(), "if" | "unless" | "whether" | "or"));
+                if hedged {
+                    hedge = 4;
+                    scope = 0;
+                } else {
+                    a.negations += 1;
+                    scope = 4;
+                }
             }
             // A sentence-initial function word or participle ("Among", "Directed") is not a name.
             // ("United States" is a name: the next word is capitalised too.)
@@ -246,6 +486,8 @@ impl Analysis {
                             range: range.clone(),
                             tokens: i..i + 1,
                             near: Vec::new(),
+                            aliases: Vec::new(),
+                            frame: Frame::default(),
                         });
                     }
                 }
@@ -264,7 +506,11 @@ impl Analysis {
                     _ => (false, lower.as_str()),
                 };
                 let k = lexicon::key(base);
-                if scope > 0 || negated_prefix {
+                // "in a bid to help identify a man": a word after "to" is intended, not stated.
+                let intended = a.words.last().is_some_and(|p| matches!(p.as_str(), "to" | "help"));
+                if hedge > 0 && !negated_prefix || intended && scope == 0 && !negated_prefix {
+                    // Neither denied nor affirmed.
+                } else if scope > 0 || negated_prefix {
                     if !a.negated.contains(&k) {
                         a.negated.push(k.clone());
                     }
@@ -282,6 +528,7 @@ impl Analysis {
                 key = Some(k);
             }
             scope = scope.saturating_sub(1);
+            hedge = hedge.saturating_sub(1);
             a.words.push(lower);
             a.stems.push(stem);
             a.caps.push(capital);
@@ -290,6 +537,14 @@ impl Analysis {
         if let Some(n) = name.take() {
             a.names.push(n);
         }
+        a.asks = text.trim_end().trim_end_matches(['"', '”', '\'', ')']).ends_with('?');
+        a.reports = a.words.iter().any(|w| REPORTING.contains(&w.as_str()));
+        a.relative_time =
+            a.words.windows(2).any(|p| {
+                matches!(p[0].as_str(), "this" | "last" | "next" | "past" | "previous" | "coming")
+                    && matches!(p[1].as_str(), "year" | "month" | "week" | "season" | "decade" | "century")
+            }) || a.words.iter().any(|w| matches!(w.as_str(), "yesterday" | "today" | "tomorrow" | "recently" | "currently"));
+        quoted_titles(text, &tokens, &mut a);
         // A lone capitalised word that only opens the sentence ("Annual subscriptions …") and
         // a lone letter ("°C") are not names.
         let mut opener = None;
@@ -317,6 +572,9 @@ impl Analysis {
             let in_amount = quantities.iter().any(|q| q.range.contains(&at) && q.dimension != Dimension::Number);
             if terms.insert(k.clone()) {
                 a.terms.push(k.clone());
+            }
+            if part && !in_name && !in_amount && !a.parts.contains(&k) {
+                a.parts.push(k.clone());
             }
             if !in_name && !in_amount && !part && seen.insert(k.clone()) {
                 a.keys.push(k);
@@ -366,15 +624,24 @@ impl Analysis {
                 dimension: q.dimension.clone(),
                 value,
                 written: q.value.clone(),
+                counted: if q.dimension == Dimension::Number { counted_after(text, q.range.end) } else { Vec::new() },
                 noun,
                 ordinal: false,
                 surface: text[q.range.clone()].to_string(),
                 near: Vec::new(),
                 range: q.range,
+                bound: Bound::Exact,
             });
         }
         for (i, (range, w)) in tokens.iter().enumerate() {
-            let lower = w.to_lowercase();
+            let whole = w.to_lowercase();
+            // "second-most", "third-largest": the ordinal is the compound's first part.
+            let lower = match whole.split_once('-') {
+                Some((head, tail)) if ordinal(head).is_some() && ordinal(&whole).is_none() && !tail.is_empty() => {
+                    head.to_string()
+                }
+                _ => whole,
+            };
             // Ordinal words count after a determiner ("the second song"), not in "per second".
             let determined = i > 0 && ORDINAL_DETERMINERS.contains(&a.words[i - 1].as_str());
             if let Some(n) = ordinal(&lower).filter(|_| determined || lower.starts_with(|c: char| c.is_ascii_digit())) {
@@ -384,23 +651,76 @@ impl Analysis {
                     value: v.clone(),
                     written: v,
                     noun: noun_after(text, range.end),
+                    counted: counted_after(text, range.end),
                     ordinal: true,
                     surface: w.to_string(),
                     near: Vec::new(),
                     range: range.clone(),
+                    bound: Bound::Exact,
                 });
             }
         }
+        let mut bound_words: Vec<Range<usize>> = Vec::new();
         for n in &mut nums {
             if n.value.is_integer() {
                 push_term(&mut a.terms, format!("#{}", n.written.to_integer()));
             }
+            let first = a.token_starts.partition_point(|&s| s < n.range.start);
+            let end = a.token_starts.partition_point(|&s| s < n.range.end);
+            let (bound, words) = bound_of(&a.words, first, end);
+            n.bound = bound;
+            bound_words.extend(words);
+        }
+        // Bound words ("up to", "more than") say how the amount is stated, not what the text is
+        // about: they are not content.
+        if !bound_words.is_empty() {
+            let bound_keys: Vec<String> =
+                bound_words.iter().flat_map(|r| r.clone()).filter_map(|i| a.token_keys[i].take()).collect();
+            for k in bound_keys {
+                let elsewhere = a.token_keys.iter().flatten().any(|x| *x == k);
+                if !elsewhere {
+                    a.keys.retain(|x| *x != k);
+                    a.terms.retain(|x| *x != k);
+                    a.affirmed.retain(|x| *x != k);
+                    a.negated.retain(|x| *x != k);
+                }
+            }
+        }
+        for n in &mut nums {
             n.near = a.near_bytes(&n.range, NEAR_AMOUNT);
         }
         a.nums = nums;
         let near: Vec<Vec<String>> = a.names.iter().map(|n| a.near_tokens(n.tokens.clone(), NEAR)).collect();
+        let frame_word = |i: usize| -> Option<String> {
+            let w = a.words.get(i)?;
+            // "a Boeing 737" and "an Airbus A220" fill one slot.
+            Some(a.token_keys[i].clone().unwrap_or_else(|| if w == "an" { "a".into() } else { w.clone() }))
+        };
+        let frame_of = |n: &Name| Frame {
+            before: [n.tokens.start.checked_sub(1).and_then(frame_word), n.tokens.start.checked_sub(2).and_then(frame_word)],
+            after: frame_word(n.tokens.end),
+            qualifies: tokens.get(n.tokens.end).is_some_and(|(r, w)| {
+                !w.starts_with(char::is_uppercase)
+                    && w.chars().all(char::is_alphabetic)
+                    && !lexicon::is_stopword(&w.to_lowercase())
+                    && text.get(n.range.end..r.start).is_some_and(|g| g.trim().is_empty())
+            }),
+            exclusive: (1..=2).any(|d| {
+                n.tokens
+                    .start
+                    .checked_sub(d)
+                    .and_then(|i| a.words.get(i))
+                    .is_some_and(|w| matches!(w.as_str(), "only" | "exclusively" | "solely"))
+            }),
+        };
         for (n, k) in a.names.iter_mut().zip(near) {
             n.near = k;
+            n.aliases = name_aliases(text, n);
+            n.frame = frame_of(n);
+        }
+        if let Some(o) = a.opener.as_mut() {
+            o.aliases = name_aliases(text, o);
+            o.frame = frame_of(o);
         }
         a
     }
@@ -446,13 +766,21 @@ impl Analysis {
     /// two other words between consecutive ones ("Anna Kournikova" in "Anna Sergeyevna
     /// Kournikova"), never across a sentence separator.
     pub fn has_name(&self, name: &Name) -> bool {
+        // "Marcus Morton Jr." is not "Marcus Morton": a generational suffix the claim's name
+        // lacks makes another person of the text's.
+        let suffixed = |n: &Name| n.words.last().is_some_and(|w| matches!(w.as_str(), "jr" | "sr" | "ii" | "iii" | "iv"));
+        let holders: Vec<&Name> = self.names.iter().filter(|m| name.stems.iter().all(|s| m.stems.contains(s))).collect();
+        if !suffixed(name) && !holders.is_empty() && holders.iter().all(|m| suffixed(m)) {
+            return false;
+        }
         find_words_near(&self.stems, &name.stems, Some(&self.caps)).is_some()
+            || self.names.iter().any(|m| crate::alias::same(&m.aliases, &name.aliases))
     }
 
     /// True when the same amount is present; a bare number also matches a stated year
     /// ("2006" in "September 2006").
     pub fn has_num(&self, num: &Num) -> bool {
-        self.nums.iter().any(|m| m.same_amount(num))
+        self.nums.iter().any(|m| m.same_amount(num) && num.counts_same_as(m))
             || num.dimension == Dimension::Number
                 && num.written.is_integer()
                 && self.dates.iter().any(|d| d.year.is_some_and(|y| BigRational::from_integer(y.into()) == num.written))
@@ -473,6 +801,81 @@ impl Analysis {
         self.terms.iter().any(|x| x == k) || self.broader.iter().any(|x| x == k)
     }
 }
+
+/// A title in quotes ("'The Album'", "“Pride and Prejudice”") is one name, function words and
+/// all: the names found inside it give way to it.
+fn quoted_titles(text: &str, tokens: &[(Range<usize>, &str)], a: &mut Analysis) {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < text.len() {
+        let Some(c) = text[i..].chars().next() else { break };
+        let open = matches!(c, '"' | '“' | '\'') && (i == 0 || text[..i].ends_with([' ', '(', '\t', '\n']));
+        if !open {
+            i += c.len_utf8();
+            continue;
+        }
+        let close_char = match c {
+            '“' => '”',
+            other => other,
+        };
+        let body_start = i + c.len_utf8();
+        // The closing mark: within 60 bytes, followed by a space, punctuation or the end.
+        let found = text[body_start..].char_indices().take_while(|(j, _)| *j < 60).find(|(j, ch)| {
+            *ch == close_char && {
+                let after = body_start + j + ch.len_utf8();
+                after >= b.len() || !text[after..].starts_with(char::is_alphanumeric)
+            }
+        });
+        let Some((j, ch)) = found else {
+            i = body_start;
+            continue;
+        };
+        let body = body_start..body_start + j;
+        let inside: Vec<usize> =
+            tokens.iter().enumerate().filter(|(_, (r, _))| r.start >= body.start && r.end <= body.end).map(|(k, _)| k).collect();
+        let starts_capital = text[body.clone()].trim_start().starts_with(char::is_uppercase);
+        if starts_capital && (1..=6).contains(&inside.len()) {
+            let (first, last) = (inside[0], inside[inside.len() - 1]);
+            a.names.retain(|n| n.tokens.end <= first || n.tokens.start > last);
+            let name = Name {
+                words: inside.iter().map(|&k| a.words[k].clone()).collect(),
+                stems: inside.iter().map(|&k| a.stems[k].clone()).collect(),
+                range: tokens[first].0.start..tokens[last].0.end,
+                tokens: first..last + 1,
+                near: Vec::new(),
+                aliases: Vec::new(),
+                frame: Frame::default(),
+            };
+            let at = a.names.partition_point(|n| n.tokens.start < first);
+            a.names.insert(at, name);
+        }
+        i = body.end + ch.len_utf8();
+    }
+}
+
+/// Words that mark a text as reporting others' claims rather than asserting them.
+const REPORTING: &[&str] = &[
+    "claim",
+    "claimed",
+    "claims",
+    "declared",
+    "rumor",
+    "rumour",
+    "rumors",
+    "rumours",
+    "myth",
+    "myths",
+    "hoax",
+    "falsely",
+    "allegedly",
+    "purportedly",
+    "supposedly",
+    "misconception",
+    "debunked",
+];
+
+/// Modals that make a following negation a possibility, not a denial ("may not be able to").
+const HEDGES: &[&str] = &["may", "might", "possibly", "perhaps", "maybe"];
 
 /// Words that open a sentence continuing the previous one's subject.
 const REFERS_BACK: &[&str] = &["He", "She", "It", "They", "His", "Her", "Its", "Their", "This", "These", "Those", "Both", "Such"];
@@ -596,6 +999,13 @@ pub fn find_words_near(words: &[String], run: &[String], caps: Option<&[bool]>) 
     None
 }
 
+/// The alias keys of a name in `text` (see [`crate::alias::keys`]).
+fn name_aliases(text: &str, n: &Name) -> Vec<String> {
+    let written = text.get(n.range.clone()).unwrap_or_default();
+    let all_caps = n.words.len() == 1 && written.chars().filter(|c| c.is_alphabetic()).all(char::is_uppercase);
+    crate::alias::keys(&n.words, all_caps)
+}
+
 /// "nixon's" → "nixon".
 fn strip_possessive(w: &str) -> &str {
     w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(w)
@@ -689,6 +1099,19 @@ fn ordinal(w: &str) -> Option<u32> {
         return digits.parse().ok();
     }
     None
+}
+
+/// Keys of the content words right after byte `end` (up to three, stopping at a function
+/// word or punctuation): "5 studio albums" → studio, album; "3.12 was released" → none.
+fn counted_after(text: &str, end: usize) -> Vec<String> {
+    let rest = text.get(end..).unwrap_or("");
+    let clause = rest.split([',', ';', ':', '.', '(', ')']).next().unwrap_or("");
+    words(clause)
+        .take(3)
+        .map(|(_, w)| w.to_lowercase())
+        .take_while(|w| w.chars().all(char::is_alphabetic) && !lexicon::is_stopword(w))
+        .map(|w| lexicon::key(&w))
+        .collect()
 }
 
 /// Key of the first content word within two words after byte `end` ("40 drug stores" → drug).

@@ -169,7 +169,7 @@ impl Corpus {
         // Glued on from another document: joined only when it is about something the first
         // sentence names (its opening name appears there) — a bridge between the two.
         if b.glued {
-            return b.analysis.names.first().is_some_and(|n| a.analysis.names.iter().any(|m| m.stems.last() == n.stems.last()));
+            return b.analysis.names.first().is_some_and(|n| a.analysis.names.iter().any(|m| m.same_as(n)));
         }
         let b = &b.analysis;
         // "The studio …" after a sentence about Studio Ghibli.
@@ -178,9 +178,19 @@ impl Corpus {
         }
         // Names are the same when their last words agree ("Hari" and "Badr Hari", not "Best
         // Film" and "Best Actor").
-        b.refers_back
-            || b.names.is_empty()
-            || b.names.iter().any(|n| a.analysis.names.iter().any(|m| m.stems.last() == n.stems.last()))
+        b.refers_back || b.names.is_empty() || b.names.iter().any(|n| a.analysis.names.iter().any(|m| m.same_as(n)))
+    }
+
+    /// Number of sentences that state a key (or hold it in a name): its document frequency.
+    pub fn df(&self, key: &str) -> usize {
+        self.index.get(key).map_or(0, Vec::len)
+    }
+
+    /// Inverse document frequency of a key over the corpus's sentences (BM25's).
+    pub fn idf(&self, key: &str) -> f64 {
+        let n = self.sentences.len().max(1) as f64;
+        let df = self.df(key) as f64;
+        ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
     }
 
     /// The best sentences for a set of keys by BM25 (k1 = 1.2, b = 0.75), best first, ties by
@@ -237,7 +247,7 @@ impl Analysed {
         let mut out = Analysed::default();
         let mut lower: FastSet<&str> = FastSet::default();
         for p in warrant_text::segment::paragraphs(text) {
-            for r in join_initials(text, warrant_text::segment::sentences_in(text, p)) {
+            for r in join_initials(text, warrant_text::segment::sentences_in_casual(text, p)) {
                 // Glued sentences ("…Philadelphia.First for Women…") split at `.X` where X is a capital.
                 for (n, piece) in split_glued(text, r).into_iter().enumerate() {
                     let analysis = Analysis::of(&text[piece.clone()]);

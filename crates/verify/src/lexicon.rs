@@ -119,10 +119,31 @@ static ANTONYMS: LazyLock<FastMap<String, Vec<String>>> = LazyLock::new(|| {
     map
 });
 
-/// True when two keys are opposites ("increase"/"decrease").
+/// True when two keys are opposites ("increase"/"decrease"): in the hand list, or direct
+/// antonyms in WordNet — except converses, which state one event from its two sides ("A sold
+/// it to B" is "B bought it from A").
 pub fn antonyms(a: &str, b: &str) -> bool {
     ANTONYMS.get(a).is_some_and(|o| o.iter().any(|x| x == b))
+        || crate::wordnet::are_antonyms(a, b) && !CONVERSES.iter().any(|(x, y)| (a, b) == (x, y) || (a, b) == (y, x))
 }
+
+/// WordNet antonyms that are converses, not opposites (stems).
+const CONVERSES: &[(&str, &str)] = &[
+    ("buy", "sell"),
+    ("give", "take"),
+    ("lend", "borrow"),
+    ("teach", "learn"),
+    ("parent", "child"),
+    ("question", "answer"),
+    ("send", "receiv"),
+    ("import", "export"),
+    ("employ", "employe"),
+    ("husband", "wife"),
+    ("win", "lose"),
+    ("come", "go"),
+    ("arriv", "depart"),
+    ("push", "pull"),
+];
 
 /// True when a lower-case word negates its clause.
 pub fn is_negation(lower: &str) -> bool {

@@ -20,13 +20,16 @@
 //! - `unsupported`: checked, and nothing close was found (the nearest window, if any, is kept
 //!   as `background`).
 
+mod alias;
 pub mod align;
 pub mod analysis;
+mod combine;
 pub mod corpus;
 pub mod forms;
 pub mod lexicon;
 pub mod llm;
 pub mod question;
+mod wordnet;
 
 use serde::Serialize;
 use warrant_graph::{Claim, Modality, PredicateGraph, Span};
@@ -146,6 +149,9 @@ pub struct ClaimResult {
     /// A model's second opinion ([`llm::second_opinion`]); absent when none was asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub second_opinion: Option<llm::SecondOpinion>,
+    /// The signals the status was decided from ([`Options::explain`]); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub features: Option<std::collections::BTreeMap<&'static str, f64>>,
 }
 
 /// Verification settings.
@@ -154,8 +160,15 @@ pub struct Options {
     /// The question the answer responds to; its content is context, not something the answer
     /// must repeat.
     pub question: Option<String>,
+    /// Report each claim's signals ([`ClaimResult::features`]).
+    pub explain: bool,
 }
 
+/// Least coverage (words in some form, names, amounts, dates) of a claim the combiner may call
+/// supported.
+const COMBINED_FLOOR: f64 = 0.8;
+/// Most words between two words of a claim's phrase in a passage that still states it.
+const PHRASE_GAP: usize = 3;
 /// Sentences retrieved per claim before windows are formed.
 const CANDIDATES: usize = 8;
 /// Support needed for `supported` (fraction of the claim's focus found in one window).
@@ -186,18 +199,111 @@ pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<Cl
         let form = question::form(q, &analysis);
         Asked { analysis, form }
     });
-    graph.claims.iter().map(|c| verify_claim(c, corpus, asked.as_ref())).collect()
+    // The answer's current subject: the first name of the latest claim that has one, for the
+    // claims after it that open with a pronoun.
+    let mut subject: Option<analysis::Name> = None;
+    graph
+        .claims
+        .iter()
+        .map(|c| {
+            let own = Analysis::of(&c.text);
+            let antecedent = (own.refers_back && own.names.is_empty()).then(|| subject.clone());
+            if let Some(n) = own.names.first() {
+                subject = Some(n.clone());
+            }
+            let mut r = match both(c, asked.as_ref()) {
+                Some(parts) => verify_each(c, corpus, asked.as_ref(), &parts),
+                None => verify_claim(c, corpus, asked.as_ref(), antecedent),
+            };
+            if !opts.explain {
+                r.features = None;
+            }
+            r
+        })
+        .collect()
+}
+
+/// A claim about "both" of the question's two subjects ("Both are American authors" to "Alan
+/// Furst and Lee Child are what?"): the claim once for each, with its name in place of "Both".
+fn both(claim: &Claim, asked: Option<&Asked>) -> Option<Vec<(String, Claim)>> {
+    let q = asked?;
+    let lead = claim.text.split_whitespace().next()?;
+    if !lead.eq_ignore_ascii_case("both") || q.analysis.names.len() < 2 {
+        return None;
+    }
+    let rest = claim.text.trim_start()[lead.len()..].trim_start();
+    let rest = rest.strip_prefix("of them").or_else(|| rest.strip_prefix("individuals")).unwrap_or(rest);
+    Some(
+        q.analysis.names[..2]
+            .iter()
+            .map(|n| (titled_name(n), Claim { text: format!("{} {}", titled_name(n), rest.trim_start()), ..claim.clone() }))
+            .collect(),
+    )
+}
+
+fn titled_name(n: &analysis::Name) -> String {
+    n.words
+        .iter()
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Verifies a "both" claim as its parts: contradicted if either part is, supported if both are,
+/// else unsupported — with the parts' evidence.
+fn verify_each(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>, parts: &[(String, Claim)]) -> ClaimResult {
+    let results: Vec<ClaimResult> = parts.iter().map(|(_, p)| verify_claim(p, corpus, asked, None)).collect();
+    let mut out = verify_claim(claim, corpus, asked, None);
+    if matches!(out.status, Status::NotApplicable | Status::Unverified) {
+        return out;
+    }
+    let pick = |st: Status| results.iter().find(|r| r.status == st);
+    let (status, from) = if let Some(r) = pick(Status::Contradicted) {
+        (Status::Contradicted, r)
+    } else if results.iter().all(|r| r.status == Status::Supported) {
+        (Status::Supported, &results[0])
+    } else {
+        let r = results.iter().find(|r| r.status != Status::Supported).unwrap_or(&results[0]);
+        (if r.status == Status::PartiallySupported { Status::PartiallySupported } else { Status::Unsupported }, r)
+    };
+    out.status = status;
+    out.confidence = from.confidence;
+    out.reason = match status {
+        Status::Supported => "stated for each of the two".into(),
+        _ => {
+            let who =
+                parts.iter().zip(&results).find(|(_, r)| r.status == from.status).map_or("one of them", |((n, _), _)| n.as_str());
+            format!("for {who}: {}", from.reason)
+        }
+    };
+    out.support_edges = results
+        .iter()
+        .filter(|r| status == Status::Supported || r.status == status)
+        .flat_map(|r| r.support_edges.iter().cloned())
+        .enumerate()
+        .map(|(n, mut e)| {
+            e.edge_id = format!("{}-e{}", claim.id, n + 1);
+            e
+        })
+        .collect();
+    out
 }
 
 /// When a question is given and the extractor found no claim in the answer (a bare "Delhi"),
 /// the answer as a whole is the claim: it answers the question. Adds that claim to the graph.
-pub fn add_answer_claim(graph: &mut PredicateGraph) {
+pub fn add_answer_claim(graph: &mut PredicateGraph, question: &str) {
     if !graph.claims.is_empty() {
         return;
     }
     let text = &graph.text;
     let trimmed = text.trim();
-    if trimmed.is_empty() || !trimmed.chars().any(char::is_alphanumeric) {
+    // "No." answers "Were they known for the same work?"; to anything else it is chit-chat.
+    let polar = matches!(question::form(question, &Analysis::of(question)), question::Form::Polar(_))
+        && question::reply(trimmed).is_some();
+    if trimmed.is_empty() || !trimmed.chars().any(char::is_alphanumeric) || !(polar || bare_answer(trimmed)) {
         return;
     }
     let lead = text.len() - text.trim_start().len();
@@ -214,7 +320,109 @@ pub fn add_answer_claim(graph: &mut PredicateGraph) {
     });
 }
 
-fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimResult {
+/// True when a reply with no claim of its own reads as a bare answer ("Delhi", "Lars Ulrich
+/// and James Hetfield", "1998", "the red one"), not as chit-chat ("yeah!", "me too", "have a
+/// great day!") or a question back: it has a word that is not a pleasantry.
+fn bare_answer(text: &str) -> bool {
+    if text.ends_with('?') {
+        return false;
+    }
+    let a = Analysis::of(text);
+    // "Hello", "Yeah!": chit-chat even when capitalised.
+    if a.words.iter().all(|w| lexicon::is_stopword(w) || CHAT.contains(&w.as_str())) {
+        return false;
+    }
+    if !a.nums.is_empty() || !a.dates.is_empty() || !a.names.is_empty() {
+        return true;
+    }
+    a.words.iter().any(|w| !lexicon::is_stopword(w) && !lexicon::is_negation(w) && !CHAT.contains(&w.as_str()))
+        && a.words.len() <= BARE_WORDS
+        && !is_personal(text)
+}
+
+/// Most words a bare answer has.
+const BARE_WORDS: usize = 12;
+
+/// Words of chit-chat replies: a reply made only of these (and function words) answers nothing.
+const CHAT: &[&str] = &[
+    "yes",
+    "yeah",
+    "yep",
+    "yup",
+    "no",
+    "nope",
+    "nah",
+    "ok",
+    "okay",
+    "sure",
+    "agree",
+    "agreed",
+    "true",
+    "right",
+    "lol",
+    "haha",
+    "hah",
+    "wow",
+    "cool",
+    "nice",
+    "great",
+    "awesome",
+    "good",
+    "thanks",
+    "thank",
+    "thx",
+    "u",
+    "too",
+    "wait",
+    "oh",
+    "ah",
+    "hmm",
+    "well",
+    "really",
+    "totally",
+    "indeed",
+    "exactly",
+    "same",
+    "hello",
+    "hi",
+    "hey",
+    "bye",
+    "goodbye",
+    "welcome",
+    "please",
+    "sorry",
+    "idea",
+    "day",
+    "go",
+    "let's",
+    "fun",
+    "interesting",
+    "funny",
+    "love",
+    "like",
+    "definitely",
+    "absolutely",
+    "probably",
+    "maybe",
+    "guess",
+    "think",
+    "know",
+    "see",
+    "understand",
+    "correct",
+    "wrong",
+    "fine",
+    "sounds",
+    "happy",
+    "glad",
+];
+
+fn verify_claim(
+    claim: &Claim,
+    corpus: &Corpus,
+    asked: Option<&Asked>,
+    antecedent: Option<Option<analysis::Name>>,
+) -> ClaimResult {
     let question = asked.map(|a| &a.analysis);
     let mut result = ClaimResult {
         claim_id: claim.id.clone(),
@@ -226,11 +434,24 @@ fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimR
         support_edges: Vec::new(),
         reason: String::new(),
         second_opinion: None,
+        features: None,
     };
-    if matches!(claim.modality, Modality::Opinion | Modality::Instruction | Modality::Hypothetical) {
+    // Opinions state nothing a source could confirm. An instruction or a possibility does when
+    // it carries a value ("Set the TTL to 300 seconds", "The update may take up to ten
+    // minutes"): then it is checked like a fact.
+    let checkable = match claim.modality {
+        Modality::Opinion => false,
+        Modality::Instruction | Modality::Hypothetical => carries_value(&claim.text),
+        _ => true,
+    };
+    if !checkable {
         result.status = Status::NotApplicable;
         result.confidence = 1.0;
-        result.reason = format!("{} content states nothing a source could confirm", claim.modality.as_str());
+        result.reason = if claim.modality == Modality::Opinion && is_personal(&claim.text) {
+            "a personal statement about the speaker states nothing a source could confirm".into()
+        } else {
+            format!("{} content states nothing a source could confirm", claim.modality.as_str())
+        };
         return result;
     }
     if corpus.is_empty() {
@@ -253,7 +474,8 @@ fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimR
     {
         analysis.roles.push(role);
     }
-    let focus = Focus::of(&analysis, question);
+    let mut focus = Focus::of(&analysis, question);
+    focus.antecedent = antecedent;
     let windows = candidate_windows(corpus, &analysis, &focus, question);
     if windows.is_empty() {
         result.status = Status::Unsupported;
@@ -261,8 +483,25 @@ fn verify_claim(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>) -> ClaimR
         result.reason = "no source sentence shares any content with the claim".into();
         return result;
     }
-    decide(&mut result, corpus, &windows, focus.bare);
+    decide(&mut result, corpus, &windows, &focus);
     result
+}
+
+/// True when a text carries a value a source could confirm or contradict: an amount, a date,
+/// a name (a capitalised word inside the sentence), a command or code span, or a flag.
+fn carries_value(text: &str) -> bool {
+    let a = Analysis::of(text);
+    !a.nums.is_empty()
+        || !a.dates.is_empty()
+        || !a.names.is_empty()
+        || text.contains('`')
+        || text.split_whitespace().any(|w| w.len() > 2 && w.starts_with("--") || w.contains('='))
+}
+
+/// True when the speaker talks about themselves ("I love hiking", "My dog …").
+fn is_personal(text: &str) -> bool {
+    let first = text.trim_start().split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’')).next().unwrap_or("");
+    matches!(first.to_lowercase().as_str(), "i" | "i'm" | "i’m" | "i've" | "i’ve" | "i'd" | "i’d" | "i'll" | "i’ll" | "my" | "me")
 }
 
 /// The claim's analysis against this corpus: its opening word is a name when the sources never
@@ -333,7 +572,8 @@ fn candidate_windows(corpus: &Corpus, claim: &Analysis, focus: &Focus, question:
     let weighted: Vec<(String, f64)> = question
         .map(|q| q.keys.iter().filter(|k| !terms.contains(k)).map(|k| (k.clone(), QUESTION_WEIGHT)).collect())
         .unwrap_or_default();
-    let hits = corpus.retrieve(&terms, &weighted, CANDIDATES);
+    // A long claim gathers more: more sentences are looked at for it.
+    let hits = corpus.retrieve(&terms, &weighted, CANDIDATES.max(focus.keys.len() + focus.names.len()));
     let mut spans: Vec<(usize, usize)> = Vec::new();
     for &i in &hits {
         let prev = i.checked_sub(1).filter(|&p| corpus.joinable(p, i));
@@ -383,18 +623,21 @@ fn conflict_context(c: &Conflict) -> f64 {
     }
 }
 
-fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bare: bool) {
+fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], focus: &Focus) {
+    let bare = focus.bare;
     // How much a window is about the claim: its share of the claim's words, or for a bare
     // answer, of the question's.
     let about = |w: &WindowEval| if bare { w.relevance } else { w.context.max(w.relevance.min(w.support)) };
     // A bare answer is stated only where the question's subject is discussed.
     let stated = |w: &WindowEval| states(w) && (!bare || w.relevance > 0.0);
-    let clean: Vec<&WindowEval> = windows.iter().filter(|w| w.conflict.is_none()).collect();
+    let clean: Vec<&WindowEval> = windows.iter().filter(|w| w.conflict.is_none() && !w.doubt).collect();
     let best = clean.iter().copied().min_by(|a, b| stated(b).cmp(&stated(a)).then(support_order(a, b)));
     let conflicting = windows
         .iter()
         .filter(|w| w.conflict.as_ref().is_some_and(|c| about(w) >= conflict_context(c)))
         .min_by(|a, b| about(b).total_cmp(&about(a)).then(a.size().cmp(&b.size())).then(a.first.cmp(&b.first)));
+    let union = best.and_then(|b| complement(corpus, focus, b, &clean));
+    result.features = Some(features(corpus, focus, best, union.as_ref(), windows));
     let id = result.claim_id.clone();
     let edge = |n: usize, w: &WindowEval, rel: Relationship, confidence: f64| {
         let (first, last) = w.quote.unwrap_or((w.first, w.last));
@@ -410,7 +653,18 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bar
             c.conflict.as_ref().is_some_and(Conflict::is_strong) && (about(c) > about(b) || (inside && about(c) >= about(b)))
         })
     };
-    if let Some(b) = best.filter(|b| stated(b) && !overruled(b)) {
+    let p = result.features.as_ref().map_or(0.0, combine::probability);
+    // The combiner judges coverage; an amount or a date the sources never state is not
+    // supported whatever the rest says ("2 million" against "2.1 million").
+    // It judges claims whose every name, amount and date the passages state, and most of whose
+    // words they state in some form: an added detail ("with daily backups") keeps a claim
+    // from being supported, whatever the combiner says.
+    let union_missing = union.as_ref().map_or(usize::MAX, |u| u.missing);
+    let coverage = |b: &WindowEval| b.related_support.max(union.as_ref().map_or(0.0, |u| u.support));
+    let judged = |b: &WindowEval| {
+        stated(b) || (!bare && combine::supported(p) && (b.missing == 0 || union_missing == 0) && coverage(b) >= COMBINED_FLOOR)
+    };
+    if let Some(b) = best.filter(|b| judged(b) && !overruled(b)) {
         result.status = Status::Supported;
         result.confidence = round3(b.support.min(1.0) * 0.6 + b.context * 0.4);
         result.support_edges.push(edge(1, b, Relationship::Supports, result.confidence));
@@ -426,6 +680,24 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bar
         if let Some(b) = best.filter(|b| b.support >= PARTIAL) {
             result.support_edges.push(edge(2, b, Relationship::PartiallySupports, round3(b.support * 0.5)));
         }
+        return;
+    }
+    // Stated by passages of one document together: the best window and those that add what
+    // it lacks ("the woman" … "Keonna Thomas", a list continued, a summary's sentence).
+    if let (Some(b), Some(u)) = (best, union.as_ref())
+        && !bare
+        && u.support >= SUPPORTED
+        && u.missing == 0
+        && u.context >= CONTEXT
+    {
+        result.status = Status::Supported;
+        result.confidence = round3(u.support.min(1.0) * 0.5 + u.context * 0.3);
+        result.support_edges.push(edge(1, b, Relationship::Supports, result.confidence));
+        for (n, o) in u.others.iter().enumerate() {
+            result.support_edges.push(edge(n + 2, o, Relationship::Supports, result.confidence));
+        }
+        result.reason =
+            format!("stated across {} passages of {}", u.others.len() + 1, corpus.doc(corpus.sentences()[b.first].doc).id);
         return;
     }
     match best {
@@ -450,6 +722,124 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], bar
             };
         }
     }
+}
+
+/// The best window joined with the windows of the same document that state what it lacks,
+/// each about the claim itself (it names one of the claim's names or has two of its words):
+/// a summary's sentence often gathers what a document says in several places.
+struct Union<'a> {
+    others: Vec<&'a WindowEval>,
+    support: f64,
+    context: f64,
+    missing: usize,
+}
+
+/// Least number of things (words, names, amounts, dates) a claim must say for its support to
+/// be gathered from several passages.
+const COMPOUND: usize = 6;
+/// Most passages joined to the best window.
+const JOINED: usize = 3;
+
+fn complement<'a>(corpus: &Corpus, focus: &Focus, best: &WindowEval, clean: &[&'a WindowEval]) -> Option<Union<'a>> {
+    // A claim of one fact is stated in one place; a compound one may gather several.
+    if best.found.iter().all(|f| *f) || focus.total() < COMPOUND {
+        return None;
+    }
+    let doc = corpus.sentences()[best.first].doc;
+    let (keys, names) = (focus.keys.len(), focus.names.len());
+    let mut found = best.found.clone();
+    let mut taken: Vec<(usize, usize)> = vec![(best.first, best.last)];
+    let mut others: Vec<&WindowEval> = Vec::new();
+    while others.len() < JOINED {
+        let mut pick: Option<(usize, &WindowEval)> = None;
+        for w in clean.iter().copied() {
+            if corpus.sentences()[w.first].doc != doc || taken.iter().any(|(a, b)| w.first <= *b && *a <= w.last) {
+                continue;
+            }
+            let adds = w.found.iter().zip(&found).filter(|(a, b)| **a && !**b).count();
+            let about = (keys..keys + names).any(|i| w.found[i]) || (0..keys).filter(|&i| w.found[i]).count() >= 2;
+            if adds == 0 || !about {
+                continue;
+            }
+            if pick.is_none_or(|(k, p)| adds > k || (adds == k && w.first < p.first)) {
+                pick = Some((adds, w));
+            }
+        }
+        let Some((_, w)) = pick else { break };
+        for (f, g) in found.iter_mut().zip(&w.found) {
+            *f |= *g;
+        }
+        taken.push((w.first, w.last));
+        others.push(w);
+    }
+    if others.is_empty() {
+        return None;
+    }
+    // Support on what the claim adds (a question's words are context, as for one window).
+    let given = focus.given_names.iter().chain(&focus.given_nums).chain(&focus.given_dates);
+    let counted: Vec<bool> = std::iter::repeat_n(false, keys).chain(given.copied()).collect();
+    let covered = found.iter().zip(&counted).filter(|(f, g)| **f && !**g).count();
+    Some(Union {
+        context: others.iter().map(|w| w.context).fold(best.context, f64::max),
+        support: covered as f64 / focus.total().max(1) as f64,
+        missing: found[keys..].iter().filter(|f| !**f).count(),
+        others,
+    })
+}
+
+/// The claim's signals, for the combiner and for `--explain`.
+fn features(
+    corpus: &Corpus,
+    focus: &Focus,
+    best: Option<&WindowEval>,
+    union: Option<&Union<'_>>,
+    windows: &[WindowEval],
+) -> std::collections::BTreeMap<&'static str, f64> {
+    let mut f = std::collections::BTreeMap::new();
+    // Rare words weigh more: coverage of the claim's words weighted by their IDF.
+    let idf: Vec<f64> = focus.keys.iter().map(|k| corpus.idf(k)).collect();
+    let idf_total: f64 = idf.iter().sum();
+    let idf_found: f64 = best.map_or(0.0, |b| idf.iter().zip(&b.found).filter(|(_, found)| **found).map(|(w, _)| *w).sum());
+    f.insert("idf_support", if idf_total > 0.0 { idf_found / idf_total } else { 0.0 });
+    // Words of the claim no source uses anywhere: content the sources do not have.
+    let novel = focus.keys.iter().filter(|k| corpus.df(k) == 0).count();
+    f.insert("novel", if focus.keys.is_empty() { 0.0 } else { novel as f64 / focus.keys.len() as f64 });
+    // Pairs of the claim's consecutive words that the passage also puts side by side: a
+    // phrase stated, not words met by chance.
+    let pairs: Vec<(&String, &String)> = {
+        let seq: Vec<&String> = focus.token_keys.iter().flatten().filter(|k| focus.keys.contains(k)).collect();
+        seq.windows(2).map(|p| (p[0], p[1])).collect()
+    };
+    let phrase = best.filter(|_| !pairs.is_empty()).map_or(0.0, |b| {
+        let w = align::window_analysis(corpus, b.first, b.last);
+        let at = |k: &str| -> Vec<usize> {
+            w.token_keys.iter().enumerate().filter(|(_, t)| t.as_deref() == Some(k)).map(|(i, _)| i).collect()
+        };
+        let near = pairs
+            .iter()
+            .filter(|(a, b)| {
+                let (pa, pb) = (at(a), at(b));
+                pa.iter().any(|x| pb.iter().any(|y| *y > *x && *y - *x <= PHRASE_GAP))
+            })
+            .count();
+        near as f64 / pairs.len() as f64
+    });
+    f.insert("phrase", phrase);
+    f.insert("related_support", best.map_or(0.0, |b| b.related_support));
+    let specifics = focus.names.len() + focus.nums.len() + focus.dates.len();
+    f.insert("keys", focus.keys.len() as f64);
+    f.insert("specifics", specifics as f64);
+    f.insert("bare", f64::from(u8::from(focus.bare)));
+    f.insert("support", best.map_or(0.0, |b| b.support));
+    f.insert("context", best.map_or(0.0, |b| b.context));
+    f.insert("relevance", best.map_or(0.0, |b| b.relevance));
+    f.insert("missing", best.map_or(specifics as f64, |b| b.missing as f64));
+    f.insert("window", best.map_or(0.0, |b| b.size() as f64));
+    f.insert("flipped", best.map_or(0.0, |b| f64::from(u8::from(b.flipped))));
+    f.insert("union_support", union.map_or(best.map_or(0.0, |b| b.support), |u| u.support));
+    f.insert("union_missing", union.map_or(best.map_or(specifics as f64, |b| b.missing as f64), |u| u.missing as f64));
+    f.insert("weak_conflict", f64::from(u8::from(windows.iter().any(|w| w.conflict.is_some() || w.doubt))));
+    f
 }
 
 fn make_edge(

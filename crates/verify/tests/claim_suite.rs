@@ -98,9 +98,11 @@ fn load() -> Vec<Item> {
 fn run(item: &Item) -> Vec<ClaimResult> {
     let a = Answer { text: item.answer.clone(), tool_calls: vec![], context: None, id: None };
     let mut graph = extract(&a, &ExtractOptions::default()).graph;
-    add_answer_claim(&mut graph);
+    if let Some(q) = &item.question {
+        add_answer_claim(&mut graph, q);
+    }
     let corpus = Corpus::new(item.sources.iter().map(|(id, text)| Source::new(id.as_str(), text.as_str())).collect());
-    verify(&graph, &corpus, &Options { question: item.question.clone() })
+    verify(&graph, &corpus, &Options { question: item.question.clone(), explain: false })
 }
 
 /// Sentences in the answer, roughly: terminal punctuation followed by space or the end.

@@ -43,6 +43,7 @@ pub fn render(report: &Report) -> String {
         }
     }
     out.push('\n');
+    let _ = writeln!(out, "summary: {}", summary_line(report));
     let _ = writeln!(out, "policies: {}", if report.policies.passed { "passed" } else { "FAILED" });
     for pack in &report.policies.packs {
         for pol in &pack.policy_results {
@@ -73,6 +74,25 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "  - {r}");
     }
     out
+}
+
+/// "4 claims: 2 supported, 1 contradicted, 1 unsupported; support score 0.5".
+pub fn summary_line(report: &Report) -> String {
+    let s = &report.summary;
+    let parts: Vec<String> = [
+        (s.supported, "supported"),
+        (s.partially_supported, "partially supported"),
+        (s.unsupported, "unsupported"),
+        (s.contradicted, "contradicted"),
+        (s.unverified, "unverified"),
+        (s.not_applicable, "not applicable"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    let score = s.support_score.map_or_else(|| "no claim could be checked".to_string(), |x| format!("support score {x}"));
+    format!("{} claim{}: {}; {score}", s.claims, if s.claims == 1 { "" } else { "s" }, parts.join(", "))
 }
 
 /// A quote on one line (newlines and runs of spaces folded).

@@ -4,7 +4,6 @@
 //! Exit 0 for every verdict; 2 for bad input (a missing store, a malformed plan, a plan goal
 //! naming an unknown predicate, a rule or vocabulary file that does not load, cyclic rules).
 
-use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -19,9 +18,10 @@ use warrant_store::Store;
 use crate::cli::StoreArg;
 use crate::commands::ingest::load_vocabulary;
 use crate::commands::llm::LlmArgs;
-use crate::commands::{open_store, print_json};
+use crate::commands::open_store;
 use crate::error::{CliError, CliResult};
 use crate::io::{display_name, read_text};
+use crate::out::Out;
 
 /// Output format of `ask`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -110,7 +110,7 @@ pub fn run(args: AskArgs) -> CliResult<ExitCode> {
     if supplied.is_none() && question.trim().is_empty() {
         return Err(CliError::input("the question is empty"));
     }
-    let llm = if args.llm_plan { Some(args.llm.require("--llm-plan")?) } else { None };
+    let llm = args.llm.stage(args.llm_plan, "--llm-plan")?;
     let store = open_store(&args.store)?;
     let opts = AskOptions {
         limit_facts: args.limit_facts as usize,
@@ -161,10 +161,12 @@ pub fn run(args: AskArgs) -> CliResult<ExitCode> {
         );
     }
     args.llm.write_replay_case(llm.as_ref(), warrant_evidence::Scope::default().set("run_id", "ask"))?;
+    let mut out = Out::new();
     match args.format {
-        AskFormat::Json => print_json(&answer)?,
-        AskFormat::Text => print_text(&answer, &store)?,
+        AskFormat::Json => out.json(&answer)?,
+        AskFormat::Text => out.print(&text_report(&answer, &store))?,
     }
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -194,7 +196,7 @@ fn quote(f: &Value, store: &dyn Store) -> Option<String> {
     Some(warrant_text::clamp_slice(&chunk.text, start, end).to_string())
 }
 
-fn print_text(a: &Answer, store: &dyn Store) -> CliResult<()> {
+fn text_report(a: &Answer, store: &dyn Store) -> String {
     let mut out = String::new();
     out.push_str(&format!("Answer:   {}\n", a.text.as_deref().unwrap_or("(none)")));
     out.push_str(&format!("Verdict:  {}\n", a.verdict.as_str()));
@@ -246,9 +248,5 @@ fn print_text(a: &Answer, store: &dyn Store) -> CliResult<()> {
     for d in &a.diagnostics {
         out.push_str(&format!("Note:     {d}\n"));
     }
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::input(format!("cannot write output: {e}"))),
-        _ => Ok(()),
-    }
+    out
 }

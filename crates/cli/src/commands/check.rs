@@ -1,6 +1,5 @@
 //! `warrant check`: one answer, or a JSONL batch checked in parallel.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
@@ -11,12 +10,13 @@ use warrant_facts::Vocabulary;
 use warrant_store::{SqliteStore, Store};
 use warrant_verify::Corpus;
 
-use crate::cli::{CheckArgs, CheckFormat};
+use crate::cli::{CheckArgs, CheckFormat, FailOn};
 use crate::commands::extract::answer_from_text;
 use crate::commands::ingest::load_vocabulary;
 use crate::commands::policy::{load_packs, load_tools};
 use crate::error::{CliError, CliResult};
-use crate::io::{display_name, read_json, read_text, write_atomic};
+use crate::io::{Limit, Lines, display_name, read_json, read_text_within, write_atomic};
+use crate::out::{Out, outln};
 use crate::timestamp;
 
 /// Runs `warrant check`. Exit codes: 0 allow or review, 1 block, 2 bad input; a batch exits
@@ -34,11 +34,13 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
         Some(t) => Some(read_json(t)?),
         None => None,
     };
-    let second_opinion = if args.llm_verify { Some(args.llm.require("--llm-verify")?) } else { None };
+    let second_opinion = args.llm.stage(args.llm_verify, "--llm-verify")?;
     let checker = Checker {
         engine: Engine { strict: args.strict, tools: load_tools(args.tools.as_deref())?, ..Engine::default() },
         packs: if args.packs.is_empty() { None } else { Some(load_packs(&args.packs)?) },
         second_opinion,
+        explain: args.explain,
+        min_support: args.min_support,
     };
     let vocab = load_vocabulary(args.vocab.as_deref())?;
     // `--store`: claims are held against the chunks retrieved for them; `--sources`: against
@@ -56,16 +58,25 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
     };
     let against = Against { corpus: corpus.as_ref(), store: store.as_ref().map(|s| (s as &dyn Store, &vocab)) };
     if let Some(batch) = &args.batch {
-        let code = run_batch(batch, &checker, &against, tools_doc.as_ref())?;
+        // A line holds an answer and, optionally, its own sources.
+        let line_limit =
+            Limit::new((args.input.max_bytes as u64).saturating_add(args.max_source_bytes), "--max-bytes and --max-source-bytes");
+        let code = run_batch(batch, line_limit, &checker, &against, tools_doc.as_ref(), args.fail_on)?;
         args.llm.write_replay_case(checker.second_opinion.as_ref(), warrant_evidence::Scope::answer(display_name(batch)))?;
         return Ok(code);
     }
     let path = args.answer.as_deref().unwrap_or("-");
-    let raw = read_text(path)?;
+    let raw = read_text_within(path, crate::commands::extract::max_bytes(&args.input))?;
     let answer = answer_from_text(path, &raw, &args.input, tools_doc.as_ref())?;
     let req = Request { answer: &answer, question: args.question.as_deref(), output_id: None };
-    let report = guarded(|| against.check(&checker, &req).map_err(|e| e.to_string()))
-        .map_err(|e| CliError::input(format!("{}: {e}", display_name(path))))?;
+    // A panic (a bug) or a bad answer names the answer; a store that cannot be read, the store.
+    let checked =
+        guarded(|| Ok(against.check(&checker, &req))).map_err(|e| CliError::input(format!("{}: {e}", display_name(path))))?;
+    let report = checked.map_err(|e| match (e, &args.store) {
+        (CheckError::Store(e), Some(dir)) => CliError::input(format!("--store {dir}: {e}")),
+        (CheckError::Store(e), None) => CliError::input(format!("sources: {e}")),
+        (e, _) => CliError::input(format!("{}: {e}", display_name(path))),
+    })?;
     if let Some(out) = &args.evidence_pack {
         let created_at = match timestamp::requested("--created-at", args.created_at.as_deref())? {
             Some(t) => t,
@@ -79,7 +90,6 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
         write_atomic(out, text.as_bytes())?;
     }
     args.llm.write_replay_case(checker.second_opinion.as_ref(), warrant_evidence::Scope::answer(report.output_id.clone()))?;
-    let mut stdout = std::io::stdout().lock();
     let written = match args.format {
         CheckFormat::Json => serde_json::to_string_pretty(&report)
             .map(|s| s + "\n")
@@ -87,8 +97,10 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
         CheckFormat::Text => render::text::render(&report),
         CheckFormat::Html => render::html::render(&report),
     };
-    stdout.write_all(written.as_bytes()).map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
-    Ok(if report.gate == Gate::Block { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    let mut out = Out::new();
+    out.print(&written)?;
+    out.finish()?;
+    Ok(if fails(report.gate, args.fail_on) { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// What answers are checked against: a corpus, a store, or both (a store's whole documents).
@@ -150,21 +162,55 @@ fn check_line(checker: &Checker, against: &Against<'_>, line_no: usize, line: &s
 /// Lines per parallel block: output stays in input order and memory stays bounded.
 const BLOCK: usize = 512;
 
-fn run_batch(path: &str, checker: &Checker, against: &Against<'_>, tools: Option<&Value>) -> CliResult<ExitCode> {
-    let text = read_text(path)?;
-    let lines: Vec<(usize, &str)> =
-        text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, l)| (i + 1, l)).collect();
+/// True when the gate is at or past the `--fail-on` level.
+fn fails(gate: Gate, fail_on: FailOn) -> bool {
+    match fail_on {
+        FailOn::Block => gate == Gate::Block,
+        FailOn::Review => gate >= Gate::Review,
+    }
+}
+
+/// The next block of at most [`BLOCK`] non-blank lines (empty at the end of the input).
+fn next_block(lines: &mut Lines) -> CliResult<Vec<(usize, Result<String, String>)>> {
+    let mut block = Vec::new();
+    while block.len() < BLOCK {
+        match lines.next_line()? {
+            None => break,
+            Some((_, Ok(l))) if l.trim().is_empty() => {}
+            Some(line) => block.push(line),
+        }
+    }
+    Ok(block)
+}
+
+fn run_batch(
+    path: &str,
+    limit: Limit,
+    checker: &Checker,
+    against: &Against<'_>,
+    tools: Option<&Value>,
+    fail_on: FailOn,
+) -> CliResult<ExitCode> {
+    // Read block by block: memory holds one block of lines, whatever the size of the file.
+    let mut lines = Lines::open(path, limit)?;
     let workers = std::thread::available_parallelism().map_or(1, usize::from).max(1);
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = Out::new();
     let (mut blocked, mut errors) = (false, false);
-    for block in lines.chunks(BLOCK) {
+    loop {
+        let block = next_block(&mut lines)?;
+        if block.is_empty() {
+            break;
+        }
         let mut results: Vec<Outcome> = (0..block.len()).map(|_| Outcome::Error(String::new())).collect();
         std::thread::scope(|s| {
             let per = block.len().div_ceil(workers);
             for (part, slots) in block.chunks(per.max(1)).zip(results.chunks_mut(per.max(1))) {
                 s.spawn(move || {
                     for ((line_no, line), slot) in part.iter().zip(slots.iter_mut()) {
-                        *slot = check_line(checker, against, *line_no, line, tools);
+                        *slot = match line {
+                            Ok(line) => check_line(checker, against, *line_no, line, tools),
+                            Err(why) => error_line(Value::Null, *line_no, why.clone()),
+                        };
                     }
                 });
             }
@@ -172,7 +218,7 @@ fn run_batch(path: &str, checker: &Checker, against: &Against<'_>, tools: Option
         for r in results {
             let line = match r {
                 Outcome::Report(s, gate) => {
-                    blocked |= gate == Gate::Block;
+                    blocked |= fails(gate, fail_on);
                     s
                 }
                 Outcome::Error(s) => {
@@ -180,10 +226,10 @@ fn run_batch(path: &str, checker: &Checker, against: &Against<'_>, tools: Option
                     s
                 }
             };
-            writeln!(out, "{line}").map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
+            outln!(out, "{line}")?;
         }
     }
-    out.flush().map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
-    // The worst outcome decides: an error line 2, a blocked answer 1.
+    out.finish()?;
+    // The worst outcome decides: an error line 2, an answer at the --fail-on gate 1.
     Ok(ExitCode::from(if errors { 2 } else { u8::from(blocked) }))
 }

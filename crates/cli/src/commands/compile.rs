@@ -12,13 +12,14 @@ use warrant_ckf::validate::{Mode, check};
 
 use crate::cli::{CompileArgs, CompressionArg, CoverageArg, PackageFormat};
 use crate::error::{CliError, CliResult};
-use crate::io::{display_name, read_bytes, write_atomic};
+use crate::io::{Limit, display_name, read_bytes_within, write_atomic};
+use crate::out::Out;
 
 /// Runs `warrant compile`.
 pub fn run(args: CompileArgs) -> CliResult<ExitCode> {
     let mut contents = Vec::with_capacity(args.sources.len());
     for s in &args.sources {
-        contents.push(read_bytes(s)?);
+        contents.push(read_bytes_within(s, Limit::new(args.max_bytes, "--max-bytes"))?);
     }
     let names: Vec<&str> = args.sources.iter().map(|s| display_name(s)).collect();
     let inputs: Vec<SourceInput<'_>> = names.iter().zip(&contents).map(|(n, b)| SourceInput { name: n, bytes: b }).collect();
@@ -41,7 +42,7 @@ pub fn run(args: CompileArgs) -> CliResult<ExitCode> {
         read: ReadOptions { max_bytes: args.max_bytes },
         ..Options::default()
     };
-    let llm = if args.llm { Some(args.llm_opts.require("--llm")?) } else { None };
+    let llm = args.llm_opts.stage(args.llm, "--llm")?;
     let model_mapper = llm.clone().map(LlmMapper::new);
     let mapper: &dyn warrant_ckf::map::Mapper = match &model_mapper {
         Some(m) => m,
@@ -97,12 +98,9 @@ pub fn run(args: CompileArgs) -> CliResult<ExitCode> {
     match &args.output {
         Some(path) => write_atomic(path, out.as_bytes())?,
         None => {
-            use std::io::Write;
-            let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(out.as_bytes())
-                .and_then(|()| stdout.flush())
-                .map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
+            let mut stdout = Out::new();
+            stdout.print(&out)?;
+            stdout.finish()?;
         }
     }
     for w in &result.warnings {

@@ -1,15 +1,14 @@
 //! `warrant extract`: model output → PredicateGraph.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use serde_json::Value;
 use warrant_extract::{Answer, Extraction, Options, add_tools, answer_from_value, extract, merge_context, parse_input};
 
 use crate::cli::{AnswerArgs, ExtractArgs, InputFormat};
-use crate::commands::print_json;
 use crate::error::{CliError, CliResult};
-use crate::io::{display_name, read_json, read_text};
+use crate::io::{Limit, Lines, display_name, read_json, read_text_within};
+use crate::out::{Out, outln};
 
 fn format(f: InputFormat) -> warrant_extract::InputFormat {
     match f {
@@ -21,8 +20,13 @@ fn format(f: InputFormat) -> warrant_extract::InputFormat {
 
 /// Reads an answer from a file or stdin and applies `--context` and `--tools`.
 pub(crate) fn read_answer(path: &str, args: &AnswerArgs, tools: Option<&Value>) -> CliResult<Answer> {
-    let raw = read_text(path)?;
+    let raw = read_text_within(path, max_bytes(args))?;
     answer_from_text(path, &raw, args, tools)
+}
+
+/// The ceiling `--max-bytes` sets on an answer.
+pub(crate) fn max_bytes(args: &AnswerArgs) -> Limit {
+    Limit::new(args.max_bytes, "--max-bytes")
 }
 
 /// Parses answer text already read from `path`, then applies `--context` and `--tools`.
@@ -65,7 +69,7 @@ pub fn run(args: ExtractArgs) -> CliResult<ExitCode> {
         }
         None => None,
     };
-    let llm = if args.llm { Some(args.llm_opts.require("--llm")?) } else { None };
+    let llm = args.llm_opts.stage(args.llm, "--llm")?;
     if let Some(batch) = &args.batch {
         let code = run_batch(batch, &args, tools.as_ref(), llm.as_ref())?;
         args.llm_opts.write_replay_case(llm.as_ref(), warrant_evidence::Scope::answer(display_name(batch)))?;
@@ -75,7 +79,9 @@ pub fn run(args: ExtractArgs) -> CliResult<ExitCode> {
     let answer = read_answer(input, &args.answer, tools.as_ref())?;
     let e = extract_maybe_llm(&answer, &Options { output_id: args.output_id.clone() }, llm.as_ref());
     warn(&e, display_name(input));
-    print_json(&e.graph)?;
+    let mut out = Out::new();
+    out.json(&e.graph)?;
+    out.finish()?;
     args.llm_opts.write_replay_case(llm.as_ref(), warrant_evidence::Scope::answer(e.graph.output_id.clone()))?;
     Ok(ExitCode::SUCCESS)
 }
@@ -93,16 +99,16 @@ fn extract_maybe_llm(
 }
 
 fn run_batch(path: &str, args: &ExtractArgs, tools: Option<&Value>, llm: Option<&warrant_llm::Llm>) -> CliResult<ExitCode> {
-    let text = read_text(path)?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut lines = Lines::open(path, max_bytes(&args.answer))?;
     // Validate every line first so a bad line fails the run before any output.
     let mut items = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    while let Some((number, line)) = lines.next_line()? {
+        let at = format!("{}:{number}", display_name(path));
+        let line = line.map_err(|e| CliError::input(format!("{at}: {e}")))?;
         if line.trim().is_empty() {
             continue;
         }
-        let at = format!("{}:{}", display_name(path), i + 1);
-        let v: Value = serde_json::from_str(line).map_err(|e| CliError::input(format!("{at}: invalid JSON: {e}")))?;
+        let v: Value = serde_json::from_str(&line).map_err(|e| CliError::input(format!("{at}: invalid JSON: {e}")))?;
         let id = v
             .get("id")
             .and_then(|x| x.as_str().map(str::to_string).or_else(|| x.as_i64().map(|n| n.to_string())))
@@ -116,11 +122,13 @@ fn run_batch(path: &str, args: &ExtractArgs, tools: Option<&Value>, llm: Option<
         apply(&mut answer, &args.answer, tools)?;
         items.push((id, answer));
     }
+    let mut out = Out::new();
     for (id, answer) in items {
         let e = extract_maybe_llm(&answer, &Options { output_id: Some(id.clone()) }, llm);
         warn(&e, &id);
         let line = serde_json::to_string(&e.graph).map_err(|e| CliError::input(format!("cannot serialise: {e}")))?;
-        writeln!(out, "{line}").map_err(|e| CliError::input(format!("cannot write output: {e}")))?;
+        outln!(out, "{line}")?;
     }
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
 }

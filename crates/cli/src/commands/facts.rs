@@ -1,6 +1,5 @@
 //! `warrant facts`: stored facts as JSON Lines, in source order.
 
-use std::io::{BufWriter, ErrorKind, Write};
 use std::process::ExitCode;
 
 use warrant_facts::canonical_entity;
@@ -9,6 +8,7 @@ use warrant_store::{FactQuery, Store};
 use crate::cli::FactsArgs;
 use crate::commands::open_store;
 use crate::error::{CliError, CliResult};
+use crate::out::{Out, outln};
 
 /// Runs `warrant facts`.
 pub fn run(args: FactsArgs) -> CliResult<ExitCode> {
@@ -20,13 +20,12 @@ pub fn run(args: FactsArgs) -> CliResult<ExitCode> {
         let found = !store.facts(&exact).map_err(CliError::store)?.is_empty();
         query.subject = Some(if found { s } else { canonical_entity(&s) });
     }
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    let mut failure: Option<std::io::Error> = None;
+    let mut out = Out::new();
+    let mut failure: Option<CliError> = None;
     store
         .visit_facts(&query, &mut |fact| {
             let line = serde_json::to_string(&fact).unwrap_or_default();
-            match writeln!(out, "{line}") {
+            match outln!(out, "{line}") {
                 Ok(()) => true,
                 Err(e) => {
                     failure = Some(e);
@@ -35,9 +34,9 @@ pub fn run(args: FactsArgs) -> CliResult<ExitCode> {
             }
         })
         .map_err(CliError::store)?;
-    let flushed = out.flush();
-    match failure.map_or(flushed, Err) {
-        Err(e) if e.kind() != ErrorKind::BrokenPipe => Err(CliError::input(format!("cannot write output: {e}"))),
-        _ => Ok(ExitCode::SUCCESS),
+    if let Some(e) = failure {
+        return Err(e);
     }
+    out.finish()?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -17,9 +17,10 @@ use warrant_store::sources::{SourceSet, parse_manual_facts, read_sources};
 use warrant_store::{IngestOptions, IngestSummary, Progress, SqliteStore, extraction_consistency, ingest};
 
 use crate::cli::{Format, IngestArgs};
-use crate::commands::{print_json, store_dir};
+use crate::commands::store_dir;
 use crate::error::{CliError, CliResult};
 use crate::io::{display_name, read_text};
+use crate::out::{Out, outln};
 
 /// Reads `--vocab` (TOML or JSON) and adds it to the default vocabulary.
 pub(crate) fn load_vocabulary(path: Option<&str>) -> CliResult<Vocabulary> {
@@ -36,7 +37,7 @@ pub(crate) fn load_vocabulary(path: Option<&str>) -> CliResult<Vocabulary> {
 pub fn run(args: IngestArgs) -> CliResult<ExitCode> {
     let vocab = load_vocabulary(args.vocab.as_deref())?;
     // The model settings are checked before anything is read or written.
-    let llm = if args.llm { Some(args.llm_opts.require("--llm")?) } else { None };
+    let llm = args.llm_opts.stage(args.llm, "--llm")?;
     let bar = Bar::new();
     bar.stage("reading");
     let mut errors: Vec<String> = Vec::new();
@@ -99,6 +100,7 @@ pub fn run(args: IngestArgs) -> CliResult<ExitCode> {
     let summary = ingest(&store, sources.documents, manual, &opts, &mut |p| bar.progress(p)).map_err(CliError::store);
     bar.clear();
     let summary = summary?;
+    let mut out = Out::new();
     match args.format {
         Format::Json => {
             let mut v = serde_json::to_value(&summary).map_err(|e| CliError::input(format!("cannot serialise output: {e}")))?;
@@ -107,21 +109,23 @@ pub fn run(args: IngestArgs) -> CliResult<ExitCode> {
                 cv["document"] = serde_json::Value::String(doc.clone());
                 m.insert("consistency".into(), cv);
             }
-            print_json(&v)?;
+            out.json(&v)?;
         }
         Format::Text => {
-            print_summary(&summary, skipped, &dir.display().to_string());
+            print_summary(&mut out, &summary, skipped, &dir.display().to_string())?;
             if let Some((doc, c)) = &consistency {
-                println!(
+                outln!(
+                    out,
                     "  consistency of {doc} over {} runs: jaccardAvg {:.3}, jaccardMin {:.3}{}",
                     c.runs,
                     c.jaccard_avg,
                     c.jaccard_min,
                     if c.reliable { "" } else { " — UNRELIABLE (below 0.8): prefer manual facts" }
-                );
+                )?;
             }
         }
     }
+    out.finish()?;
     args.llm_opts.write_replay_case(llm.as_ref(), warrant_evidence::Scope::default().set("run_id", "ingest"))?;
     Ok(ExitCode::SUCCESS)
 }
@@ -142,30 +146,33 @@ fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-fn print_summary(s: &IngestSummary, skipped: usize, store: &str) {
-    println!(
+fn print_summary(out: &mut Out, s: &IngestSummary, skipped: usize, store: &str) -> CliResult<()> {
+    outln!(
+        out,
         "{store}: {} written ({}, {}), {} unchanged",
         plural(s.documents, "document", "documents"),
         plural(s.chunks, "chunk", "chunks"),
         plural(s.facts, "fact", "facts"),
         s.unchanged_documents
-    );
+    )?;
     if s.rejected_facts > 0 {
         let reasons: Vec<String> = s.rejected_by_reason.iter().map(|(code, n)| format!("{code} {n}")).collect();
-        println!("  rejected {}: {}", plural(s.rejected_facts, "candidate fact", "candidate facts"), reasons.join(", "));
+        outln!(out, "  rejected {}: {}", plural(s.rejected_facts, "candidate fact", "candidate facts"), reasons.join(", "))?;
     }
     if s.manual_facts > 0 {
-        println!("  loaded {}", plural(s.manual_facts, "manual fact", "manual facts"));
+        outln!(out, "  loaded {}", plural(s.manual_facts, "manual fact", "manual facts"))?;
     }
     for d in &s.degraded {
-        println!("  degraded {d} (pattern extractor used)");
+        outln!(out, "  degraded {d} (pattern extractor used)")?;
     }
     if skipped > 0 {
-        println!(
+        outln!(
+            out,
             "  skipped {} in folders (hidden, or not .txt, .md, .html, .jsonl, .json)",
             plural(skipped as u64, "file", "files")
-        );
+        )?;
     }
+    Ok(())
 }
 
 /// A progress bar on stderr, only when stderr is a terminal.

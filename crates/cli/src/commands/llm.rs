@@ -18,9 +18,9 @@ use warrant_evidence::replay::{ModelCall, model_replay_case};
 use warrant_llm::{Llm, LlmConfig, Origin, prompts};
 
 use crate::cli::Format;
-use crate::commands::print_json;
 use crate::error::{CliError, CliResult};
 use crate::io::read_text;
+use crate::out::{Out, outln};
 
 /// Model options (shared by `ingest`, `extract`, `check`, `policy eval`, `ask`, `research` and `compile`).
 #[derive(Debug, Args, Clone, Default)]
@@ -76,6 +76,19 @@ impl LlmArgs {
         })
     }
 
+    /// The model for a stage the user asks for with `flag` when `asked` (a configuration is
+    /// then required). When not asked, an explicitly given `--llm-config` must still load: a
+    /// missing or broken file is refused, never silently ignored.
+    pub fn stage(&self, asked: bool, flag: &str) -> CliResult<Option<Llm>> {
+        if asked {
+            return self.require(flag).map(Some);
+        }
+        if self.config.is_some() {
+            self.config()?;
+        }
+        Ok(None)
+    }
+
     /// Writes the replay case of `llm`'s calls to `--llm-replay-case`, if asked (atomically).
     pub fn write_replay_case(&self, llm: Option<&Llm>, scope: Scope) -> CliResult<()> {
         let Some(path) = &self.replay_case else { return Ok(()) };
@@ -84,7 +97,7 @@ impl LlmArgs {
         let case = model_replay_case(scope, None, &calls, cache.as_deref()).map_err(|e| CliError::input(e.to_string()))?;
         let mut text = serde_json::to_string_pretty(&case).map_err(|e| CliError::input(format!("cannot serialise: {e}")))?;
         text.push('\n');
-        write_atomic(path, text.as_bytes())
+        crate::io::write_atomic(path, text.as_bytes())
     }
 }
 
@@ -100,19 +113,6 @@ pub(crate) fn model_calls(llm: Option<&Llm>) -> Vec<ModelCall> {
             replayed: c.origin.map(|o| o == Origin::Replayed),
         })
         .collect()
-}
-
-/// Writes a file through a temporary file in the same folder and a rename.
-fn write_atomic(path: &Path, bytes: &[u8]) -> CliResult<()> {
-    let err = |e: std::io::Error| CliError::input(format!("{}: cannot write: {e}", path.display()));
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(err)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        err(e)
-    })
 }
 
 /// `warrant llm …`.
@@ -141,12 +141,14 @@ pub fn run(cmd: LlmCommand) -> CliResult<ExitCode> {
 }
 
 fn run_prompts(args: &PromptsArgs) -> CliResult<ExitCode> {
+    let mut out = Out::new();
     if let Some(id) = &args.show {
         let p = prompts::get(id).ok_or_else(|| {
             let ids: Vec<&str> = prompts::ALL.iter().map(|p| p.id).collect();
             CliError::input(format!("--show {id}: no such prompt (known: {})", ids.join(", ")))
         })?;
-        print!("{}", p.text);
+        out.print(p.text)?;
+        out.finish()?;
         return Ok(ExitCode::SUCCESS);
     }
     match args.format {
@@ -158,13 +160,14 @@ fn run_prompts(args: &PromptsArgs) -> CliResult<ExitCode> {
                                        "file": format!("crates/llm/prompts/{}", p.file()), "description": p.description})
                 })
                 .collect();
-            print_json(&list)?;
+            out.json(&list)?;
         }
         Format::Text => {
             for p in prompts::ALL {
-                println!("{:<24} v{}  {}  {}", p.id, p.version(), p.sha256(), p.description);
+                outln!(out, "{:<24} v{}  {}  {}", p.id, p.version(), p.sha256(), p.description)?;
             }
         }
     }
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
 }

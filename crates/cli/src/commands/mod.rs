@@ -49,11 +49,3 @@ pub(crate) fn store_dir(arg: &crate::cli::StoreArg) -> std::path::PathBuf {
 pub(crate) fn open_store(arg: &crate::cli::StoreArg) -> CliResult<warrant_store::SqliteStore> {
     warrant_store::SqliteStore::open_existing(store_dir(arg)).map_err(crate::error::CliError::store)
 }
-
-/// Prints a JSON value (pretty, newline-terminated).
-pub(crate) fn print_json<T: serde::Serialize>(v: &T) -> CliResult<()> {
-    let s =
-        serde_json::to_string_pretty(v).map_err(|e| crate::error::CliError::input(format!("cannot serialise output: {e}")))?;
-    println!("{s}");
-    Ok(())
-}

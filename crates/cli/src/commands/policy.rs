@@ -10,9 +10,9 @@ use warrant_cpl::{Engine, Pack, RunResult, ToolOrigin, ToolRegistry, load_pack_o
 use warrant_graph::{PredicateGraph, Severity};
 
 use crate::cli::{EvalArgs, Format, PacksArgs};
-use crate::commands::print_json;
 use crate::error::{CliError, CliResult};
 use crate::io::{display_name, parse_json, pointer, read_json, read_text};
+use crate::out::{Out, outln};
 
 /// Resolves `--pack` values: an existing file, else a built-in id.
 pub(crate) fn load_packs(specs: &[String]) -> CliResult<Vec<Pack>> {
@@ -76,7 +76,7 @@ pub fn eval(args: EvalArgs) -> CliResult<ExitCode> {
         rubrics.push(rubric);
     }
     // A configured model is the rubrics' judge; without one their rules are skipped.
-    let judge = if rubrics.is_empty() { None } else { args.llm.build()? };
+    let judge = if rubrics.is_empty() { args.llm.stage(false, "--rubric")? } else { args.llm.build()? };
     let tools_doc = match &args.tools {
         Some(t) => Some(read_json(t)?),
         None => None,
@@ -94,10 +94,12 @@ pub fn eval(args: EvalArgs) -> CliResult<ExitCode> {
     let mut diagnostics = lints;
     diagnostics.append(&mut result.diagnostics);
     result.diagnostics = diagnostics;
+    let mut out = Out::new();
     match args.format {
-        Format::Json => print_json(&result)?,
-        Format::Text => print_report(&result),
+        Format::Json => out.json(&result)?,
+        Format::Text => print_report(&mut out, &result)?,
     }
+    out.finish()?;
     args.llm.write_replay_case(judge.as_ref(), warrant_evidence::Scope::answer(result.output_id.clone()))?;
     Ok(if result.passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -121,35 +123,35 @@ fn status(passed: bool) -> &'static str {
 }
 
 /// The readable report: one line per violation.
-pub(crate) fn print_report(r: &RunResult) {
-    println!("output {}: {}{}", r.output_id, status(r.passed), if r.strict { " (strict)" } else { "" });
+pub(crate) fn print_report(out: &mut Out, r: &RunResult) -> CliResult<()> {
+    outln!(out, "output {}: {}{}", r.output_id, status(r.passed), if r.strict { " (strict)" } else { "" })?;
     for pack in &r.packs {
-        println!("pack {}: {}", pack.pack_id, status(pack.passed));
+        outln!(out, "pack {}: {}", pack.pack_id, status(pack.passed))?;
         for pol in &pack.policy_results {
             let mark = if pol.passed { "✓" } else { "✗" };
-            println!("  {mark} {}", pol.policy_id);
+            outln!(out, "  {mark} {}", pol.policy_id)?;
             for v in &pol.violations {
                 let sev = match v.severity {
                     Severity::Error => "error",
                     Severity::Warning => "warning",
                     Severity::Info => "info",
                 };
-                println!("      [{sev}] {}", v.message);
+                outln!(out, "      [{sev}] {}", v.message)?;
             }
             for s in &pol.skipped_rules {
-                println!("      [skipped] {}: {}", s.rule_id, s.reason);
+                outln!(out, "      [skipped] {}: {}", s.rule_id, s.reason)?;
             }
         }
     }
     for v in &r.verifier_runs {
-        println!("verifier {}: score {} (judged by model {}, {})", v.verifier_id, v.score, v.model, v.prompt);
+        outln!(out, "verifier {}: score {} (judged by model {}, {})", v.verifier_id, v.score, v.model, v.prompt)?;
         for m in &v.meta_verification {
             let detail = m.detail.as_deref().map(|d| format!(": {d}")).unwrap_or_default();
-            println!("  meta {} {}{detail}", m.check, m.status);
+            outln!(out, "  meta {} {}{detail}", m.check, m.status)?;
         }
     }
     if !r.diagnostics.is_empty() {
-        println!("notes:");
+        outln!(out, "notes:")?;
         for d in &r.diagnostics {
             let sev = match d.severity {
                 Severity::Error => "error",
@@ -157,23 +159,26 @@ pub(crate) fn print_report(r: &RunResult) {
                 Severity::Info => "info",
             };
             let at = if d.path.is_empty() { String::new() } else { format!(" {}", d.path) };
-            println!("  {sev} {}{at}: {}", d.source, d.message);
+            outln!(out, "  {sev} {}{at}: {}", d.source, d.message)?;
         }
     }
+    Ok(())
 }
 
 /// Runs `warrant policy packs`.
 pub fn packs(args: PacksArgs) -> CliResult<ExitCode> {
     let listing = warrant_cpl::packs::listing().map_err(CliError::input)?;
+    let mut out = Out::new();
     match args.format {
-        Format::Json => print_json(&listing)?,
+        Format::Json => out.json(&listing)?,
         Format::Text => {
             for p in &listing {
                 let rules: usize = p.policies.iter().map(|x| x.rules.len()).sum();
-                println!("{}  {} (v{}, {} policies, {rules} rules)", p.pack_id, p.name, p.version, p.policies.len());
-                println!("    {}", p.description);
+                outln!(out, "{}  {} (v{}, {} policies, {rules} rules)", p.pack_id, p.name, p.version, p.policies.len())?;
+                outln!(out, "    {}", p.description)?;
             }
         }
     }
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
 }

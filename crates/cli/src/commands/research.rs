@@ -11,8 +11,9 @@ use warrant_research::{Chain, FixedClock, Intent, RunLog, RunRecord, SqliteRunLo
 
 use crate::cli::{Format, StoreArg};
 use crate::commands::llm::LlmArgs;
-use crate::commands::{open_store, print_json, store_dir};
+use crate::commands::{open_store, store_dir};
 use crate::error::{CliError, CliResult};
+use crate::out::{Out, outln};
 
 /// `warrant research`.
 #[derive(Debug, Args)]
@@ -62,7 +63,7 @@ pub fn run(args: ResearchArgs) -> CliResult<ExitCode> {
         return show(&record, args.format);
     }
     let intent = intent(&args)?;
-    let llm = if args.llm { Some(args.llm_opts.require("--llm")?) } else { None };
+    let llm = args.llm_opts.stage(args.llm, "--llm")?;
     let mut chain = Chain::new(StoreGraph::new(&store));
     let stages = llm.clone().map(ModelStages::new);
     if let Some(m) = &stages {
@@ -86,21 +87,23 @@ pub fn run(args: ResearchArgs) -> CliResult<ExitCode> {
     record.warnings.extend(degraded.iter().map(|d| format!("model degraded: {d}")));
     log.save(&record, Timestamp::parse(&record.started_at).unwrap_or_default()).map_err(|e| err(e.to_string()))?;
     args.llm_opts.write_replay_case(llm.as_ref(), warrant_evidence::Scope::default().set("run_id", record.run_id.clone()))?;
+    let mut out = Out::new();
     match args.format {
         Format::Json => {
             let mut v = record.result_json();
             if let (Some(m), false) = (v.as_object_mut(), degraded.is_empty()) {
                 m.insert("degraded".into(), serde_json::json!(degraded));
             }
-            print_json(&v)?;
+            out.json(&v)?;
         }
         Format::Text => {
-            print_text(&record);
+            print_text(&mut out, &record)?;
             for d in &degraded {
-                println!("\nDegraded: {d}");
+                outln!(out, "\nDegraded: {d}")?;
             }
         }
     }
+    out.finish()?;
     Ok(if record.failure.is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
@@ -127,58 +130,64 @@ fn intent(args: &ResearchArgs) -> CliResult<Intent> {
 }
 
 /// The synthesis with evidence refs replaced by their numbers, then the numbered evidence.
-fn print_text(r: &RunRecord) {
+fn print_text(out: &mut Out, r: &RunRecord) -> CliResult<()> {
     let sr = &r.search_result;
     let trace = sr.decomp_trace.as_ref().map_or("", |t| t.router_action.as_str());
-    println!(
+    outln!(
+        out,
         "research {}: {}  (route {}, {} iteration(s), {} tokens)",
         r.run_id,
         r.intent.topic,
         if trace.is_empty() { "none" } else { trace },
         sr.iterations,
         sr.tokens_used
-    );
-    println!();
+    )?;
+    outln!(out)?;
     let mut text = sr.synthesis.clone();
     for (i, e) in sr.evidence.iter().enumerate() {
         text = text.replace(&format!("[{}]", e.entity_id), &format!("[{}]", i + 1));
     }
-    println!("{text}");
+    outln!(out, "{text}")?;
     if !sr.evidence.is_empty() {
-        println!("\nEvidence:");
+        outln!(out, "\nEvidence:")?;
     }
     for (i, e) in sr.evidence.iter().enumerate() {
         let score = if e.score == 0.0 { String::new() } else { format!(" · score {:.3}", e.score) };
-        println!("  [{}] {}  (tier {} · {}{score})", i + 1, e.entity_id, e.tier, e.source);
+        outln!(out, "  [{}] {}  (tier {} · {}{score})", i + 1, e.entity_id, e.tier, e.source)?;
         if !e.snippet_text.is_empty() {
-            println!("      \"{}\"", e.snippet_text.split_whitespace().collect::<Vec<_>>().join(" "));
+            outln!(out, "      \"{}\"", e.snippet_text.split_whitespace().collect::<Vec<_>>().join(" "))?;
         }
         if !e.objectstore_ref.is_empty() {
-            println!("      source: {}", e.objectstore_ref);
+            outln!(out, "      source: {}", e.objectstore_ref)?;
         }
     }
+    Ok(())
 }
 
 fn show(r: &RunRecord, format: Format) -> CliResult<ExitCode> {
+    let mut out = Out::new();
     match format {
-        Format::Json => print_json(r)?,
+        Format::Json => out.json(r)?,
         Format::Text => {
-            print_text(r);
-            println!("\nStatus triples of {} ({}):", r.run_id, r.run_entity_id);
+            print_text(&mut out, r)?;
+            outln!(out, "\nStatus triples of {} ({}):", r.run_id, r.run_entity_id)?;
             for e in &r.events {
                 match e {
                     warrant_research::chain::StatusEvent::Set { triples } => {
                         for t in triples {
-                            println!("  {}  {} = {}  [{}]", t.timestamp, t.predicate, t.object, t.source);
+                            outln!(out, "  {}  {} = {}  [{}]", t.timestamp, t.predicate, t.object, t.source)?;
                         }
                     }
-                    warrant_research::chain::StatusEvent::Clear { predicates } => println!("  cleared {}", predicates.join(", ")),
+                    warrant_research::chain::StatusEvent::Clear { predicates } => {
+                        outln!(out, "  cleared {}", predicates.join(", "))?
+                    }
                 }
             }
             if let Some(f) = &r.failure {
-                println!("\nFailed: {f}");
+                outln!(out, "\nFailed: {f}")?;
             }
         }
     }
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
 }

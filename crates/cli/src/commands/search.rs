@@ -5,8 +5,9 @@ use std::process::ExitCode;
 use warrant_store::Store;
 
 use crate::cli::{Format, SearchArgs};
-use crate::commands::{open_store, print_json};
+use crate::commands::open_store;
 use crate::error::{CliError, CliResult};
+use crate::out::{Out, outln};
 
 /// Longest snippet shown per hit in text output, in chars.
 const SNIPPET_CHARS: usize = 160;
@@ -16,21 +17,23 @@ pub fn run(args: SearchArgs) -> CliResult<ExitCode> {
     let store = open_store(&args.store)?;
     let query = args.query.join(" ");
     let hits = store.search(&query, args.limit).map_err(CliError::store)?;
+    let mut out = Out::new();
     match args.format {
-        Format::Json => print_json(&hits)?,
+        Format::Json => out.json(&hits)?,
         Format::Text => {
             if hits.is_empty() {
-                println!("no chunks match");
+                outln!(out, "no chunks match")?;
             }
             for (i, h) in hits.iter().enumerate() {
-                println!("{}. {}  score {}  ({} chars {}–{})", i + 1, h.chunk_id, score(h.score), h.doc_id, h.start, h.end);
+                outln!(out, "{}. {}  score {}  ({} chars {}–{})", i + 1, h.chunk_id, score(h.score), h.doc_id, h.start, h.end)?;
                 let flat = h.text.split_whitespace().collect::<Vec<_>>().join(" ");
                 let snippet: String = flat.chars().take(SNIPPET_CHARS).collect();
                 let more = if flat.chars().count() > SNIPPET_CHARS { "…" } else { "" };
-                println!("   {snippet}{more}");
+                outln!(out, "   {snippet}{more}")?;
             }
         }
     }
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
 }
 

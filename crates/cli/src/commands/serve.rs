@@ -47,6 +47,10 @@ pub fn run(args: ServeArgs) -> CliResult<ExitCode> {
     config.max_body = args.max_body;
     config.timeout = args.timeout;
     config.max_concurrency = args.max_concurrency;
+    config.header_timeout = args.header_timeout;
+    config.body_timeout = args.body_timeout;
+    config.idle_timeout = args.idle_timeout;
+    config.shutdown_timeout = args.shutdown_timeout;
     config.check().map_err(|e| CliError::input(e.to_string()))?;
     init_logs(args.log_format);
     warrant_server::run(config, |addr| {

@@ -8,16 +8,16 @@ use warrant_graph::schema::pointer_to_arrow_path;
 use warrant_validate::{EvidenceSet, FileReport, Kind, previous_version, validate_text};
 
 use crate::cli::{Format, ValidateArgs};
-use crate::commands::print_json;
 use crate::error::{CliError, CliResult};
 use crate::io::{display_name, read_text};
+use crate::out::{Out, outln};
 
 /// Reads the evidence documents among `files` that pass their schema, for cross-references.
 /// Unreadable files are skipped here (and reported when their turn comes); stdin is not read.
 fn evidence_set(files: &[String], kind: Option<Kind>) -> EvidenceSet {
     let mut set = EvidenceSet::default();
     for file in files.iter().filter(|f| *f != "-") {
-        let Ok(text) = std::fs::read_to_string(file) else { continue };
+        let Ok(text) = read_text(file) else { continue };
         let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
         set.add(file, &value, kind);
     }
@@ -29,22 +29,23 @@ fn check(file: &str, text: &str, kind: Option<Kind>, strict: bool, ev: &Evidence
     validate_text(file, text, kind, strict, ev).map_err(|e| CliError::input(e.to_string()))
 }
 
-fn print_text(r: &FileReport, indent: &str, name: &str) {
+fn print_text(out: &mut Out, r: &FileReport, indent: &str, name: &str) -> CliResult<()> {
     let mark = if r.valid { "✓" } else { "✗" };
     if indent.is_empty() {
-        println!("{mark} {name}: {}", r.headline());
+        outln!(out, "{mark} {name}: {}", r.headline())?;
     } else {
-        println!("{indent}{mark} {name}");
+        outln!(out, "{indent}{mark} {name}")?;
         if !r.valid {
-            println!("{indent}  {}", r.headline());
+            outln!(out, "{indent}  {}", r.headline())?;
         }
     }
     for e in r.errors.iter().skip(1) {
-        println!("{indent}  ✗ {}: {}", pointer_to_arrow_path(&e.path), e.text());
+        outln!(out, "{indent}  ✗ {}: {}", pointer_to_arrow_path(&e.path), e.text())?;
     }
     for w in &r.warnings {
-        println!("{indent}  ⚠ {}: {}", pointer_to_arrow_path(&w.path), w.text());
+        outln!(out, "{indent}  ⚠ {}: {}", pointer_to_arrow_path(&w.path), w.text())?;
     }
+    Ok(())
 }
 
 /// Runs `warrant validate`.
@@ -65,22 +66,24 @@ pub fn run(args: ValidateArgs) -> CliResult<ExitCode> {
         let value = crate::io::read_json(p)?;
         ev.previous = Some(previous_version(display_name(p), &value, kind).map_err(|e| CliError::input(e.to_string()))?);
     }
+    let mut out = Out::new();
     let mut reports = Vec::with_capacity(args.files.len());
     for file in &args.files {
         let text = read_text(file)?;
         let r = check(display_name(file), &text, kind, args.strict, &ev)?;
         if args.format == Format::Text {
-            print_text(&r, "", display_name(file));
+            print_text(&mut out, &r, "", display_name(file))?;
         }
         reports.push(r);
     }
     if args.format == Format::Json {
         if reports.len() == 1 {
-            print_json(&reports[0])?;
+            out.json(&reports[0])?;
         } else {
-            print_json(&reports)?;
+            out.json(&reports)?;
         }
     }
+    out.finish()?;
     Ok(if reports.iter().all(|r| r.valid) { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
@@ -114,10 +117,11 @@ fn run_all(root: &Path, args: &ValidateArgs) -> CliResult<ExitCode> {
     sections.push(("Policy Packs", Kind::PolicyPack, sorted_json(&root.join("packs"))?));
     sections.push(("Verifier Rubrics", Kind::VerifierRubric, sorted_json(&root.join("rubrics"))?));
     let (mut passed, mut failed) = (0, 0);
+    let mut out = Out::new();
     let mut reports = Vec::new();
     for (title, kind, files) in sections {
         if args.format == Format::Text {
-            println!("\n[{title}]");
+            outln!(out, "\n[{title}]")?;
         }
         for path in files {
             let rel = path.strip_prefix(root).unwrap_or(&path).display().to_string();
@@ -129,14 +133,15 @@ fn run_all(root: &Path, args: &ValidateArgs) -> CliResult<ExitCode> {
                 failed += 1;
             }
             if args.format == Format::Text {
-                print_text(&r, "  ", &rel);
+                print_text(&mut out, &r, "  ", &rel)?;
             }
             reports.push(r);
         }
     }
     match args.format {
-        Format::Text => println!("\nSummary: {passed} passed, {failed} failed"),
-        Format::Json => print_json(&reports)?,
+        Format::Text => outln!(out, "\nSummary: {passed} passed, {failed} failed")?,
+        Format::Json => out.json(&reports)?,
     }
+    out.finish()?;
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

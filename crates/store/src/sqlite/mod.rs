@@ -134,6 +134,27 @@ impl SqliteStore {
     }
 
     fn open_file(file: PathBuf, create: bool, busy_timeout: Duration) -> Result<Self> {
+        if !create {
+            probe_existing(&file, busy_timeout)?;
+        }
+        // Two processes creating the same new store at once meet locks that SQLite reports as
+        // busy without waiting (switching a new file to WAL, the first migration): opening is
+        // retried until the busy timeout, so creating a store is as safe as writing to one.
+        let deadline = std::time::Instant::now() + busy_timeout;
+        let mut pause = Duration::from_millis(2);
+        loop {
+            match Self::open_file_once(&file, create, busy_timeout) {
+                Err(StoreError::Busy) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(100));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    fn open_file_once(file: &Path, create: bool, busy_timeout: Duration) -> Result<Self> {
+        let file = file.to_path_buf();
         let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         if create {
             flags |= OpenFlags::SQLITE_OPEN_CREATE;
@@ -236,6 +257,27 @@ fn not_a_store(e: rusqlite::Error, file: &Path, context: &'static str) -> StoreE
         Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => StoreError::Busy,
         _ => StoreError::Sqlite { context, source: e },
     }
+}
+
+/// Refuses, without writing anything, a file that is not already a Warrant store: a reading
+/// command must not turn an empty file (or another application's database) into a store.
+fn probe_existing(file: &Path, busy_timeout: Duration) -> Result<()> {
+    let dir = file.parent().unwrap_or(Path::new(".")).to_path_buf();
+    if std::fs::metadata(file).map(|m| m.len() == 0).unwrap_or(false) {
+        return Err(StoreError::NotFound(dir));
+    }
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(file, flags).map_err(|e| not_a_store(e, file, "open store"))?;
+    conn.busy_timeout(busy_timeout).ctx("set busy timeout")?;
+    let app: i64 =
+        conn.query_row("PRAGMA application_id", [], |r| r.get(0)).map_err(|e| not_a_store(e, file, "read store header"))?;
+    if app != APPLICATION_ID {
+        let objects: i64 = conn
+            .query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))
+            .map_err(|e| not_a_store(e, file, "read store header"))?;
+        return Err(if objects == 0 { StoreError::NotFound(dir) } else { StoreError::NotAStore(file.to_path_buf()) });
+    }
+    Ok(())
 }
 
 /// Brings the schema up to date (a no-op, without taking the write lock, when it is).
