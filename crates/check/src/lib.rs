@@ -7,7 +7,8 @@
 //!    rules leave `unsupported` or `partially_supported` get a second opinion, marked as such. The results travel with the graph as
 //!    `context.claim_verification`, where the grounding predicates read them.
 //! 3. **Evaluate** the policy packs (`warrant-cpl`) — by default `warrant.grounding.v1`,
-//!    `warrant.arithmetic.v1`, and `core.tool-use.v1` when the answer calls tools.
+//!    `warrant.arithmetic.v1`, and `core.tool-use.v1` with `warrant.tool-schema.v1` when the
+//!    answer calls tools.
 //! 4. **Gate**: one decision with its reasons ([`gate`]).
 //!
 //! The same inputs give the same report, byte for byte.
@@ -35,6 +36,8 @@ pub use gate::Gate;
 pub const DEFAULT_PACKS: [&str; 2] = ["warrant.grounding.v1", "warrant.arithmetic.v1"];
 /// Added to the defaults when the answer calls tools.
 pub const TOOL_PACK: &str = "core.tool-use.v1";
+/// Added beside [`TOOL_PACK`]: the whole arguments against each tool's JSON Schema.
+pub const TOOL_SCHEMA_PACK: &str = "warrant.tool-schema.v1";
 
 /// What went wrong, for the caller to report (bad input: exit code 2).
 #[derive(Debug, thiserror::Error)]
@@ -153,7 +156,7 @@ impl Checker {
         }
         let mut ids: Vec<&str> = DEFAULT_PACKS.to_vec();
         if !graph.tool_calls.is_empty() {
-            ids.push(TOOL_PACK);
+            ids.extend([TOOL_PACK, TOOL_SCHEMA_PACK]);
         }
         ids.into_iter()
             .map(|id| match builtin(id) {

@@ -246,7 +246,8 @@ pub struct CheckArgs {
     #[arg(long = "sources", value_name = "PATH", num_args = 1..)]
     pub sources: Vec<String>,
     /// Policy packs (files or built-in ids); default: warrant.grounding.v1,
-    /// warrant.arithmetic.v1, and core.tool-use.v1 when the answer calls tools. Repeatable.
+    /// warrant.arithmetic.v1, and core.tool-use.v1 with warrant.tool-schema.v1 when the answer
+    /// calls tools. Repeatable.
     #[arg(long = "pack", value_name = "PACK")]
     pub packs: Vec<String>,
     /// Tool definitions (OpenAI-style or bare `{name, parameters}` array).
@@ -483,8 +484,9 @@ pub enum PolicyCommand {
 /// `warrant policy eval`.
 #[derive(Debug, Args)]
 pub struct EvalArgs {
-    /// A pack file (or standalone policy file) or a built-in pack id. Repeatable.
-    #[arg(long = "pack", value_name = "PACK", required = true)]
+    /// A pack file (or standalone policy file) or a built-in pack id. Repeatable. Default,
+    /// when INPUT calls tools: core.tool-use.v1 and warrant.tool-schema.v1.
+    #[arg(long = "pack", value_name = "PACK")]
     pub packs: Vec<String>,
     /// Tool definitions (OpenAI-style or bare `{name, parameters}` array).
     #[arg(long, value_name = "FILE")]

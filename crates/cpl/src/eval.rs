@@ -58,11 +58,17 @@ impl Engine {
         let order = dependency_order(packs).map_err(EvalError::Dependencies)?;
         let mut notes = Vec::new();
         let tools = ToolView::new(graph.context.as_ref(), &self.tools, &mut notes).map_err(EvalError::ToolSchemas)?;
-        let cx = PredicateContext::new(graph, tools, &self.config);
         let mut diagnostics: Vec<RunDiagnostic> = notes
             .into_iter()
             .map(|m| RunDiagnostic { severity: Severity::Info, source: "tools".into(), path: String::new(), message: m })
             .collect();
+        diagnostics.extend(tools.warnings().map(|(source, path, message)| RunDiagnostic {
+            severity: Severity::Warning,
+            source: source.into(),
+            path,
+            message: message.to_string(),
+        }));
+        let cx = PredicateContext::new(graph, tools, &self.config);
         let mut results = Vec::with_capacity(order.len());
         let mut scores: BTreeMap<&str, Result<f64, String>> = BTreeMap::new();
         let mut verifier_runs = Vec::new();

@@ -22,7 +22,25 @@ pub const BUILTIN_PACKS: &[BuiltinPack] = &[
     BuiltinPack { id: "warrant.arithmetic.v1", json: include_str!("../../../packs/warrant.arithmetic.v1.json") },
     BuiltinPack { id: "warrant.grounding.v1", json: include_str!("../../../packs/warrant.grounding.v1.json") },
     BuiltinPack { id: "warrant.tool-grounding.v1", json: include_str!("../../../packs/warrant.tool-grounding.v1.json") },
+    BuiltinPack { id: "warrant.tool-schema.v1", json: include_str!("../../../packs/warrant.tool-schema.v1.json") },
 ];
+
+/// The packs `warrant check` and `warrant policy eval` run by default on an answer that calls
+/// tools: CAPE's top-level checks, and the full JSON Schema check beside them.
+pub const TOOL_CALL_PACKS: [&str; 2] = ["core.tool-use.v1", "warrant.tool-schema.v1"];
+
+/// The [`TOOL_CALL_PACKS`], loaded: what `policy eval` runs when no pack is named and the
+/// input calls tools. The error names a built-in pack that fails to load (a bug).
+pub fn tool_call_packs() -> Result<Vec<Pack>, String> {
+    TOOL_CALL_PACKS
+        .iter()
+        .map(|id| match builtin(id) {
+            Some(Ok(p)) => Ok(p.clone()),
+            Some(Err(e)) => Err(format!("built-in pack {id}: {e}")),
+            None => Err(format!("built-in pack {id} is missing")),
+        })
+        .collect()
+}
 
 /// The ids of the built-in packs, sorted.
 pub fn builtin_ids() -> impl Iterator<Item = &'static str> {
@@ -77,6 +95,10 @@ mod tests {
         assert_eq!(count("warrant.arithmetic.v1"), (1, 1));
         assert_eq!(count("warrant.grounding.v1"), (2, 2));
         assert_eq!(count("warrant.tool-grounding.v1"), (1, 1));
+        assert_eq!(count("warrant.tool-schema.v1"), (1, 2));
+        for id in TOOL_CALL_PACKS {
+            assert!(builtin(id).is_some(), "{id}");
+        }
     }
 }
 

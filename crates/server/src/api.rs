@@ -300,7 +300,9 @@ async fn extract(State(state): State<AppState>, work: Work, JsonBody(req): JsonB
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PolicyEvalRequest {
-    /// Packs to evaluate (at least one).
+    /// Packs to evaluate. Default (absent or empty), when the input calls tools:
+    /// `core.tool-use.v1` and `warrant.tool-schema.v1`; otherwise at least one is needed.
+    #[serde(default)]
     pub packs: Vec<PackRef>,
     /// A PredicateGraph (an object with `schema_version`, or `output_id` and `claims`), or a
     /// model output to extract one from (text, message, completion, envelope).
@@ -339,10 +341,7 @@ async fn policy_eval(
 ) -> ApiResult<Response> {
     let max = state.config().max_body;
     work.run(move || {
-        if req.packs.is_empty() {
-            return Err(ApiError::bad_request("/packs: expected at least one pack").with_details(json!({"pointer": "/packs"})));
-        }
-        let packs = load_packs(&req.packs)?;
+        let mut packs = load_packs(&req.packs)?;
         let tools = tool_registry(req.tools.as_ref())?;
         let mut rubric_ids = Vec::with_capacity(req.rubrics.len());
         for (i, r) in req.rubrics.iter().enumerate() {
@@ -394,6 +393,15 @@ async fn policy_eval(
                     .with_details(json!({"pointer": "/input"})));
             }
         };
+        if packs.is_empty() {
+            if graph.tool_calls.is_empty() {
+                return Err(ApiError::bad_request(
+                    "/packs: expected at least one pack (the default packs apply to input that calls tools)",
+                )
+                .with_details(json!({"pointer": "/packs"})));
+            }
+            packs = warrant_cpl::packs::tool_call_packs().map_err(ApiError::unprocessable)?;
+        }
         let engine =
             Engine { strict: req.strict, tools, verifiers: Box::new(RubricsWithoutJudge::new(rubric_ids)), ..Engine::default() };
         let mut result = engine.evaluate(&packs, &graph).map_err(|e| ApiError::unprocessable(e.to_string()))?;
@@ -450,7 +458,7 @@ pub struct CheckRequest {
     #[serde(default)]
     pub sources: Option<Vec<SourceInput>>,
     /// Packs (default: `warrant.grounding.v1`, `warrant.arithmetic.v1`, and
-    /// `core.tool-use.v1` when the answer calls tools).
+    /// `core.tool-use.v1` with `warrant.tool-schema.v1` when the answer calls tools).
     #[serde(default)]
     pub packs: Option<Vec<PackRef>>,
     /// Tool definitions, as `--tools`.

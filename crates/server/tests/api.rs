@@ -546,3 +546,26 @@ fn research_runs_are_answered_and_recorded() {
     let r = s.post("/v1/research", &json!({"topic": "admin login", "budget": 10}));
     assert_eq!(r.status, 400, "unknown fields are refused: {}", r.text());
 }
+
+#[test]
+fn policy_eval_defaults_to_the_tool_packs_for_tool_calls() {
+    let dir = store_dir();
+    let s = Server::start(dir.path(), |_| {});
+    let msg = json!({"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\", \"unit\": \"kelvin\"}"}}]});
+    let tools = json!([{"name": "get_weather", "parameters": {"type": "object", "required": ["city"], "properties": {
+        "city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}}}]);
+    let r = s.post("/v1/policy/eval", &json!({"input": msg, "tools": tools}));
+    assert_eq!(r.status, 200, "{}", r.text());
+    let v = r.json();
+    let ids: Vec<&str> = v["packs"].as_array().expect("packs").iter().filter_map(|p| p["pack_id"].as_str()).collect();
+    assert_eq!(ids, vec!["core.tool-use.v1", "warrant.tool-schema.v1"]);
+    assert_eq!(v["passed"], false, "the enum is only checked by warrant.tool-schema.v1");
+    assert_eq!(
+        v["packs"][1]["policy_results"][0]["violations"][0]["diagnostics"],
+        json!([r#"/unit: "kelvin" is not one of ["celsius","fahrenheit"]"#])
+    );
+    // Without tool calls there is nothing for the defaults to check: name a pack.
+    let r = s.post("/v1/policy/eval", &json!({"input": "Hello."}));
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json()["error"]["details"]["pointer"], "/packs");
+}

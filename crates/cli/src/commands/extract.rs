@@ -60,8 +60,11 @@ pub fn run(args: ExtractArgs) -> CliResult<ExitCode> {
     let tools = match &args.tools {
         Some(t) => {
             let v = read_json(t)?;
-            warrant_cpl::ToolRegistry::from_json(&v, warrant_cpl::ToolOrigin::File)
+            let reg = warrant_cpl::ToolRegistry::from_json(&v, warrant_cpl::ToolOrigin::File)
                 .map_err(|e| CliError::input(format!("{t}: {}: {}", e.pointer, e.message)))?;
+            for w in reg.warnings() {
+                eprintln!("warning: {t}: {}: {}", w.pointer, w.message);
+            }
             Some(v)
         }
         None => None,

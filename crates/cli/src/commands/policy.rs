@@ -82,6 +82,7 @@ pub fn eval(args: EvalArgs) -> CliResult<ExitCode> {
         None => None,
     };
     let (graph, lints) = load_graph_or_answer(&args.input, &args.answer, tools_doc.as_ref())?;
+    let packs = if packs.is_empty() { default_packs(&graph, &args.input)? } else { packs };
     let engine = Engine {
         strict: args.strict,
         tools,
@@ -101,6 +102,20 @@ pub fn eval(args: EvalArgs) -> CliResult<ExitCode> {
     out.finish()?;
     args.llm.write_replay_case(judge.as_ref(), warrant_evidence::Scope::answer(result.output_id.clone()))?;
     Ok(if result.passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The packs run when none is named: the tool-call packs, for input that calls tools.
+fn default_packs(graph: &PredicateGraph, input: &str) -> CliResult<Vec<Pack>> {
+    if graph.tool_calls.is_empty() {
+        let ids: Vec<&str> = builtin_ids().collect();
+        return Err(CliError::input(format!(
+            "{}: no --pack given, and the input calls no tools (the default packs, {}, check tool calls); name a pack with --pack (built-in: {})",
+            display_name(input),
+            warrant_cpl::packs::TOOL_CALL_PACKS.join(" and "),
+            ids.join(", ")
+        )));
+    }
+    warrant_cpl::packs::tool_call_packs().map_err(CliError::input)
 }
 
 fn status(passed: bool) -> &'static str {

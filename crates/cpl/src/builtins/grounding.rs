@@ -1,6 +1,8 @@
-//! `arguments_grounded(tool_call)`: every scalar argument value appears — after number and
-//! date normalisation — in the user query, the answer text (outside tool calls) or an earlier
-//! tool result (`context.tool_results`). It catches arguments the model made up.
+//! `arguments_grounded(tool_call)`: every scalar argument value, at any depth of nested
+//! objects and arrays, appears — after number and date normalisation — in the user query, the
+//! system prompt, the answer text (outside tool calls) or an earlier tool result
+//! (`context.tool_results`, read down to its nested values). It catches arguments the model
+//! made up.
 //!
 //! Booleans and nulls are not checked: they cannot be quoted from text. Strings match
 //! case-insensitively with whitespace folded; numbers match any number or number word with the
@@ -33,12 +35,16 @@ fn fold(s: &str) -> String {
 }
 
 impl GroundingIndex {
-    /// Builds the index from the user query, the answer text with tool-call spans removed, and
-    /// `context.tool_results` (strings, or objects whose text is their JSON).
+    /// Builds the index from the user query, the system prompt, the answer text with
+    /// tool-call spans removed, and `context.tool_results` (strings, or JSON values whose
+    /// every scalar counts).
     pub fn new(graph: &PredicateGraph) -> Self {
         let mut parts: Vec<String> = Vec::new();
         if let Some(q) = graph.user_query() {
             parts.push(q.to_string());
+        }
+        if let Some(p) = graph.context.as_ref().and_then(|c| c.get("system_prompt")).and_then(Value::as_str) {
+            parts.push(p.to_string());
         }
         let mut spans: Vec<(usize, usize)> = graph.tool_calls.iter().map(|t| t.span.range()).collect();
         spans.sort_unstable();
@@ -53,15 +59,11 @@ impl GroundingIndex {
         parts.push(answer);
         if let Some(results) = graph.context.as_ref().and_then(|c| c.get("tool_results")).and_then(Value::as_array) {
             for r in results {
-                match r {
-                    Value::String(s) => parts.push(s.clone()),
-                    Value::Object(o) => match o.get("content").or_else(|| o.get("output")).or_else(|| o.get("result")) {
-                        Some(Value::String(s)) => parts.push(s.clone()),
-                        Some(other) => parts.push(other.to_string()),
-                        None => parts.push(r.to_string()),
-                    },
-                    other => parts.push(other.to_string()),
-                }
+                let body = match r {
+                    Value::Object(o) => o.get("content").or_else(|| o.get("output")).or_else(|| o.get("result")).unwrap_or(r),
+                    other => other,
+                };
+                scalar_texts(body, &mut parts);
             }
         }
         let raw = parts.join("\n");
@@ -115,6 +117,22 @@ impl GroundingIndex {
     }
 }
 
+/// Every string and number inside a JSON value, one part each. A result's JSON text would
+/// glue escapes to words (`\nParis`) and hide them from the whole-word match; a string that
+/// itself holds JSON (a tool's raw output) is read the same way.
+fn scalar_texts(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => match serde_json::from_str::<Value>(s) {
+            Ok(inner @ (Value::Object(_) | Value::Array(_))) => scalar_texts(&inner, out),
+            _ => out.push(s.clone()),
+        },
+        Value::Number(n) => out.push(n.to_string()),
+        Value::Array(a) => a.iter().for_each(|x| scalar_texts(x, out)),
+        Value::Object(o) => o.values().for_each(|x| scalar_texts(x, out)),
+        Value::Bool(_) | Value::Null => {}
+    }
+}
+
 /// `needle` occurs in `hay` as whole words ("bos" is not in "boston").
 fn contains_phrase(hay: &str, needle: &str) -> bool {
     let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
@@ -146,7 +164,7 @@ pub fn arguments_grounded(index: &GroundingIndex, tc: &ToolCall, diag: &mut Diag
                 ok = false;
                 diag.push(|| {
                     format!(
-                        "argument '{path}' value {leaf} does not appear in the user query, the answer or an earlier tool result"
+                        "argument '{path}' value {leaf} does not appear in the user query, the system prompt, the answer or an earlier tool result"
                     )
                 });
                 if !diag.wants() {
@@ -204,6 +222,30 @@ mod tests {
         let g = graph("", "Calculate a 15% tip on $1,200 for 3 people", json!([]));
         assert!(check(&g, json!({"bill": "1200", "pct": 15, "rate": 0.15, "n": 3.0})).0);
         assert!(!check(&g, json!({"bill": 1300})).0);
+    }
+
+    #[test]
+    fn nested_values_and_arrays_are_grounded_by_query_system_prompt_and_results() {
+        let mut g = graph(
+            "",
+            "Send the Q3 report to ana@example.com and bo@example.com.",
+            json!([{"content": {"rooms": [{"id": "R-17", "floor": 4}], "note": "Line one.\nParis office"}},
+                   "{\"order\": {\"number\": \"A-99\"}}"]),
+        );
+        g.context.as_mut().unwrap().insert("system_prompt".into(), json!("You work for Contoso Travel. Currency: EUR."));
+        let args = json!({
+            "to": ["ana@example.com", "bo@example.com"],
+            "meta": {"company": "Contoso Travel", "currency": "EUR", "subject": "Q3 report"},
+            "booking": {"room": "R-17", "floor": 4, "city": "Paris"},
+            "order": "A-99"
+        });
+        let (ok, d) = check(&g, args);
+        assert!(ok, "{d:?}");
+        let (ok, d) = check(&g, json!({"to": ["ana@example.com", "cy@example.com"], "booking": {"room": "R-18"}}));
+        assert!(!ok);
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert!(d[0].starts_with("argument 'booking.room' value \"R-18\""), "{d:?}");
+        assert!(d[1].starts_with("argument 'to[1]' value \"cy@example.com\""), "{d:?}");
     }
 
     #[test]

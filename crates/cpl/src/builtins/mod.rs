@@ -1,6 +1,6 @@
-//! The 17 built-in predicates (spec §4, D2), Warrant's own (`arguments_grounded`, and the
-//! verification predicates `is_supported`, `is_contradicted`, `is_unverified`), and their
-//! signatures.
+//! The 17 built-in predicates (spec §4, D2), Warrant's own (`arguments_grounded`, the full
+//! schema checks `arguments_conform` and `no_null_optional_arguments`, and the verification
+//! predicates `is_supported`, `is_contradicted`, `is_unverified`), and their signatures.
 
 pub mod arithmetic;
 pub mod code;
@@ -68,6 +68,8 @@ pub enum Builtin {
     IsSupported,
     IsContradicted,
     IsUnverified,
+    ArgumentsConform,
+    NoNullOptionalArguments,
 }
 
 const TC: Kinds = Collection::ToolCalls.kind();
@@ -82,7 +84,7 @@ const CLAIM_OR_DA: Kinds = CLAIM.or(DA);
 
 impl Builtin {
     /// Every built-in, in the spec's order.
-    pub const ALL: [Self; 21] = [
+    pub const ALL: [Self; 23] = [
         Self::ArgumentsMatchSchema,
         Self::HasRequiredArguments,
         Self::NoExtraArguments,
@@ -104,6 +106,8 @@ impl Builtin {
         Self::IsSupported,
         Self::IsContradicted,
         Self::IsUnverified,
+        Self::ArgumentsConform,
+        Self::NoNullOptionalArguments,
     ];
 
     /// The predicate's name in CPL.
@@ -130,6 +134,8 @@ impl Builtin {
             Self::IsSupported => "is_supported",
             Self::IsContradicted => "is_contradicted",
             Self::IsUnverified => "is_unverified",
+            Self::ArgumentsConform => "arguments_conform",
+            Self::NoNullOptionalArguments => "no_null_optional_arguments",
         }
     }
 
@@ -145,7 +151,9 @@ impl Builtin {
             | Self::HasRequiredArguments
             | Self::NoExtraArguments
             | Self::ToolIsAvailable
-            | Self::ArgumentsGrounded => &[TC],
+            | Self::ArgumentsGrounded
+            | Self::ArgumentsConform
+            | Self::NoNullOptionalArguments => &[TC],
             Self::IsFactual | Self::HasCitation | Self::IsSupported | Self::IsContradicted | Self::IsUnverified => &[CLAIM],
             Self::HasValidSource | Self::RefsExistingClaim => &[CIT],
             Self::ContainsEval | Self::VulnerableToInjection | Self::ContainsSecrets | Self::UsesSafeLibraries | Self::IsSafe => {
@@ -229,6 +237,10 @@ impl Builtin {
             (Self::HasRequiredArguments, Some(N::ToolCall(_, tc))) => tools::has_required_arguments(&cx.tools, tc, diag),
             (Self::NoExtraArguments, Some(N::ToolCall(_, tc))) => tools::no_extra_arguments(&cx.tools, tc, diag),
             (Self::ToolIsAvailable, Some(N::ToolCall(_, tc))) => tools::tool_is_available(cx.graph, tc, diag),
+            (Self::ArgumentsConform, Some(N::ToolCall(_, tc))) => tools::conform::arguments_conform(&cx.tools, tc, diag),
+            (Self::NoNullOptionalArguments, Some(N::ToolCall(_, tc))) => {
+                tools::conform::no_null_optional_arguments(&cx.tools, tc, diag)
+            }
             (Self::ArgumentsGrounded, Some(N::ToolCall(_, tc))) => {
                 grounding::arguments_grounded(cx.grounding.get_or_init(|| grounding::GroundingIndex::new(cx.graph)), tc, diag)
             }

@@ -1,29 +1,29 @@
-//! Tool parameter schemas (D4) and the four tool-call predicates.
+//! Tool parameter schemas (D4) and the tool-call predicates.
 //!
 //! Schemas come from a tools file (`--tools`) and from `context.tool_schemas` in the graph;
 //! both hold OpenAI-style `{"type":"function","function":{…}}` or bare `{"name","parameters"}`
-//! entries. BFCL's type aliases are accepted (`dict`, `float`, `tuple`, `any`).
+//! entries. Type names may be BFCL's Python aliases (`dict`, `float`, `tuple`, `any`) or Java /
+//! JavaScript ones (`String`, `HashMap`, `ArrayList`, `long`, …; see [`types`]). An unknown
+//! type name is a warning, and that schema constrains nothing.
+//!
+//! - The four CAPE predicates (spec §4.1–4.4) read each parameter's top-level type only.
+//! - [`conform`]: the whole arguments object against the parameters as a JSON Schema
+//!   (`warrant.tool-schema.v1`), compiled once per process by [`schema`].
 
-use std::collections::BTreeMap;
+pub mod conform;
+mod schema;
+mod types;
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Arc, LazyLock, Mutex};
 
 use serde_json::Value;
 use warrant_graph::ToolCall;
 use warrant_graph::schema::push_pointer;
 
 use super::Diag;
-
-/// A JSON value type, as a bit in a [`TypeSet`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-enum JsonType {
-    String = 1,
-    Number = 2,
-    Integer = 4,
-    Boolean = 8,
-    Object = 16,
-    Array = 32,
-    Null = 64,
-}
+use schema::Compiled;
+use types::{JsonType, TypeName};
 
 /// What a parameter's `type` admits; `None` admits anything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,17 +31,11 @@ pub struct TypeSet(Option<u8>);
 
 impl TypeSet {
     fn parse_one(name: &str) -> Option<Option<JsonType>> {
-        Some(Some(match name {
-            "string" => JsonType::String,
-            "number" | "float" => JsonType::Number,
-            "integer" => JsonType::Integer,
-            "boolean" => JsonType::Boolean,
-            "object" | "dict" => JsonType::Object,
-            "array" | "tuple" => JsonType::Array,
-            "null" => JsonType::Null,
-            "any" => return Some(None),
-            _ => return None,
-        }))
+        match types::resolve(name) {
+            TypeName::Json(t) => Some(Some(t)),
+            TypeName::Any => Some(None),
+            TypeName::Ambiguous | TypeName::Unknown => None,
+        }
     }
 
     fn admits(self, v: &Value) -> bool {
@@ -59,16 +53,16 @@ impl TypeSet {
 
     fn describe(self) -> String {
         let Some(bits) = self.0 else { return "any".into() };
-        let names = [
-            (JsonType::String, "string"),
-            (JsonType::Number, "number"),
-            (JsonType::Integer, "integer"),
-            (JsonType::Boolean, "boolean"),
-            (JsonType::Object, "object"),
-            (JsonType::Array, "array"),
-            (JsonType::Null, "null"),
+        let all = [
+            JsonType::String,
+            JsonType::Number,
+            JsonType::Integer,
+            JsonType::Boolean,
+            JsonType::Object,
+            JsonType::Array,
+            JsonType::Null,
         ];
-        names.iter().filter(|(t, _)| bits & *t as u8 != 0).map(|(_, n)| *n).collect::<Vec<_>>().join(" or ")
+        all.iter().filter(|t| bits & **t as u8 != 0).map(|t| t.name()).collect::<Vec<_>>().join(" or ")
     }
 }
 
@@ -91,17 +85,33 @@ pub fn json_type_name(v: &Value) -> &'static str {
 }
 
 /// The parameter schema of one tool.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct ToolSchema {
     /// Tool name.
     pub name: String,
-    /// Declared parameters and their types, sorted by name.
+    /// Declared parameters and their top-level types, sorted by name.
     properties: BTreeMap<String, TypeSet>,
     /// Required parameter names.
     required: Vec<String>,
     /// Where the schema came from, for messages.
     pub origin: ToolOrigin,
+    /// The whole `parameters`, normalised and compiled (shared by every registry that holds
+    /// the same schema).
+    compiled: Arc<Compiled>,
 }
+
+/// Equal when name, parameters and origin are; the compiled form follows from the schema.
+impl PartialEq for ToolSchema {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+            && self.properties == other.properties
+            && self.required == other.required
+            && self.origin == other.origin
+            && self.compiled.schema == other.compiled.schema
+    }
+}
+
+impl Eq for ToolSchema {}
 
 /// Source of a tool schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,6 +137,21 @@ impl ToolSchema {
     pub fn declares(&self, name: &str) -> bool {
         self.properties.contains_key(name)
     }
+
+    /// The parameters as the JSON Schema that `arguments_conform` validates against: type
+    /// aliases resolved, unknown type names dropped.
+    pub fn normalised_parameters(&self) -> &Value {
+        &self.compiled.schema
+    }
+
+    /// True when the two schemas share one compiled validator (compiled once for both).
+    pub fn shares_compiled_schema(&self, other: &ToolSchema) -> bool {
+        Arc::ptr_eq(&self.compiled, &other.compiled)
+    }
+
+    fn compiled(&self) -> &Compiled {
+        &self.compiled
+    }
 }
 
 /// A problem in a tools file or `context.tool_schemas`, located by JSON pointer.
@@ -139,6 +164,19 @@ pub struct ToolsError {
     pub message: String,
 }
 
+/// Something in a tools document that is read anyway, with a caveat: an unknown type name
+/// (that schema then constrains nothing), or a parameter schema that does not compile.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{pointer}: {message}")]
+pub struct ToolsWarning {
+    /// The tool it concerns.
+    pub tool: String,
+    /// JSON pointer into the tools document.
+    pub pointer: String,
+    /// What was found and what happens instead; names the tool and the parameter.
+    pub message: String,
+}
+
 fn terr(pointer: &str, message: impl Into<String>) -> ToolsError {
     ToolsError { pointer: if pointer.is_empty() { "/".into() } else { pointer.into() }, message: message.into() }
 }
@@ -147,6 +185,7 @@ fn terr(pointer: &str, message: impl Into<String>) -> ToolsError {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ToolRegistry {
     tools: BTreeMap<String, ToolSchema>,
+    warnings: Vec<ToolsWarning>,
 }
 
 impl ToolRegistry {
@@ -155,13 +194,15 @@ impl ToolRegistry {
         Self::default()
     }
 
-    /// Parses a tools document (a JSON array of definitions). A duplicate name is an error.
+    /// Parses a tools document (a JSON array of definitions). A duplicate name is an error;
+    /// an unknown type name is a warning ([`ToolRegistry::warnings`]).
     pub fn from_json(doc: &Value, origin: ToolOrigin) -> Result<Self, ToolsError> {
         let base = "";
         let Some(items) = doc.as_array() else {
             return Err(terr(base, "expected a JSON array of tool definitions"));
         };
         let mut tools = BTreeMap::new();
+        let mut warnings = Vec::new();
         for (i, item) in items.iter().enumerate() {
             let ptr = format!("/{i}");
             let (def, def_ptr) = match item.get("function") {
@@ -176,12 +217,30 @@ impl ToolRegistry {
             let Some(name) = obj.get("name").and_then(Value::as_str) else {
                 return Err(terr(&push_pointer(&def_ptr, "name"), "expected the tool name as a string"));
             };
-            let schema = parse_parameters(name, obj.get("parameters"), &push_pointer(&def_ptr, "parameters"), origin)?;
+            let params_ptr = push_pointer(&def_ptr, "parameters");
+            let schema = parse_parameters(name, obj.get("parameters"), &params_ptr, origin)?;
+            for n in &schema.compiled.notes {
+                let about = match &n.parameter {
+                    Some(p) => format!("tool '{name}', parameter '{p}'"),
+                    None => format!("tool '{name}'"),
+                };
+                warnings.push(ToolsWarning {
+                    tool: name.to_string(),
+                    pointer: format!("{params_ptr}{}", n.pointer),
+                    message: format!("{about}: {}", n.message),
+                });
+            }
             if tools.insert(name.to_string(), schema).is_some() {
                 return Err(terr(&push_pointer(&def_ptr, "name"), format!("duplicate tool name '{name}'")));
             }
         }
-        Ok(Self { tools })
+        Ok(Self { tools, warnings })
+    }
+
+    /// What was read with a caveat (unknown type names, schemas that do not compile), in
+    /// document order.
+    pub fn warnings(&self) -> &[ToolsWarning] {
+        &self.warnings
     }
 
     /// Looks a tool up.
@@ -234,25 +293,16 @@ fn parse_parameters(name: &str, params: Option<&Value>, ptr: &str, origin: ToolO
             }
         }
     }
-    Ok(ToolSchema { name: name.to_string(), properties, required, origin })
+    Ok(ToolSchema { name: name.to_string(), properties, required, origin, compiled: schema::compiled(params) })
 }
 
+/// A parameter's top-level type for the CAPE predicates. An unknown or ambiguous name admits
+/// anything (the warning comes from [`schema`], which sees every depth); a `type` that is not
+/// a name or a list of names is an error.
 fn parse_type(t: Option<&Value>, ptr: &str) -> Result<TypeSet, ToolsError> {
-    let unknown = |n: &str| {
-        terr(
-            ptr,
-            format!(
-                "unknown type '{n}' (expected string, number, integer, boolean, object, array, null, or the BFCL aliases dict, float, tuple, any)"
-            ),
-        )
-    };
     match t {
         None => Ok(TypeSet(None)),
-        Some(Value::String(s)) => match TypeSet::parse_one(s) {
-            Some(Some(t)) => Ok(TypeSet(Some(t as u8))),
-            Some(None) => Ok(TypeSet(None)),
-            None => Err(unknown(s)),
-        },
+        Some(Value::String(s)) => Ok(TypeSet(TypeSet::parse_one(s).and_then(|t| t.map(|t| t as u8)))),
         Some(Value::Array(list)) => {
             let mut bits = 0u8;
             for item in list {
@@ -261,8 +311,7 @@ fn parse_type(t: Option<&Value>, ptr: &str) -> Result<TypeSet, ToolsError> {
                 };
                 match TypeSet::parse_one(s) {
                     Some(Some(t)) => bits |= t as u8,
-                    Some(None) => return Ok(TypeSet(None)),
-                    None => return Err(unknown(s)),
+                    _ => return Ok(TypeSet(None)),
                 }
             }
             Ok(TypeSet(Some(bits)))
@@ -271,27 +320,61 @@ fn parse_type(t: Option<&Value>, ptr: &str) -> Result<TypeSet, ToolsError> {
     }
 }
 
+/// How many `context.tool_schemas` documents are kept parsed.
+const RECENT_DOCUMENTS: usize = 64;
+
+/// `context.tool_schemas`, parsed once per distinct document per process. Documents are
+/// compared whole (no hash: one walk that stops at the first difference); the most recently
+/// used come first, since a batch or a server usually sees one set of tools again and again.
+fn parsed_tool_schemas(doc: &Value) -> Result<Arc<ToolRegistry>, ToolsError> {
+    type Recent = VecDeque<(Value, Arc<ToolRegistry>)>;
+    static RECENT: LazyLock<Mutex<Recent>> = LazyLock::new(|| Mutex::new(VecDeque::new()));
+    {
+        // A poisoned lock still holds a consistent list (each change is one call).
+        let mut recent = RECENT.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(i) = recent.iter().position(|(d, _)| d == doc) {
+            let hit = Arc::clone(&recent[i].1);
+            if i > 0
+                && let Some(entry) = recent.remove(i)
+            {
+                recent.push_front(entry);
+            }
+            return Ok(hit);
+        }
+    }
+    let parsed = Arc::new(ToolRegistry::from_json(doc, ToolOrigin::Graph).map_err(|e| ToolsError {
+        pointer: format!("/context/tool_schemas{}", e.pointer.trim_end_matches('/')),
+        message: e.message,
+    })?);
+    let mut recent = RECENT.lock().unwrap_or_else(|p| p.into_inner());
+    if recent.len() >= RECENT_DOCUMENTS {
+        recent.pop_back();
+    }
+    recent.push_front((doc.clone(), Arc::clone(&parsed)));
+    Ok(parsed)
+}
+
 /// The tools visible to one evaluation: the graph's `context.tool_schemas` first (they win on
 /// a name clash, with an info note), then the tools file.
 #[derive(Debug, Clone)]
 pub struct ToolView<'a> {
-    graph: ToolRegistry,
+    graph: Arc<ToolRegistry>,
     file: &'a ToolRegistry,
 }
 
 impl<'a> ToolView<'a> {
     /// Builds the view; `notes` receives the names the graph overrides.
+    ///
+    /// The graph's `tool_schemas` are parsed once per distinct document per process: a batch
+    /// whose answers carry the same tools parses and compiles them once.
     pub fn new(
         graph_context: Option<&serde_json::Map<String, Value>>,
         file: &'a ToolRegistry,
         notes: &mut Vec<String>,
     ) -> Result<Self, ToolsError> {
         let graph = match graph_context.and_then(|c| c.get("tool_schemas")) {
-            Some(doc) => ToolRegistry::from_json(doc, ToolOrigin::Graph).map_err(|e| ToolsError {
-                pointer: format!("/context/tool_schemas{}", e.pointer.trim_end_matches('/')),
-                message: e.message,
-            })?,
-            None => ToolRegistry::new(),
+            Some(doc) => parsed_tool_schemas(doc)?,
+            None => Arc::new(ToolRegistry::new()),
         };
         for name in graph.names() {
             if file.get(name).is_some() {
@@ -304,6 +387,20 @@ impl<'a> ToolView<'a> {
     /// Finds a tool schema by name.
     pub fn get(&self, name: &str) -> Option<&ToolSchema> {
         self.graph.get(name).or_else(|| self.file.get(name))
+    }
+
+    /// Warnings about the tools in view, as `(source, pointer, message)`: the graph's
+    /// (`/context/tool_schemas/…`), then the tools file's for tools the graph does not override.
+    pub fn warnings(&self) -> impl Iterator<Item = (&'static str, String, &str)> {
+        let graph =
+            self.graph.warnings.iter().map(|w| ("graph", format!("/context/tool_schemas{}", w.pointer), w.message.as_str()));
+        let file = self
+            .file
+            .warnings
+            .iter()
+            .filter(|w| self.graph.get(&w.tool).is_none())
+            .map(|w| ("tools", w.pointer.clone(), w.message.as_str()));
+        graph.chain(file)
     }
 }
 
@@ -462,12 +559,67 @@ mod tests {
         assert!(reg.get("f").unwrap().declares("t"));
         let dup = ToolRegistry::from_json(&json!([{"name":"f"},{"name":"f"}]), ToolOrigin::File).unwrap_err();
         assert_eq!(dup.pointer, "/1/name");
-        let bad =
-            ToolRegistry::from_json(&json!([{"name":"f","parameters":{"properties":{"x":{"type":"str"}}}}]), ToolOrigin::File)
-                .unwrap_err();
+        let bad = ToolRegistry::from_json(&json!([{"name":"f","parameters":{"properties":{"x":{"type":5}}}}]), ToolOrigin::File)
+            .unwrap_err();
         assert_eq!(bad.pointer, "/0/parameters/properties/x/type");
+        assert_eq!(bad.message, "expected a type name or a list of type names");
         assert!(ToolRegistry::from_json(&json!({"name":"f"}), ToolOrigin::File).is_err());
         assert!(ToolRegistry::from_json(&json!([{"parameters":{}}]), ToolOrigin::File).is_err());
+    }
+
+    #[test]
+    fn unknown_type_names_are_warnings_and_admit_anything() {
+        let doc = json!([
+            {"type": "function", "function": {"name": "java_tool", "parameters": {"type": "dict", "properties": {
+                "name": {"type": "String"}, "count": {"type": "long"}, "c": {"type": "char"},
+                "items": {"type": "ArrayList", "items": {"type": "Bigint"}}}, "required": ["name"]}}},
+            {"name": "plain", "parameters": {"properties": {"q": {"type": "string"}}}}
+        ]);
+        let reg = ToolRegistry::from_json(&doc, ToolOrigin::File).unwrap();
+        assert_eq!(reg.len(), 2);
+        let w: Vec<(&str, &str)> = reg.warnings().iter().map(|w| (w.tool.as_str(), w.pointer.as_str())).collect();
+        assert_eq!(
+            w,
+            vec![
+                ("java_tool", "/0/function/parameters/properties/c/type"),
+                ("java_tool", "/0/function/parameters/properties/items/items/type")
+            ]
+        );
+        assert!(reg.warnings()[0].message.starts_with("tool 'java_tool', parameter 'c': unknown type 'char': checked as any"));
+        assert!(reg.warnings()[1].message.starts_with("tool 'java_tool', parameter 'items': unknown type 'Bigint'"));
+        let view = ToolView::new(None, &reg, &mut Vec::new()).unwrap();
+        let tc = |args: Value| ToolCall {
+            id: "tc1".into(),
+            name: "java_tool".into(),
+            arguments: args.as_object().unwrap().clone(),
+            span: Default::default(),
+        };
+        let ok = tc(json!({"name": "x", "count": 3, "c": [1], "items": [{"big": 1}]}));
+        assert!(arguments_match_schema(&view, &ok, &mut Diag::none()));
+        assert!(conform::arguments_conform(&view, &ok, &mut Diag::none()));
+        let bad = tc(json!({"name": 1, "count": 1.5, "c": "x"}));
+        let mut d = Vec::new();
+        assert!(!arguments_match_schema(&view, &bad, &mut Diag::collect(&mut d)));
+        assert_eq!(d, vec!["argument 'count': expected integer, got number", "argument 'name': expected string, got integer"]);
+        let warnings: Vec<_> = view.warnings().map(|(src, p, _)| (src, p)).collect();
+        assert_eq!(warnings[0], ("tools", "/0/function/parameters/properties/c/type".to_string()));
+    }
+
+    #[test]
+    fn each_schema_compiles_once_whichever_graph_or_file_brings_it() {
+        // As in a `--batch` or a server: many graphs carry the same tools, and a tools file
+        // holds one of them too.
+        let tools = json!([{"name": "lookup", "parameters": {"properties": {"id": {"type": "integer", "maximum": 9}}}},
+                           {"name": "other", "parameters": {"properties": {"q": {"type": "string"}}}}]);
+        let ctx = json!({"tool_schemas": tools.clone()});
+        let empty = ToolRegistry::new();
+        let a = ToolView::new(ctx.as_object(), &empty, &mut Vec::new()).unwrap();
+        let b = ToolView::new(ctx.as_object(), &empty, &mut Vec::new()).unwrap();
+        assert!(Arc::ptr_eq(&a.graph, &b.graph), "the document is parsed once");
+        let file = ToolRegistry::from_json(&json!([tools[0].clone()]), ToolOrigin::File).unwrap();
+        let (x, y) = (a.get("lookup").unwrap(), file.get("lookup").unwrap());
+        assert!(x.shares_compiled_schema(y), "the same parameters compile once");
+        assert!(!x.shares_compiled_schema(a.get("other").unwrap()));
     }
 
     #[test]
