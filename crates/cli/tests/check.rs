@@ -241,6 +241,31 @@ fn batch_reports_in_order_and_a_bad_line_is_an_error_line() {
     assert_eq!(rows[4]["claims"][0]["status"], "supported", "{}", rows[4]);
 }
 
+/// Issue 16's crash: a source sentence ending in a curly quote after `!` (`now!”`) was sliced
+/// inside the quote's bytes. Such lines are reported like any other, between a bad line and a
+/// good one.
+#[test]
+fn curly_quotes_in_sources_are_checked_and_a_bad_line_does_not_end_the_batch() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lines = [
+        r#"{"id":"q1","answer":"Dr. J. Smith said the sale ends on Friday.","sources":[{"id":"s","text":"“Buy it now!” said Dr. J. Smith. “The sale ends on Friday, so act now!”"}]}"#,
+        r#"{"id":"bad","answer":"#,
+        r#"{"id":"q2","answer":"The shop said: act now.","sources":[{"id":"s","text":"The shop wrote “act now!” The offer ends soon…”"}]}"#,
+    ];
+    let batch = write(tmp.path(), "q.jsonl", lines.join("\n").as_bytes());
+    let out = warrant().args(["check", "--batch"]).arg(&batch).assert().code(2).get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(!text.contains("panicked"), "{text}");
+    let rows: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0]["output_id"], "q1");
+    assert_eq!(rows[0]["claims"][0]["status"], "supported", "{}", rows[0]);
+    assert_eq!(rows[1]["line"], 2);
+    assert!(rows[1]["error"].as_str().unwrap().contains("invalid JSON"), "{}", rows[1]);
+    assert_eq!(rows[2]["output_id"], "q2");
+    assert!(rows[2]["claims"].as_array().is_some_and(|c| !c.is_empty()), "{}", rows[2]);
+}
+
 #[test]
 fn bad_inputs_are_refused_with_the_reason() {
     let tmp = tempfile::tempdir().unwrap();

@@ -268,12 +268,22 @@ fn eval_bad_inputs_exit_2_with_one_clear_line() {
         Some(&graph),
         "/no/tools.json: cannot read: no such file",
     );
-    let bad_tools = write(d, "t.json", "[{\"name\": \"f\", \"parameters\": {\"properties\": {\"x\": {\"type\": \"str\"}}}}]");
+    // An unknown type name is a warning naming the tool and parameter, checked as any (issue
+    // 18); a tools file without a tool's name is still refused.
+    let odd_type = write(d, "t.json", "[{\"name\": \"f\", \"parameters\": {\"properties\": {\"x\": {\"type\": \"str\"}}}}]");
+    let out =
+        warrant().args(["policy", "eval", "--pack", "core.tool-use.v1", "--tools"]).arg(&odd_type).arg(&graph).assert().code(0);
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        stdout.contains("/0/parameters/properties/x/type: tool 'f', parameter 'x': unknown type 'str': checked as any"),
+        "{stdout}"
+    );
+    let bad_tools = write(d, "t2.json", "[{\"parameters\": {\"type\": \"object\"}}]");
     let bt = bad_tools.to_string_lossy().to_string();
     assert_bad_input(
         &["policy", "eval", "--pack", "core.tool-use.v1", "--tools", &bt],
         Some(&graph),
-        "/0/parameters/properties/x/type: unknown type 'str'",
+        "t2.json: /0/name: expected the tool name as a string",
     );
     assert_bad_input(
         &["policy", "eval", "--pack", "core.tool-use.v1"],
@@ -313,7 +323,8 @@ fn packs_lists_the_builtins() {
             "example.customer-support.v1",
             "warrant.arithmetic.v1",
             "warrant.grounding.v1",
-            "warrant.tool-grounding.v1"
+            "warrant.tool-grounding.v1",
+            "warrant.tool-schema.v1"
         ]
     );
     warrant().args(["policy", "packs"]).assert().code(0).stdout(predicate::str::contains("core.safe-code.v1"));
