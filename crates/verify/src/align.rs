@@ -775,7 +775,7 @@ fn fills_same_slot(claim: &Name, other: &Name) -> bool {
     // A bare answer ("Sydney.") fills the slot the question asks about — with a name, not a
     // nationality ("American" is no substitute for "Institute of Muslim Minority Affairs").
     if claim.frame == Frame::default() {
-        return !(demonym(other) && !demonym(claim));
+        return !demonym(other) || demonym(claim);
     }
     // "available only to Enterprise customers" excludes every other name from the slot; a
     // name with a word of the claim's and another ("Sam Wilson", "Sam Phillips") is another

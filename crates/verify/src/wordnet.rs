@@ -97,6 +97,12 @@ pub(crate) fn are_antonyms(a: &str, b: &str) -> bool {
     list(a, Rel::Ant).binary_search(&b).is_ok()
 }
 
+/// Stems of words that, found in a source, state the claim word with this stem: its synonyms,
+/// narrower terms and derived forms.
+pub(crate) fn stating(stem: &str) -> impl Iterator<Item = &'static str> {
+    synonyms(stem).iter().chain(narrower(stem)).chain(derived(stem)).copied()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,10 +291,4 @@ mod tests {
             lists_heap as f64 / 1e6,
         );
     }
-}
-
-/// Stems of words that, found in a source, state the claim word with this stem: its synonyms,
-/// narrower terms and derived forms.
-pub(crate) fn stating(stem: &str) -> impl Iterator<Item = &'static str> {
-    synonyms(stem).iter().chain(narrower(stem)).chain(derived(stem)).copied()
 }
