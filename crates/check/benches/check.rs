@@ -204,7 +204,7 @@ fn repetitive(c: &mut Criterion) {
     let a = Answer { text: "The service answers requests within 120 ms.".into(), tool_calls: vec![], context: None, id: None };
     let req = Request { answer: &a, question: None, output_id: None };
     let mut g = c.benchmark_group("repetitive");
-    g.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(8));
+    g.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(12));
     for count in [10_000, 20_000, 40_000, 80_000] {
         let text = repetitive_source(count);
         g.throughput(Throughput::Elements(count as u64));
