@@ -297,14 +297,14 @@ mod tests {
 
     #[test]
     fn a_long_line_segments_in_linear_time() {
-        // 200,000 sentences on one line: reading to the line's end at each period took
-        // minutes; now well under a second even in a debug build.
-        let text = "The service answers requests within 120 seconds. ".repeat(200_000);
+        // 50,000 sentences on one line (2.5 MB): reading to the line's end at each period
+        // read 60 GB; now a few seconds at most even in a debug build.
+        let text = "The service answers requests within 120 seconds. ".repeat(50_000);
         let t = std::time::Instant::now();
-        assert_eq!(sentences(&text).len(), 200_000);
-        let text = "Item 12. ".repeat(200_000);
-        assert_eq!(sentences(&text).len(), 200_000);
-        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+        assert_eq!(sentences(&text).len(), 50_000);
+        let text = "Item 12. ".repeat(50_000);
+        assert_eq!(sentences(&text).len(), 50_000);
+        assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
     }
 
     #[test]
