@@ -8,7 +8,12 @@
 //! - `check/answer_2kb_sources_5kb`: a 2 KB answer (two dozen claims) against 5 KB of sources
 //!   given with the request, the sources' analysis included;
 //! - `check/halueval_1000` (when `../shared/data` is present): the 1,000 HaluEval QA
-//!   judgments, one thread (the CLI's `--batch` spreads them over the cores).
+//!   judgments, one thread (the CLI's `--batch` spreads them over the cores);
+//! - `repetitive/sources_check/{10000,20000,40000,80000}` (issue 17): a one-line answer
+//!   checked as `warrant check --sources` does (the source ingested into an in-memory store,
+//!   its whole document a corpus) against a templated source of that many sentences, one
+//!   paragraph that never ends a sentence (`bench/repetitive/gen.py` writes the same text).
+//!   Time per sentence must stay flat.
 //!
 //! `cargo bench -p warrant-check --bench check`
 
@@ -19,8 +24,9 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::hint::black_box;
+use std::time::Duration;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use warrant_check::{Checker, Request};
 use warrant_extract::Answer;
 use warrant_facts::Vocabulary;
@@ -190,5 +196,55 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// `bench/repetitive/gen.py`'s text: `count` sentences from four templates, the number
+/// varying, in one paragraph ("ms." reads as "Ms.", so no sentence ends).
+fn repetitive_source(count: usize) -> String {
+    const TEMPLATES: [(&str, &str); 4] = [
+        ("The service answers requests within ", " ms."),
+        ("The gateway forwards requests within ", " ms."),
+        ("The service answers health checks within ", " ms."),
+        ("The cache answers lookups within ", " ms."),
+    ];
+    let mut out = String::new();
+    for i in 0..count {
+        let (head, tail) = TEMPLATES[i % TEMPLATES.len()];
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(&format!("{head}{}{tail}", 10 + (i * 37) % 990));
+    }
+    out.push('\n');
+    out
+}
+
+fn repetitive(c: &mut Criterion) {
+    let vocab = Vocabulary::builtin();
+    let checker = Checker::default();
+    let a = Answer { text: "The service answers requests within 120 ms.".into(), tool_calls: vec![], context: None, id: None };
+    let req = Request { answer: &a, question: None, output_id: None };
+    let mut g = c.benchmark_group("repetitive");
+    g.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(12));
+    for count in [10_000, 20_000, 40_000, 80_000] {
+        let text = repetitive_source(count);
+        g.throughput(Throughput::Elements(count as u64));
+        g.bench_with_input(BenchmarkId::new("sources_check", count), &text, |b, text| {
+            b.iter(|| {
+                let doc = DocumentInput {
+                    id: "rep.txt".into(),
+                    text: text.clone(),
+                    version: None,
+                    title: None,
+                    metadata: None,
+                    origin: String::new(),
+                };
+                let store = warrant_check::sources::ingest_documents(vec![doc]).unwrap();
+                let corpus = warrant_check::store::corpus_of_documents(&store).unwrap();
+                black_box(checker.check_with_store(&req, &store, &vocab, Some(&corpus)).unwrap())
+            });
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, repetitive);
 criterion_main!(benches);

@@ -334,3 +334,30 @@ fn a_given_llm_config_must_load_even_without_a_model_stage() {
     // Without --llm-config nothing changes: no model, no error.
     warrant().arg("check").arg(&answer).assert().code(0);
 }
+
+#[test]
+fn a_source_without_sentence_ends_is_quoted_in_bounded_windows() {
+    // 1.5 MB of words, no period, no line break: it was quoted whole in every edge.
+    let dir = tempfile::tempdir().unwrap();
+    let words = ["service", "requests", "gateway", "answers", "within", "the", "replica", "timeout", "120", "ms"];
+    let text: String = (0..250_000usize).map(|i| words[(i * 7 + i / 13) % words.len()]).collect::<Vec<_>>().join(" ");
+    assert!(text.len() > 1_500_000 && !text.contains('.'));
+    let src = write(dir.path(), "big.txt", &text);
+    let answer = write(dir.path(), "answer.md", "The gateway answers requests within 120 ms.");
+    let out = warrant().args(["check", "--format", "json", "--sources"]).arg(&src).arg(&answer).output().unwrap();
+    assert!(out.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.len() < 16 * 1024, "the report is {} bytes", out.stdout.len());
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut edges = 0;
+    for claim in report["claims"].as_array().unwrap() {
+        for e in claim["support_edges"].as_array().unwrap() {
+            let s = &e["selector"];
+            let (start, end) = (s["start"].as_u64().unwrap() as usize, s["end"].as_u64().unwrap() as usize);
+            let exact = s["exact"].as_str().unwrap();
+            assert!(exact.len() <= 400, "a quote of {} bytes", exact.len());
+            assert_eq!(&text[start..end], exact);
+            edges += 1;
+        }
+    }
+    assert!(edges > 0, "{report}");
+}

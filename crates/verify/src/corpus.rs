@@ -40,6 +40,9 @@ pub struct Sentence {
     /// It was glued to the previous sentence without a space ("…Philadelphia.First…"): the
     /// mark of texts concatenated from different documents.
     pub glued: bool,
+    /// It is a piece of a sentence too long to quote whole ([`LONG_SENTENCE`]), cut at a
+    /// space near [`PIECE`] bytes: a window holding it is that piece alone.
+    pub cut: bool,
     /// Its position among its document's sentences.
     within: usize,
 }
@@ -54,6 +57,9 @@ pub struct Corpus {
     sentences: Vec<Sentence>,
     /// First sentence index of each document (sentences are stored per document, in order).
     doc_start: Vec<usize>,
+    /// Each document's topic ([`Corpus::topic`]): the sentence holding its first name, found
+    /// when first asked (a document naming nothing was scanned whole at every ask).
+    topics: Vec<OnceLock<Option<usize>>>,
     index: FastMap<String, Vec<u32>>,
     /// Stems the sources write in lower case.
     lower: FastSet<Arc<str>>,
@@ -88,6 +94,8 @@ impl Corpus {
             }
         }
         self.lower = lower;
+        // Promoted openers are names: topics are found again.
+        self.topics = self.docs.iter().map(|_| OnceLock::new()).collect();
     }
 
     /// True when the sources write this stem in lower case somewhere.
@@ -97,9 +105,12 @@ impl Corpus {
 
     /// The first name of a document: what it is about, and who "he" or "she" most likely is.
     pub fn topic(&self, doc: usize) -> Option<&crate::analysis::Name> {
-        let start = *self.doc_start.get(doc)?;
-        let end = self.doc_start.get(doc + 1).copied().unwrap_or(self.sentences.len());
-        self.sentences[start..end].iter().find_map(|s| s.analysis.names.first())
+        let at = self.topics.get(doc)?.get_or_init(|| {
+            let start = self.doc_start[doc];
+            let end = self.doc_start.get(doc + 1).copied().unwrap_or(self.sentences.len());
+            (start..end).find(|&i| !self.sentences[i].analysis.names.is_empty())
+        });
+        at.and_then(|i| self.sentences[i].analysis.names.first())
     }
 
     /// Adds one source.
@@ -125,8 +136,9 @@ impl Corpus {
             }
             self.total_len += s.analysis.terms.len();
             let analysis = Arc::clone(&s.analysis);
-            self.sentences.push(Sentence { doc, range: s.range.clone(), analysis, glued: s.glued, within });
+            self.sentences.push(Sentence { doc, range: s.range.clone(), analysis, glued: s.glued, cut: s.cut, within });
         }
+        self.topics.push(OnceLock::new());
         self.maps.push(OffsetMap::new(&source.text));
         self.docs.push(source);
         self.analysed.push(analysed);
@@ -163,7 +175,8 @@ impl Corpus {
     /// back ("He …"), names something `i` names, or names nothing new.
     pub fn joinable(&self, i: usize, j: usize) -> bool {
         let (Some(a), Some(b)) = (self.sentences.get(i), self.sentences.get(j)) else { return false };
-        if a.doc != b.doc {
+        // A piece of an overlong sentence stands alone, so every quote of one is bounded.
+        if a.doc != b.doc || a.cut || b.cut {
             return false;
         }
         // Glued on from another document: joined only when it is about something the first
@@ -196,6 +209,21 @@ impl Corpus {
     /// The best sentences for a set of keys by BM25 (k1 = 1.2, b = 0.75), best first, ties by
     /// position. Question keys count with `weight` < 1.
     pub fn retrieve(&self, keys: &[String], weighted: &[(String, f64)], limit: usize) -> Vec<usize> {
+        self.retrieve_preferring(keys, weighted, limit, &|_| 0)
+    }
+
+    /// [`Corpus::retrieve`], except that when more sentences tie at the last score kept than
+    /// there are places left, those kept are the ones `prefer` ranks higher (then the earlier):
+    /// in a templated source thousands of sentences share every word of a claim and differ only
+    /// in an amount ("… within 120 ms."), and the first few by position say nothing about it.
+    /// Without such a tie the result is [`Corpus::retrieve`]'s.
+    pub fn retrieve_preferring(
+        &self,
+        keys: &[String],
+        weighted: &[(String, f64)],
+        limit: usize,
+        prefer: &dyn Fn(&Sentence) -> usize,
+    ) -> Vec<usize> {
         let n = self.sentences.len().max(1) as f64;
         let avg = (self.total_len as f64 / n).max(1.0);
         let mut scores: Vec<f64> = vec![0.0; self.sentences.len()];
@@ -215,10 +243,20 @@ impl Corpus {
                 scores[s as usize] += w * score;
             }
         }
-        warrant_text::rank::top(touched.into_iter().map(|s| (scores[s as usize], s)), limit)
-            .into_iter()
-            .map(|s| s as usize)
-            .collect()
+        let mut top = warrant_text::rank::top(touched.iter().map(|&s| (scores[s as usize], s)), limit);
+        if let Some(&last) = top.last()
+            && top.len() == limit
+        {
+            let cut = scores[last as usize];
+            let kept = top.iter().filter(|&&s| scores[s as usize] == cut).count();
+            let mut tied: Vec<u32> = touched.iter().copied().filter(|&s| scores[s as usize] == cut).collect();
+            if tied.len() > kept {
+                tied.sort_by_key(|&s| (std::cmp::Reverse(prefer(&self.sentences[s as usize])), s));
+                top.truncate(limit - kept);
+                top.extend_from_slice(&tied[..kept]);
+            }
+        }
+        top.into_iter().map(|s| s as usize).collect()
     }
 }
 
@@ -239,6 +277,7 @@ struct AnalysedSentence {
     /// made when a corpus first asks for it.
     promoted: OnceLock<Arc<Analysis>>,
     glued: bool,
+    cut: bool,
 }
 
 impl Analysed {
@@ -249,14 +288,20 @@ impl Analysed {
         for p in warrant_text::segment::paragraphs(text) {
             for r in join_initials(text, warrant_text::segment::sentences_in_casual(text, p)) {
                 // Glued sentences ("…Philadelphia.First for Women…") split at `.X` where X is a capital.
-                for (n, piece) in split_glued(text, r).into_iter().enumerate() {
-                    let analysis = Analysis::of(&text[piece.clone()]);
-                    out.sentences.push(AnalysedSentence {
-                        range: piece,
-                        analysis: Arc::new(analysis),
-                        promoted: OnceLock::new(),
-                        glued: n > 0,
-                    });
+                for (n, glued) in split_glued(text, r).into_iter().enumerate() {
+                    // An overlong sentence (a text without sentence ends) in pieces.
+                    let pieces = bounded(text, glued);
+                    let cut = pieces.len() > 1;
+                    for (k, piece) in pieces.into_iter().enumerate() {
+                        let analysis = Analysis::of(&text[piece.clone()]);
+                        out.sentences.push(AnalysedSentence {
+                            range: piece,
+                            analysis: Arc::new(analysis),
+                            promoted: OnceLock::new(),
+                            glued: n > 0 && k == 0,
+                            cut,
+                        });
+                    }
                 }
             }
         }
@@ -289,6 +334,44 @@ impl Analysed {
     pub fn is_empty(&self) -> bool {
         self.sentences.is_empty()
     }
+}
+
+/// Longest sentence (bytes) read and quoted whole. A longer one — a text without sentence
+/// ends, or a list run together — is read in pieces of at most [`PIECE`] bytes: reading it
+/// whole cost time quadratic in its length, and every quote of it was all of it.
+pub const LONG_SENTENCE: usize = 1000;
+
+/// Most bytes of a piece of an overlong sentence.
+pub const PIECE: usize = 400;
+
+/// `r` (a trimmed sentence) whole when at most [`LONG_SENTENCE`] bytes, else cut into trimmed
+/// pieces of at most [`PIECE`] bytes: at the last space of each piece's second half, or at
+/// the char boundary nearest the limit when there is none there.
+fn bounded(text: &str, r: Range<usize>) -> Vec<Range<usize>> {
+    if r.len() <= LONG_SENTENCE {
+        return vec![r];
+    }
+    let mut out = Vec::new();
+    let mut start = r.start;
+    loop {
+        let rest = &text[start..r.end];
+        start += rest.len() - rest.trim_start().len();
+        if start >= r.end {
+            break;
+        }
+        if r.end - start <= PIECE {
+            out.push(warrant_text::segment::trim_range(text, start..r.end));
+            break;
+        }
+        let mut limit = start + PIECE;
+        while !text.is_char_boundary(limit) {
+            limit -= 1;
+        }
+        let end = text[start..limit].rfind(char::is_whitespace).filter(|&i| i >= PIECE / 2).map_or(limit, |i| start + i);
+        out.push(warrant_text::segment::trim_range(text, start..end));
+        start = end;
+    }
+    out
 }
 
 /// Abbreviations that end with a period inside a sentence.
@@ -388,6 +471,37 @@ mod tests {
     }
 
     #[test]
+    fn overlong_sentences_are_read_in_bounded_pieces() {
+        // No sentence ends: 6,000 words with a multi-byte char and a long unbroken run.
+        let mut text: String = (0..6000).map(|i| format!("wörd{} ", i % 97)).collect();
+        text.push_str(&"x".repeat(1500));
+        text.push_str(" tail. A short sentence follows.");
+        let c = Corpus::new(vec![Source::new("k", text.clone())]);
+        let n = c.sentences().len();
+        assert!(n > 100, "{n} pieces");
+        let mut prev_end = 0;
+        for (i, s) in c.sentences().iter().enumerate() {
+            let piece = &text[s.range.clone()];
+            assert!(piece.len() <= PIECE || !s.cut, "piece {i} is {} bytes", piece.len());
+            assert_eq!(piece, piece.trim(), "piece {i} is trimmed");
+            assert!(!piece.is_empty() && s.range.start >= prev_end, "pieces are ordered and disjoint");
+            prev_end = s.range.end;
+            assert!(!c.joinable(i, i + 1) || !s.cut, "a piece is never joined");
+        }
+        // Cut at spaces (the unbroken run hard-cut), nothing lost but blanks.
+        let kept: String = c.sentences().iter().map(|s| &text[s.range.clone()]).collect::<Vec<_>>().join(" ");
+        assert_eq!(kept.split_whitespace().collect::<String>(), text.split_whitespace().collect::<String>());
+        let last = c.sentences().last().unwrap();
+        assert!(!last.cut && &text[last.range.clone()] == "A short sentence follows.");
+        // A sentence up to the bound stays whole.
+        let long = format!("{}end.", "word ".repeat(190));
+        assert!(long.len() > PIECE && long.len() <= LONG_SENTENCE);
+        let c = Corpus::new(vec![Source::new("k", long.clone())]);
+        assert_eq!(c.sentences().len(), 1);
+        assert!(!c.sentences()[0].cut);
+    }
+
+    #[test]
     fn retrieval_ranks_by_shared_keys() {
         let c = Corpus::new(vec![
             Source::new("a", "Cats sleep a lot. Dogs bark at night."),
@@ -395,5 +509,16 @@ mod tests {
         ]);
         let keys: Vec<String> = ["token", "expir"].iter().map(|k| crate::lexicon::key(k)).collect();
         assert_eq!(c.retrieve(&keys, &[], 2), vec![2]);
+    }
+
+    #[test]
+    fn ties_at_the_cut_off_go_to_the_preferred_sentences() {
+        let text: String = (0..50).map(|i| format!("The service answers within {} seconds. ", 100 + i)).collect();
+        let c = Corpus::new(vec![Source::new("a", text)]);
+        assert_eq!(c.sentences().len(), 50);
+        let keys: Vec<String> = ["service", "answers"].iter().map(|k| crate::lexicon::key(k)).collect();
+        assert_eq!(c.retrieve(&keys, &[], 3), vec![0, 1, 2], "ties by position");
+        let prefer = |s: &Sentence| usize::from(c.doc(0).text[s.range.clone()].contains("140"));
+        assert_eq!(c.retrieve_preferring(&keys, &[], 3, &prefer), vec![40, 0, 1], "a tied place goes to the preferred");
     }
 }

@@ -587,8 +587,14 @@ fn candidate_windows(corpus: &Corpus, claim: &Analysis, focus: &Focus, question:
     let weighted: Vec<(String, f64)> = question
         .map(|q| q.keys.iter().filter(|k| !terms.contains(k)).map(|k| (k.clone(), QUESTION_WEIGHT)).collect())
         .unwrap_or_default();
-    // A long claim gathers more: more sentences are looked at for it.
-    let hits = corpus.retrieve(&terms, &weighted, CANDIDATES.max(focus.keys.len() + focus.names.len()));
+    // A long claim gathers more: more sentences are looked at for it. Of sentences that tie
+    // on the claim's words (a templated source), those stating its amounts and dates.
+    let states_specifics = |s: &corpus::Sentence| {
+        focus.nums.iter().filter(|n| s.analysis.has_num(n)).count()
+            + focus.dates.iter().filter(|d| s.analysis.has_date(d)).count()
+    };
+    let limit = CANDIDATES.max(focus.keys.len() + focus.names.len());
+    let hits = corpus.retrieve_preferring(&terms, &weighted, limit, &states_specifics);
     let mut spans: Vec<(usize, usize)> = Vec::new();
     for &i in &hits {
         let prev = i.checked_sub(1).filter(|&p| corpus.joinable(p, i));
