@@ -427,6 +427,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
             r.agent.last() == mine.agent.last()
                 || crate::analysis::has_words_near(&r.agent, &mine.agent)
                 || crate::analysis::has_words_near(&mine.agent, &r.agent)
+                || words_alike(&r.agent, &mine.agent)
         };
         let agent_found = focus.names.iter().zip(&found_names).any(|(n, f)| *f && n.stems == mine.agent);
         let anchored = if agent_found { missing_specifics == 0 && support >= REST } else { stated_but_one };
@@ -699,6 +700,7 @@ fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>
             .iter()
             .filter(|m| {
                 !focus.names.iter().any(|x| variant(x, m))
+                    && !spelled_alike(n, m)
                     && question.is_none_or(|q| !q.has_name(m))
                     && !beside(m)
                     && (!strict || fills_same_slot(n, m))
@@ -772,10 +774,22 @@ fn shares_enough(claim: &[String], other: &[String]) -> bool {
 /// amateur astronomer") is an attribute, several of which may hold at once; it conflicts only
 /// with another known form of a different group (a demonym of another country).
 fn fills_same_slot(claim: &Name, other: &Name) -> bool {
+    if spelled_alike(claim, other) {
+        return false;
+    }
     // A bare answer ("Sydney.") fills the slot the question asks about — with a name, not a
     // nationality ("American" is no substitute for "Institute of Muslim Minority Affairs").
     if claim.frame == Frame::default() {
         return !demonym(other) || demonym(claim);
+    }
+    // A role or description ("served as a U.S. Representative", "known as Justice") is one of
+    // several a subject can hold: another one is not a conflict.
+    let role = |f: &Frame| {
+        f.before[0].as_deref() == Some("as")
+            || (matches!(f.before[0].as_deref(), Some("a" | "the")) && f.before[1].as_deref() == Some("as"))
+    };
+    if role(&claim.frame) && !claim.frame.exclusive {
+        return false;
     }
     // "available only to Enterprise customers" excludes every other name from the slot; a
     // name with a word of the claim's and another ("Sam Wilson", "Sam Phillips") is another
@@ -790,6 +804,29 @@ fn fills_same_slot(claim: &Name, other: &Name) -> bool {
         return !claim.aliases.is_empty() && !other.aliases.is_empty();
     }
     true
+}
+
+/// Two spellings of one name ("Sam Philips", "Sam Phillips"; "Königberg", "Königsberg"): as
+/// many words, each the same or, from five letters on, one edit apart (two from nine) with
+/// the same first two letters ("Russia" is not "Prussia", nor "Austria" "Australia"). A
+/// misspelt name is not stated by the source, but it does not name someone else either.
+fn spelled_alike(a: &Name, b: &Name) -> bool {
+    words_alike(&a.words, &b.words)
+}
+
+/// [`spelled_alike`] for word lists (names' words, or an agent's stems).
+fn words_alike(a: &[String], b: &[String]) -> bool {
+    a.len() == b.len()
+        && a != b
+        && a.iter().zip(b).all(|(x, y)| {
+            let shortest = x.chars().count().min(y.chars().count());
+            let allowed = match shortest {
+                0..=4 => 0,
+                5..=8 => 1,
+                _ => 2,
+            };
+            x == y || (x.chars().take(2).eq(y.chars().take(2)) && strsim::levenshtein(x, y) <= allowed)
+        })
 }
 
 /// A one-word name that reads as a nationality or origin ("Dutch", "Frisian", "Korean").
