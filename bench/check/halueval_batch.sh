@@ -5,12 +5,14 @@
 # wall time of RUNS runs and the response-level accuracy the reports give.
 #
 #   bench/check/halueval_batch.sh [RUNS]          (default 5; needs ../shared/data)
+#   WARRANT_BIN=target/quality/warrant bench/check/halueval_batch.sh   (a binary already built)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs="${1:-5}"
 data="${WARRANT_CONFORMANCE_DATA:-../shared/data}/halueval/qa_one-turn_data.json"
 [ -f "$data" ] || { echo "missing $data" >&2; exit 2; }
-cargo build -q --release
+bin="${WARRANT_BIN:-target/release/warrant}"
+[ -n "${WARRANT_BIN:-}" ] || cargo build -q --release
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 python3 - "$data" "$work/batch.jsonl" <<'PY'
@@ -23,14 +25,14 @@ with open(src) as f, open(dst, "w") as out:
             out.write(json.dumps({"id": f"{i}-{field}", "answer": item[field], "question": item["question"],
                                   "sources": [{"id": "knowledge", "text": item["knowledge"]}]}) + "\n")
 PY
-python3 - "$runs" "$work" <<'PY'
+python3 - "$runs" "$work" "$bin" <<'PY'
 import json, statistics, subprocess, sys, time
-runs, work = int(sys.argv[1]), sys.argv[2]
+runs, work, binary = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 times = []
 for _ in range(runs):
     t = time.perf_counter()
     with open(f"{work}/batch.jsonl") as inp, open(f"{work}/out.jsonl", "w") as out:
-        rc = subprocess.run(["target/release/warrant", "check", "--batch", f"{work}/batch.jsonl"], stdout=out).returncode
+        rc = subprocess.run([binary, "check", "--batch", f"{work}/batch.jsonl"], stdout=out).returncode
     times.append(time.perf_counter() - t)
     assert rc in (0, 1), f"exit {rc}"
 tp = fp = tn = fn = 0

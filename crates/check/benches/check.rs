@@ -156,8 +156,10 @@ fn bench(c: &mut Criterion) {
     // sources analysed in each iteration, as each request does), ≤ 3 ms on one core.
     let two_kb = Answer { text: format!("{ANSWER} {}", shifted_answer(1).text), tool_calls: vec![], context: None, id: None };
     let mut sources: Vec<Source> = Vec::new();
-    for (i, d) in [42, 300, 77, 5, 900, 610, 12, 8, 43, 301, 78, 6, 901].into_iter().enumerate() {
-        sources.push(Source::new(format!("s{i}"), paragraph(d, 0)));
+    for (i, (d, p)) in
+        [42, 300, 77, 5, 900, 610, 12, 8, 43, 301, 78, 6, 901, 611, 13, 9, 44].into_iter().zip((0..).map(|k| k % 2)).enumerate()
+    {
+        sources.push(Source::new(format!("s{i}"), paragraph(d, p)));
     }
     let source_bytes: usize = sources.iter().map(|s| s.text.len()).sum();
     assert!((1900..=2300).contains(&two_kb.text.len()), "answer is {} bytes", two_kb.text.len());

@@ -850,12 +850,18 @@ fn antonym(focus: &Focus, w: &Analysis) -> Option<Conflict> {
         w.token_keys.iter().enumerate().filter(|(_, t)| t.as_deref() == Some(k)).map(|(i, _)| i).collect()
     };
     for k in &focus.keys {
+        // Most words have no opposite: look each word's up once, not against every word.
+        let opposites = lexicon::antonyms_of(k);
+        if opposites.is_empty() {
+            continue;
+        }
+        let opposed = |j: &str| opposites.contains(&j);
         // A claim that says both ("private as well as public") contrasts them itself.
-        if focus.all_keys.iter().any(|j| lexicon::antonyms(k, j)) {
+        if focus.all_keys.iter().any(|j| opposed(j)) {
             continue;
         }
         // Parts of compounds count ("second-largest").
-        let Some(opposite) = w.keys.iter().chain(&w.terms).find(|j| lexicon::antonyms(k, j)) else { continue };
+        let Some(opposite) = w.keys.iter().chain(&w.terms).find(|j| opposed(j)) else { continue };
         let conflict = || Some(Conflict::Antonym { claim: k.clone(), source: opposite.clone() });
         if !w.has_key(k) {
             return conflict();
@@ -870,7 +876,7 @@ fn antonym(focus: &Focus, w: &Analysis) -> Option<Conflict> {
             let hi = (p + ANTONYM_REACH + 1).min(focus.token_keys.len());
             let mut beside: Vec<(usize, bool, &String)> = (lo..hi)
                 .filter_map(|i| focus.token_keys[i].as_ref().map(|a| (i.abs_diff(p), i < p, a)))
-                .filter(|(_, _, a)| *a != k && !lexicon::antonyms(k, a))
+                .filter(|(_, _, a)| *a != k && !opposed(a))
                 .collect();
             beside.sort();
             for (_, _, a) in beside {

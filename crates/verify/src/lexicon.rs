@@ -127,6 +127,17 @@ pub fn antonyms(a: &str, b: &str) -> bool {
         || crate::wordnet::are_antonyms(a, b) && !CONVERSES.iter().any(|(x, y)| (a, b) == (x, y) || (a, b) == (y, x))
 }
 
+/// Every word `a` is an antonym of ([`antonyms`] holds for exactly these), so a caller can
+/// look up one word's opposites once instead of testing every pair.
+pub fn antonyms_of(a: &str) -> Vec<&str> {
+    let listed = ANTONYMS.get(a).into_iter().flatten().map(String::as_str);
+    let wordnet = crate::wordnet::antonyms(a)
+        .iter()
+        .copied()
+        .filter(|b| !CONVERSES.iter().any(|(x, y)| (a, *b) == (*x, *y) || (a, *b) == (*y, *x)));
+    listed.chain(wordnet).collect()
+}
+
 /// WordNet antonyms that are converses, not opposites (stems).
 const CONVERSES: &[(&str, &str)] = &[
     ("buy", "sell"),
@@ -171,6 +182,36 @@ pub fn is_negation(lower: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_words_opposites_are_exactly_the_words_it_is_an_antonym_of() {
+        let words = [
+            "increased",
+            "decrease",
+            "open",
+            "closed",
+            "buy",
+            "sell",
+            "win",
+            "lose",
+            "more",
+            "less",
+            "first",
+            "last",
+            "summer",
+            "winter",
+            "public",
+            "private",
+            "audit",
+        ];
+        for a in words.map(key) {
+            let of = antonyms_of(&a);
+            for b in words.map(key) {
+                assert_eq!(antonyms(&a, &b), of.contains(&b.as_str()), "{a} / {b}");
+            }
+        }
+        assert!(antonyms_of(&key("increase")).contains(&key("decrease").as_str()));
+    }
 
     #[test]
     fn keys_fold_inflections_and_synonyms() {

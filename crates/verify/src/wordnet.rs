@@ -92,6 +92,11 @@ pub(crate) fn derived(stem: &str) -> &'static [&'static str] {
     list(stem, Rel::Deriv)
 }
 
+/// The stems WordNet gives as direct antonyms of `stem`, sorted.
+pub(crate) fn antonyms(stem: &str) -> &'static [&'static str] {
+    list(stem, Rel::Ant)
+}
+
 /// True when WordNet gives the two stems as direct antonyms ("increas"/"decreas").
 pub(crate) fn are_antonyms(a: &str, b: &str) -> bool {
     list(a, Rel::Ant).binary_search(&b).is_ok()
