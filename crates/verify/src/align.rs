@@ -901,7 +901,7 @@ fn antonym(focus: &Focus, w: &Analysis) -> Option<Conflict> {
 /// How many words apart a word and the word it is said of may stand.
 const ANTONYM_REACH: usize = 4;
 
-fn titled(n: &Name) -> String {
+pub(crate) fn titled(n: &Name) -> String {
     titled_words(&n.words)
 }
 

@@ -251,20 +251,9 @@ fn both(claim: &Claim, asked: Option<&Asked>) -> Option<Vec<(String, Claim)>> {
     Some(
         q.analysis.names[..2]
             .iter()
-            .map(|n| (titled_name(n), Claim { text: format!("{} {}", titled_name(n), rest.trim_start()), ..claim.clone() }))
+            .map(|n| (align::titled(n), Claim { text: format!("{} {}", align::titled(n), rest.trim_start()), ..claim.clone() }))
             .collect(),
     )
-}
-
-fn titled_name(n: &analysis::Name) -> String {
-    n.words
-        .iter()
-        .map(|w| {
-            let mut c = w.chars();
-            c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Verifies a "both" claim as its parts: contradicted if either part is, supported if both are,

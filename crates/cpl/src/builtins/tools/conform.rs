@@ -322,15 +322,15 @@ mod tests {
         ToolRegistry::from_json(&json!([{"name": "f", "parameters": parameters}]), ToolOrigin::File).unwrap()
     }
 
+    /// A call of the test tool `f` with these arguments.
+    fn call(args: &Value) -> ToolCall {
+        ToolCall { id: "tc1".into(), name: "f".into(), arguments: args.as_object().unwrap().clone(), span: Default::default() }
+    }
+
     fn conform_one(parameters: Value, args: &Value) -> (bool, Vec<String>) {
         let reg = registry(parameters);
         let view = ToolView::new(None, &reg, &mut Vec::new()).unwrap();
-        let tc = ToolCall {
-            id: "tc1".into(),
-            name: "f".into(),
-            arguments: args.as_object().unwrap().clone(),
-            span: Default::default(),
-        };
+        let tc = call(args);
         let mut out = Vec::new();
         let ok = arguments_conform(&view, &tc, &mut Diag::collect(&mut out));
         assert_eq!(ok, arguments_conform(&view, &tc, &mut Diag::none()), "same outcome without diagnostics");
@@ -353,12 +353,7 @@ mod tests {
     fn nulls(parameters: Value, args: Value) -> (bool, Vec<String>) {
         let reg = registry(parameters);
         let view = ToolView::new(None, &reg, &mut Vec::new()).unwrap();
-        let tc = ToolCall {
-            id: "tc1".into(),
-            name: "f".into(),
-            arguments: args.as_object().unwrap().clone(),
-            span: Default::default(),
-        };
+        let tc = call(&args);
         let mut out = Vec::new();
         let ok = no_null_optional_arguments(&view, &tc, &mut Diag::collect(&mut out));
         (ok, out)
