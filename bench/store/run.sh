@@ -10,7 +10,7 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 OUT="$REPO/bench/out/store"
 mkdir -p "$OUT"
-cargo build --release --locked -q -p warrant --manifest-path "$REPO/Cargo.toml"
+cargo build --release --locked -q -p warrant-cli --manifest-path "$REPO/Cargo.toml"
 BIN="$REPO/target/release/warrant"
 for density in dense prose; do
   corpus="$OUT/corpus-$density-$MB.jsonl"

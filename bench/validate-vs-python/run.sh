@@ -21,7 +21,7 @@ if [ ! -x "$OUT/venv/bin/python" ]; then
 fi
 rm -rf "$OUT/root"
 python3 "$HERE/gen_graphs.py" "$N" "$OUT/root" >/dev/null
-(cd "$REPO" && cargo build --release -q -p warrant)
+(cd "$REPO" && cargo build --release -q -p warrant-cli)
 BIN="$REPO/target/release/warrant"
 
 py_json="$("$OUT/venv/bin/python" "$HERE/upstream_method.py" "$OUT/root" "$SCHEMA")"

@@ -1,6 +1,6 @@
-//! Batches: many answers, each with its own id and optionally its own sources, checked in
-//! parallel with the results in input order. Shared by `warrant check --batch` (JSON Lines)
-//! and `POST /v1/check` with `{"items": […]}`.
+//! Batch items: many answers, each with its own id and optionally its own sources (a line of
+//! `warrant check --batch`, an item of `POST /v1/check`'s `items`). The scheduling is the
+//! `warrant` crate's.
 
 use serde_json::Value;
 use warrant_extract::{Answer, add_tools, answer_from_value};
@@ -77,44 +77,6 @@ impl Checker {
     }
 }
 
-/// Runs one item's check so that a panic inside it (a bug) becomes that item's error instead
-/// of ending the batch or the server's worker: the message names the panic, and the other
-/// items are checked as usual.
-pub fn guarded<R>(f: impl FnOnce() -> Result<R, String>) -> Result<R, String> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
-        Ok(r) => r,
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            Err(format!("internal error while checking this item (please report it): {what}"))
-        }
-    }
-}
-
-/// `f` over every item on up to `workers` threads (at least one); the results in input order.
-pub fn par_map<T: Sync, R: Send>(items: &[T], workers: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let workers = workers.max(1);
-    if workers == 1 || items.len() < 2 {
-        return items.iter().map(f).collect();
-    }
-    let per = items.len().div_ceil(workers).max(1);
-    let f = &f;
-    std::thread::scope(|s| {
-        let handles: Vec<_> = items.chunks(per).map(|part| s.spawn(move || part.iter().map(f).collect::<Vec<R>>())).collect();
-        let mut out = Vec::with_capacity(items.len());
-        for h in handles {
-            match h.join() {
-                Ok(part) => out.extend(part),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        out
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,22 +97,5 @@ mod tests {
             parse_item(&json!({"id": "a", "answer": "x", "question": 3}), None).err().as_deref(),
             Some("/question: expected a string")
         );
-    }
-
-    #[test]
-    fn a_panicking_item_becomes_its_own_error() {
-        let results: Vec<Result<u32, String>> =
-            [1u32, 0, 3].iter().map(|&x| guarded(|| if x == 0 { panic!("poisoned") } else { Ok(x) })).collect();
-        assert_eq!(results[0], Ok(1));
-        assert_eq!(results[2], Ok(3));
-        let err = results[1].as_ref().expect_err("the panic is an error");
-        assert!(err.contains("internal error") && err.contains("poisoned"), "{err}");
-    }
-
-    #[test]
-    fn par_map_keeps_input_order() {
-        let items: Vec<u32> = (0..100).collect();
-        assert_eq!(par_map(&items, 3, |x| x * 2), items.iter().map(|x| x * 2).collect::<Vec<_>>());
-        assert_eq!(par_map(&items[..0], 3, |x| *x), Vec::<u32>::new());
     }
 }

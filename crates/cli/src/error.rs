@@ -66,5 +66,12 @@ impl fmt::Display for CliError {
 
 impl std::error::Error for CliError {}
 
+/// A use case's failure: every kind is bad input, a store or a model the user can fix (exit 2).
+impl From<warrant::Error> for CliError {
+    fn from(e: warrant::Error) -> Self {
+        Self::input(e.message)
+    }
+}
+
 /// Shorthand for command results.
 pub type CliResult<T> = Result<T, CliError>;

@@ -115,6 +115,38 @@ fn a_store_made_by_ingest_gives_the_same_verdicts() {
 }
 
 #[test]
+fn without_store_or_sources_check_uses_the_store_every_other_command_finds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let answer = Path::new(ROOT).join("examples/check/answer.md");
+    let answer = answer.to_str().unwrap();
+    let sources = Path::new(ROOT).join("examples/check/sources");
+    // `./.warrant` in the working directory, as `warrant ingest` makes it by default.
+    warrant().current_dir(tmp.path()).args(["ingest", sources.to_str().unwrap()]).assert().code(0);
+    assert!(tmp.path().join(".warrant").is_dir());
+    let out = warrant().current_dir(tmp.path()).args(["check", "--format", "json", answer]).assert().code(1);
+    demo_expectations(&statuses(&json_out(&out.get_output().stdout)));
+    // `$WARRANT_STORE` from anywhere.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let store = tmp.path().join(".warrant");
+    let out =
+        warrant().current_dir(elsewhere.path()).env("WARRANT_STORE", &store).args(["check", "--format", "json", answer]).assert();
+    let report = json_out(&out.code(1).get_output().stdout);
+    assert_eq!(report["summary"]["unverified"], 0, "{}", report["summary"]);
+    // Named and missing: an error, not an empty check.
+    let err = warrant()
+        .current_dir(elsewhere.path())
+        .env("WARRANT_STORE", elsewhere.path().join("nope"))
+        .args(["check", answer])
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&err.get_output().stderr).contains("$WARRANT_STORE="));
+    // No store anywhere: every claim unverified, gate review, exit 0.
+    let out = warrant().current_dir(elsewhere.path()).args(["check", "--format", "json", answer]).assert().code(0);
+    let report = json_out(&out.get_output().stdout);
+    assert_eq!(report["summary"]["unverified"], report["summary"]["claims"], "{}", report["summary"]);
+}
+
+#[test]
 fn text_report_marks_each_claim_and_ends_with_the_gate() {
     let out = warrant()
         .args(["check", "--sources", "examples/check/sources", "examples/check/answer.md"])

@@ -194,6 +194,48 @@ fn the_api_answers_with_the_json_the_cli_prints() {
     assert!(api["synthesis"].as_str().is_some_and(|s| s.contains("Session tokens expire after 15 minutes")), "{api}");
 }
 
+/// The same check through the library, the CLI and HTTP gives the same bytes: the library's
+/// report serialised compactly is the HTTP body, pretty-printed it is the CLI's output.
+#[test]
+fn check_is_byte_identical_through_the_library_the_cli_and_http() {
+    use warrant::check::{CheckRequest, CheckResponse};
+    use warrant::inputs::{AnswerInput, SourceInput};
+    let root = workspace_root();
+    let dir = tempfile::tempdir().unwrap();
+    let server = Serve::start(&dir.path().join("served"), &[]);
+    let answer_path = "examples/check/answer.md";
+    let answer = std::fs::read_to_string(root.join(answer_path)).unwrap();
+    let names = ["pricing.md", "security.md", "support.md"];
+    let paths: Vec<String> = names.iter().map(|n| format!("examples/check/sources/{n}")).collect();
+    let sources: Vec<SourceInput> = paths
+        .iter()
+        .map(|id| SourceInput { id: id.clone(), text: std::fs::read_to_string(root.join(id)).unwrap(), version: None })
+        .collect();
+
+    // The library, with the sources in the request (the CLI reads the same files).
+    let req = CheckRequest {
+        answer: Some(AnswerInput::Text(answer.clone())),
+        sources: Some(sources.clone()),
+        ..CheckRequest::default()
+    };
+    let CheckResponse::Report(report) = warrant::check::check(&warrant::Env::new(), &req, 1 << 24).unwrap() else {
+        panic!("one answer gives one report")
+    };
+    let compact = serde_json::to_vec(&report).unwrap();
+    let pretty = serde_json::to_string_pretty(&report).unwrap() + "\n";
+    let mut args = vec!["check", "--format", "json", "--sources"];
+    args.extend(paths.iter().map(String::as_str));
+    args.push(answer_path);
+    let out = warrant().current_dir(&root).args(&args).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "the demo blocks: {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), pretty, "CLI output differs from the library's");
+
+    let body = serde_json::json!({"answer": answer, "sources": sources.iter().map(|s| json!({"id": s.id, "text": s.text})).collect::<Vec<_>>()});
+    let (status, bytes) = call(server.addr, "POST", "/v1/check", Some(&body));
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&bytes));
+    assert_eq!(bytes, compact, "HTTP body differs from the library's");
+}
+
 #[test]
 fn sigterm_finishes_the_requests_in_flight_then_exits_0() {
     let dir = tempfile::tempdir().unwrap();

@@ -14,14 +14,11 @@ use serde_json::{Map, Value, json};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
-use warrant_check::batch::{Item, guarded, par_map, parse_item};
 use warrant_check::policy_input::{extract_graph, is_broken_graph, is_graph, load_graph};
-use warrant_check::{CheckError, Checker, Request as CheckRequestLib};
 use warrant_cpl::verifier::RubricsWithoutJudge;
-use warrant_cpl::{Engine, Pack, ToolOrigin, ToolRegistry, load_pack_or_policy};
-use warrant_extract::{Answer, add_tools, answer_from_value, merge_context, parse_input};
-use warrant_store::{DocumentInput, IngestOptions, Store};
-use warrant_verify::Corpus;
+use warrant_cpl::{Engine, Pack, ToolRegistry};
+use warrant_extract::Answer;
+use warrant_store::{IngestOptions, Store};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -50,65 +47,10 @@ pub fn register(router: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
 // ---------------------------------------------------------------------------------------
 // Shared request parts
 
-/// A model output: text or Markdown (read as `input_format` says), or a JSON object — an
-/// OpenAI-style assistant message, a chat completion, an Anthropic message, or an envelope
-/// `{"text", "tool_calls"?, "context"?}`.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(untagged)]
-pub enum AnswerInput {
-    /// Text (or JSON text, under `input_format: auto|json`).
-    Text(String),
-    /// A message, completion or envelope.
-    Message(Map<String, Value>),
-}
+pub use warrant::check::{CheckBatchResponse, CheckItem, CheckRequest};
+pub use warrant::inputs::{AnswerInput, InputFormat, PackRef, SourceInput};
 
-/// How a text answer is read (as `--input-format`).
-#[derive(Debug, Clone, Copy, Default, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum InputFormat {
-    /// A known JSON shape when the text parses as one, plain text otherwise.
-    #[default]
-    Auto,
-    /// Plain text or Markdown, even if it looks like JSON.
-    Text,
-    /// JSON only (an error if it does not parse).
-    Json,
-}
-
-impl From<InputFormat> for warrant_extract::InputFormat {
-    fn from(f: InputFormat) -> Self {
-        match f {
-            InputFormat::Auto => Self::Auto,
-            InputFormat::Text => Self::Text,
-            InputFormat::Json => Self::Json,
-        }
-    }
-}
-
-/// A policy pack: a built-in pack id, or a pack (or standalone policy) document.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(untagged)]
-pub enum PackRef {
-    /// A built-in pack id (`GET /v1/packs`).
-    Id(String),
-    /// A pack or policy document.
-    Document(Map<String, Value>),
-}
-
-/// A source document to check against.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SourceInput {
-    /// Its id (support edges name it).
-    pub id: String,
-    /// Its text (selectors are char offsets into it).
-    pub text: String,
-    /// Its version (accepted; not used by the check).
-    #[serde(default)]
-    pub version: Option<String>,
-}
-
-/// Reads an answer as the CLI reads an ANSWER file, then applies `context` and `tools`.
+/// Reads an answer given in a request, then applies `context` and `tools`.
 fn read_answer(
     input: &AnswerInput,
     format: InputFormat,
@@ -116,57 +58,17 @@ fn read_answer(
     context: Option<&Map<String, Value>>,
     tools: Option<&Value>,
 ) -> ApiResult<Answer> {
-    let mut answer = match input {
-        AnswerInput::Text(t) => parse_input(t, format.into(), max_bytes)
-            .map_err(|e| ApiError::unprocessable_at(&format!("/answer{}", e.pointer), format!("/answer: {e}")))?,
-        AnswerInput::Message(m) => answer_from_value(&Value::Object(m.clone()))
-            .map_err(|e| ApiError::unprocessable_at(&format!("/answer{}", e.pointer), format!("/answer{e}")))?,
-    };
-    if let Some(ctx) = context {
-        merge_context(&mut answer, ctx);
-    }
-    if let Some(t) = tools {
-        add_tools(&mut answer, t);
-    }
-    Ok(answer)
+    Ok(warrant::inputs::request_answer(input, format, max_bytes, context, tools)?)
 }
 
 /// Tool definitions (as `--tools`), refused with a pointer when malformed.
 fn tool_registry(tools: Option<&Value>) -> ApiResult<ToolRegistry> {
-    match tools {
-        None => Ok(ToolRegistry::new()),
-        Some(v) => ToolRegistry::from_json(v, ToolOrigin::File).map_err(|e| {
-            ApiError::unprocessable_at(&format!("/tools{}", e.pointer), format!("/tools{}: {}", e.pointer, e.message))
-        }),
-    }
+    Ok(warrant::inputs::tool_registry(tools)?)
 }
 
 /// Packs (as `--pack`): built-in ids or documents.
 fn load_packs(packs: &[PackRef]) -> ApiResult<Vec<Pack>> {
-    let mut out = Vec::with_capacity(packs.len());
-    for (i, p) in packs.iter().enumerate() {
-        match p {
-            PackRef::Id(id) => match warrant_cpl::packs::builtin(id) {
-                Some(Ok(p)) => out.push(p.clone()),
-                Some(Err(e)) => return Err(ApiError::internal(format!("built-in pack {id}: {e}"))),
-                None => {
-                    let ids: Vec<&str> = warrant_cpl::packs::builtin_ids().collect();
-                    return Err(ApiError::unprocessable_at(
-                        &format!("/packs/{i}"),
-                        format!("unknown pack '{id}': not a built-in pack id (built-in: {})", ids.join(", ")),
-                    ));
-                }
-            },
-            PackRef::Document(doc) => {
-                let pack = load_pack_or_policy(&Value::Object(doc.clone())).map_err(|e| {
-                    let at = format!("/packs/{i}{}", e.pointer);
-                    ApiError::unprocessable_at(&at, format!("{at}: {}", e.message))
-                })?;
-                out.push(pack);
-            }
-        }
-    }
-    Ok(out)
+    Ok(warrant::inputs::packs(packs)?)
 }
 
 /// A JSON response from a value that serialises (the CLI's `--format json` output).
@@ -416,107 +318,6 @@ async fn policy_eval(
 // ---------------------------------------------------------------------------------------
 // POST /v1/check
 
-/// One item of a batch check, as a line of `warrant check --batch`.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-pub struct CheckItem {
-    /// The item's id (the report's `output_id`).
-    #[schema(value_type = String)]
-    pub id: Value,
-    /// The model output (text, or a message object).
-    #[schema(value_type = AnswerInput)]
-    pub answer: Value,
-    /// The question it answers.
-    #[serde(default)]
-    pub question: Option<String>,
-    /// Its own sources (else the request's `sources`, else the store).
-    #[serde(default)]
-    pub sources: Option<Vec<SourceInput>>,
-    /// Its own tool definitions (else the request's).
-    #[serde(default)]
-    #[schema(value_type = Option<Vec<Object>>)]
-    pub tools: Option<Value>,
-}
-
-/// `POST /v1/check`: one answer (as `warrant check --format json`), or a batch
-/// `{"items": […]}` (as `warrant check --batch`).
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CheckRequest {
-    /// The answer to check (one answer; exclusive with `items`).
-    #[serde(default)]
-    pub answer: Option<AnswerInput>,
-    /// A batch (exclusive with `answer`); a bad item is reported in its place.
-    #[serde(default)]
-    #[schema(value_type = Option<Vec<CheckItem>>)]
-    pub items: Option<Vec<Value>>,
-    /// The question the answer responds to (default: the answer's `user_query`).
-    #[serde(default)]
-    pub question: Option<String>,
-    /// Sources to check against (their whole documents and their facts, as `--sources`);
-    /// when omitted, the server's store (the chunks BM25 retrieves for each claim and the
-    /// store's facts, as `--store`).
-    #[serde(default)]
-    pub sources: Option<Vec<SourceInput>>,
-    /// Packs (default: `warrant.grounding.v1`, `warrant.arithmetic.v1`, and
-    /// `core.tool-use.v1` with `warrant.tool-schema.v1` when the answer calls tools).
-    #[serde(default)]
-    pub packs: Option<Vec<PackRef>>,
-    /// Tool definitions, as `--tools`.
-    #[serde(default)]
-    #[schema(value_type = Option<Vec<Object>>)]
-    pub tools: Option<Value>,
-    /// Keys merged into the answer's context.
-    #[serde(default)]
-    pub context: Option<Map<String, Value>>,
-    /// The report's `output_id` (one answer).
-    #[serde(default)]
-    pub output_id: Option<String>,
-    /// Warnings fail policies too.
-    #[serde(default)]
-    pub strict: bool,
-    /// A support score (supported ÷ checked claims) below this makes an `allow` a `review`,
-    /// as `--min-support`.
-    #[serde(default)]
-    #[schema(minimum = 0, maximum = 1)]
-    pub min_support: Option<f64>,
-    /// How a text answer is read.
-    #[serde(default)]
-    pub input_format: InputFormat,
-}
-
-/// The response to a batch: one entry per item, in order.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct CheckBatchResponse {
-    /// A report (as one line of `warrant check --batch`), or `{"id", "index", "error"}`.
-    #[schema(value_type = Vec<Object>)]
-    pub items: Vec<Value>,
-}
-
-fn check_error(e: CheckError) -> ApiError {
-    match e {
-        CheckError::BuiltinPack(..) => ApiError::internal(e.to_string()),
-        CheckError::EmptyAnswer => ApiError::unprocessable_at("/answer", e.to_string()),
-        CheckError::Eval(_) => ApiError::unprocessable(e.to_string()),
-        CheckError::Store(s) => ApiError::store(s),
-    }
-}
-
-/// What answers are checked against, as `warrant check` decides: the request's `sources`
-/// (ingested into an in-memory store, checked against their whole documents and their facts,
-/// as `--sources`), else the server's store (chunks retrieved per claim and the store's facts,
-/// as `--store`).
-struct Against<'a> {
-    store: &'a dyn Store,
-    corpus: Option<Corpus>,
-    vocab: &'a warrant_facts::Vocabulary,
-}
-
-impl Against<'_> {
-    fn check(&self, checker: &Checker, req: &CheckRequestLib<'_>) -> Result<warrant_check::Report, CheckError> {
-        checker.check_with_store(req, self.store, self.vocab, self.corpus.as_ref())
-    }
-}
-
 /// Check answers against sources: every claim verified with quoted evidence, the policy
 /// verdicts, one gate.
 #[utoipa::path(post, path = "/v1/check", tag = "check", request_body = CheckRequest,
@@ -527,81 +328,9 @@ impl Against<'_> {
     ))]
 async fn check(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<CheckRequest>) -> ApiResult<Response> {
     let max = state.config().max_body;
-    let store = state.store();
-    let vocab = state.vocabulary();
-    work.run(move || {
-        let checker = Checker {
-            engine: Engine { strict: req.strict, tools: tool_registry(req.tools.as_ref())?, ..Engine::default() },
-            packs: match &req.packs {
-                Some(p) if !p.is_empty() => Some(load_packs(p)?),
-                _ => None,
-            },
-            // The server configures no model: checks are deterministic.
-            second_opinion: None,
-            explain: false,
-            min_support: req.min_support,
-        };
-        let own_store;
-        let against = match &req.sources {
-            Some(list) => {
-                let docs = list
-                    .iter()
-                    .map(|s| DocumentInput {
-                        id: s.id.clone(),
-                        text: s.text.clone(),
-                        version: s.version.clone(),
-                        title: None,
-                        metadata: None,
-                        origin: format!("sources/{}", s.id),
-                    })
-                    .collect();
-                own_store = warrant_check::sources::ingest_documents(docs)
-                    .map_err(|e| ApiError::unprocessable_at("/sources", format!("/sources: {e}")))?;
-                let corpus = warrant_check::store::corpus_of_documents(&own_store).map_err(ApiError::store)?;
-                Against { store: &own_store as &dyn Store, corpus: Some(corpus), vocab: vocab.as_ref() }
-            }
-            None => Against { store: store.as_ref() as &dyn Store, corpus: None, vocab: vocab.as_ref() },
-        };
-        match (&req.answer, &req.items) {
-            (Some(a), None) => {
-                let answer = read_answer(a, req.input_format, max, req.context.as_ref(), req.tools.as_ref())?;
-                let r = CheckRequestLib { answer: &answer, question: req.question.as_deref(), output_id: req.output_id.clone() };
-                let report = against.check(&checker, &r).map_err(check_error)?;
-                json_response(&report)
-            }
-            (None, Some(items)) => {
-                let workers = std::thread::available_parallelism().map_or(1, usize::from);
-                let indexed: Vec<(usize, &Value)> = items.iter().enumerate().collect();
-                let out = par_map(&indexed, workers, |(i, v)| {
-                    let id_guess = v.get("id").cloned().unwrap_or(Value::Null);
-                    let err = |id: Value, m: String| json!({"id": id, "index": i, "error": m});
-                    let item: Item = match parse_item(v, req.tools.as_ref()) {
-                        Ok(it) => it,
-                        Err(m) => return err(id_guess, m),
-                    };
-                    let r = CheckRequestLib {
-                        answer: &item.answer,
-                        question: item.question.as_deref(),
-                        output_id: Some(item.id.clone()),
-                    };
-                    // An item's own sources replace the shared ones (as a `--batch` line's do);
-                    // a panic (a bug) is this item's error.
-                    let checked = guarded(|| {
-                        let report = match &item.sources {
-                            Some(s) => checker.check(&r, &Corpus::new(s.clone())),
-                            None => against.check(&checker, &r),
-                        }
-                        .map_err(|e| e.to_string())?;
-                        serde_json::to_value(&report).map_err(|e| e.to_string())
-                    });
-                    checked.unwrap_or_else(|e| err(Value::String(item.id.clone()), e))
-                });
-                json_response(&CheckBatchResponse { items: out })
-            }
-            _ => Err(ApiError::bad_request("expected exactly one of `answer` (one answer) and `items` (a batch)")),
-        }
-    })
-    .await?
+    // The server configures no model: checks are deterministic.
+    let env = state.env();
+    work.run(move || json_response(&warrant::check::check(&env, &req, max)?)).await?
 }
 
 // ---------------------------------------------------------------------------------------

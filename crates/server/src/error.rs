@@ -169,5 +169,24 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// A use case's failure: a request of the wrong shape is 400; bad input 422 (with its JSON
+/// pointer); a busy store 503 (retry); a store or internal failure 500.
+impl From<warrant::Error> for ApiError {
+    fn from(e: warrant::Error) -> Self {
+        use warrant::ErrorKind;
+        let pointer = e.location.pointer.clone();
+        let err = match e.kind {
+            ErrorKind::Usage => Self::bad_request(e.message),
+            ErrorKind::Input | ErrorKind::Model => Self::unprocessable(e.message),
+            ErrorKind::StoreBusy => Self::not_ready(e.message),
+            ErrorKind::Store | ErrorKind::Internal => Self::internal(e.message),
+        };
+        match pointer {
+            Some(p) if err.status == StatusCode::UNPROCESSABLE_ENTITY => err.with_details(serde_json::json!({ "pointer": p })),
+            _ => err,
+        }
+    }
+}
+
 /// Handler results.
 pub type ApiResult<T> = Result<T, ApiError>;

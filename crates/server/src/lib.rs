@@ -192,6 +192,12 @@ impl AppState {
         Arc::clone(&self.0.vocabulary)
     }
 
+    /// What use cases run against: the store and the vocabulary (no model: the server's
+    /// checks are deterministic).
+    pub fn env(&self) -> warrant::Env {
+        warrant::Env::new().with_store(self.store()).with_vocabulary(self.vocabulary())
+    }
+
     /// The metrics.
     pub fn metrics(&self) -> &Metrics {
         &self.0.metrics

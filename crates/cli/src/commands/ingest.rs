@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::Arc;
 
 use warrant_extract::llm::LlmFactExtractor;
-use warrant_facts::{FactExtractor, PatternExtractor, VocabFormat, Vocabulary};
+use warrant_facts::{FactExtractor, PatternExtractor, Vocabulary};
 use warrant_store::sources::{SourceSet, parse_manual_facts, read_sources};
 use warrant_store::{IngestOptions, IngestSummary, Progress, SqliteStore, extraction_consistency, ingest};
 
@@ -24,13 +24,7 @@ use crate::out::{Out, outln};
 
 /// Reads `--vocab` (TOML or JSON) and adds it to the default vocabulary.
 pub(crate) fn load_vocabulary(path: Option<&str>) -> CliResult<Vocabulary> {
-    let builtin = Vocabulary::builtin();
-    let Some(path) = path else { return Ok(builtin) };
-    let text = read_text(path)?;
-    let name = display_name(path);
-    let file = Vocabulary::from_str_with_format(&text, VocabFormat::detect(path, &text))
-        .map_err(|e| CliError::input(format!("{name}: {e}")))?;
-    builtin.extended(&file).map_err(|e| CliError::input(format!("{name}: {e}")))
+    Ok(warrant::inputs::vocabulary(path)?)
 }
 
 /// Runs `warrant ingest`.

@@ -97,7 +97,7 @@ impl LlmArgs {
         let case = model_replay_case(scope, None, &calls, cache.as_deref()).map_err(|e| CliError::input(e.to_string()))?;
         let mut text = serde_json::to_string_pretty(&case).map_err(|e| CliError::input(format!("cannot serialise: {e}")))?;
         text.push('\n');
-        crate::io::write_atomic(path, text.as_bytes())
+        Ok(crate::io::write_atomic(path, text.as_bytes())?)
     }
 }
 

@@ -39,10 +39,7 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
 
 /// The store directory: `--store`, else `$WARRANT_STORE`, else `./.warrant`.
 pub(crate) fn store_dir(arg: &crate::cli::StoreArg) -> std::path::PathBuf {
-    arg.dir
-        .clone()
-        .or_else(|| std::env::var_os("WARRANT_STORE").filter(|v| !v.is_empty()).map(Into::into))
-        .unwrap_or_else(|| ".warrant".into())
+    warrant::store_dir(arg.dir.as_deref())
 }
 
 /// Opens an existing store for reading; a missing one is bad input.

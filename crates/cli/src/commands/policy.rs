@@ -1,12 +1,11 @@
 //! `warrant policy eval` and `warrant policy packs`.
 
-use std::path::Path;
 use std::process::ExitCode;
 
 use warrant_check::policy_input::{extract_graph, is_broken_graph, is_graph, load_graph};
-use warrant_cpl::packs::{builtin, builtin_ids};
+use warrant_cpl::packs::builtin_ids;
 use warrant_cpl::result::RunDiagnostic;
-use warrant_cpl::{Engine, Pack, RunResult, ToolOrigin, ToolRegistry, load_pack_or_policy};
+use warrant_cpl::{Engine, Pack, RunResult, ToolRegistry};
 use warrant_graph::{PredicateGraph, Severity};
 
 use crate::cli::{EvalArgs, Format, PacksArgs};
@@ -16,32 +15,15 @@ use crate::out::{Out, outln};
 
 /// Resolves `--pack` values: an existing file, else a built-in id.
 pub(crate) fn load_packs(specs: &[String]) -> CliResult<Vec<Pack>> {
-    let mut packs = Vec::with_capacity(specs.len());
-    for spec in specs {
-        if Path::new(spec).is_file() {
-            let v = read_json(spec)?;
-            let pack = load_pack_or_policy(&v)
-                .map_err(|e| CliError::input(format!("{spec}: {}: {}", pointer(&e.pointer), e.message)))?;
-            packs.push(pack);
-        } else if let Some(p) = builtin(spec) {
-            let p = p.map_err(|e| CliError::input(format!("built-in pack {spec}: {e}")))?;
-            packs.push(p.clone());
-        } else {
-            let ids: Vec<&str> = builtin_ids().collect();
-            return Err(CliError::input(format!(
-                "unknown pack '{spec}': not a file and not a built-in pack id (built-in: {})",
-                ids.join(", ")
-            )));
-        }
-    }
-    Ok(packs)
+    Ok(warrant::inputs::pack_specs(specs)?)
 }
 
 /// Loads a tools file (`--tools`).
 pub(crate) fn load_tools(path: Option<&str>) -> CliResult<ToolRegistry> {
-    let Some(path) = path else { return Ok(ToolRegistry::new()) };
-    let v = read_json(path)?;
-    ToolRegistry::from_json(&v, ToolOrigin::File).map_err(|e| CliError::input(format!("{path}: {}: {}", e.pointer, e.message)))
+    match path {
+        Some(path) => Ok(warrant::inputs::tools_file(path)?.1),
+        None => Ok(ToolRegistry::new()),
+    }
 }
 
 /// Reads INPUT: a PredicateGraph (refused with file and JSON pointer when invalid), or a
