@@ -1,4 +1,4 @@
-//! Verifiable answers (spec `verifiable-answers.md`, DS005): a question about stored
+//! Verifiable answers (DS005; decisions: `docs/decisions/verifiable-answers.md`): a question about stored
 //! documents gets a verdict — `supported`, `conflicting` or `unsupported` — and the chain of
 //! facts behind it. The system refuses rather than guesses.
 //!

@@ -1,6 +1,6 @@
 //! The Compiled Knowledge Format compiler: sources in, a typed, traceable knowledge package out.
 //!
-//! Spec: `../shared/specs/knowledge-packages.md` (decisions D40–D41 binding).
+//! Decisions: `docs/decisions/knowledge-packages.md` (D40–D41).
 
 pub mod chunk;
 pub mod compile;

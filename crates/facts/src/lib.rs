@@ -2,7 +2,7 @@
 //!
 //! Text becomes facts like `expires_after(session_token, "30 minutes")`, each pointing at the
 //! chunk and char span it was read from. This crate holds everything about a fact that does
-//! not need a store (spec `verifiable-answers.md`, §3–§6, §11.4, §15):
+//! not need a store (spec §3–§6, §11.4, §15; decisions: `docs/decisions/verifiable-answers.md`):
 //!
 //! - [`fact`]: the normalised [`Fact`] (camelCase JSON), its stable content-derived id, and
 //!   loading manual (gold) facts;

@@ -1,5 +1,5 @@
 //! Research over Warrant's knowledge graph: the graph-search rule chain of semstreams ADR-045
-//! (spec `research-chain.md`), run in-process over a [`warrant_store::Store`].
+//! (decisions: `docs/decisions/research-chain.md`), run in-process over a [`warrant_store::Store`].
 //!
 //! A caller has a topic, not a query. The chain classifies the topic against the graph,
 //! routes (synthesise directly, retighten the topic, walk named seeds, or decompose into typed

@@ -1,4 +1,4 @@
-//! Fact extraction by a model (spec `verifiable-answers.md` §5.2).
+//! Fact extraction by a model (spec §5.2; decisions: `docs/decisions/verifiable-answers.md`).
 //!
 //! The prompt ([`warrant_llm::prompts::FACTS_EXTRACT`]) lists the fact fields, the allowed
 //! predicates with their argument types (in vocabulary order), says that spans are char
