@@ -447,33 +447,7 @@ async fn search(State(state): State<AppState>, work: Work, JsonBody(req): JsonBo
 // ---------------------------------------------------------------------------------------
 // POST /v1/ask
 
-/// `POST /v1/ask`: as `warrant ask --format json` (default vocabulary and rules).
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AskRequest {
-    /// The question (exclusive with `plan`).
-    #[serde(default)]
-    pub question: Option<String>,
-    /// A QueryPlan instead of a question (as `--plan`).
-    #[serde(default)]
-    #[schema(value_type = Option<Object>)]
-    pub plan: Option<Value>,
-    /// Answer from this version only (`v2.0` and `2.0` are equal).
-    #[serde(default)]
-    pub version: Option<String>,
-    /// Evidence facts used in an answer (limitFacts, default 20).
-    #[serde(default)]
-    #[schema(minimum = 1)]
-    pub limit_facts: Option<u32>,
-    /// Chunks listed in chunksUsed (limitChunks, default 5).
-    #[serde(default)]
-    #[schema(minimum = 1)]
-    pub limit_chunks: Option<u32>,
-    /// Derivation depth bound (default 5, at most 64).
-    #[serde(default)]
-    #[schema(minimum = 1, maximum = 64)]
-    pub depth: Option<u32>,
-}
+pub use warrant::ask::AskRequest;
 
 /// Answer a question from the store: supported, conflicting or unsupported, with the chain
 /// of facts behind the verdict.
@@ -484,59 +458,8 @@ pub struct AskRequest {
         (status = 422, description = "A malformed plan, a goal naming an unknown predicate, an empty question", body = ErrorBody),
     ))]
 async fn ask(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<AskRequest>) -> ApiResult<Response> {
-    use warrant_answer::{Answerer, AskOptions, QueryPlan, RuleLibrary};
-    let store = state.store();
-    let vocab = state.vocabulary();
-    work.run(move || {
-        let rules = RuleLibrary::builtin();
-        let supplied = match (&req.plan, &req.question) {
-            (Some(_), Some(_)) => return Err(ApiError::bad_request("expected one of `question` and `plan`, not both")),
-            (Some(p), None) => {
-                let plan = QueryPlan::from_json_str(&p.to_string())
-                    .map_err(|e| ApiError::unprocessable_at("/plan", format!("/plan: {e}")))?;
-                if let Some(g) = &plan.goal
-                    && !vocab.contains(&g.predicate)
-                    && !rules.concludes(&g.predicate)
-                {
-                    return Err(ApiError::unprocessable_at(
-                        "/plan/goal/predicate",
-                        format!(
-                            "/plan/goal/predicate: unknown predicate {:?} (neither in the vocabulary nor concluded by a rule)",
-                            g.predicate
-                        ),
-                    ));
-                }
-                Some(plan)
-            }
-            (None, Some(q)) if !q.trim().is_empty() => None,
-            _ => return Err(ApiError::unprocessable_at("/question", "the question is empty")),
-        };
-        let limit = |v: Option<u32>, default: u32, max: u32, at: &str| match v {
-            None => Ok(default as usize),
-            Some(n) if (1..=max).contains(&n) => Ok(n as usize),
-            Some(_) => Err(ApiError::unprocessable_at(at, format!("{at}: expected a number from 1 to {max}"))),
-        };
-        let opts = AskOptions {
-            limit_facts: limit(req.limit_facts, 20, u32::MAX, "/limit_facts")?,
-            limit_chunks: limit(req.limit_chunks, 5, u32::MAX, "/limit_chunks")?,
-            max_depth: limit(req.depth, 5, 64, "/depth")?,
-            ..AskOptions::default()
-        };
-        let answerer = Answerer::with(store.as_ref(), vocab.as_ref().clone(), rules, opts);
-        let mut plan = match &supplied {
-            Some(p) => p.clone(),
-            None => answerer.plan(req.question.as_deref().unwrap_or_default()).map_err(ApiError::store)?,
-        };
-        if let Some(v) = &req.version {
-            plan.version = Some(v.clone());
-        }
-        let mut answer = answerer.answer(&plan).map_err(ApiError::store)?;
-        if supplied.is_none() && plan.predicates.is_none() && plan.goal.is_none() {
-            answer.diagnostics.insert(0, "no question template or predicate pattern matches the question".into());
-        }
-        json_response(&answer)
-    })
-    .await?
+    let env = state.env();
+    work.run(move || json_response(&warrant::ask::ask(&env, &req)?)).await?
 }
 
 // ---------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@
 
 #![warn(missing_docs)]
 
+pub mod ask;
 pub mod batch;
 pub mod check;
 mod env;

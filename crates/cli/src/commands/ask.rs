@@ -5,22 +5,20 @@
 //! naming an unknown predicate, a rule or vocabulary file that does not load, cyclic rules).
 
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use serde_json::Value;
+use warrant::Env;
+use warrant::ask::{AskFiles, AskRequest, Question};
+use warrant_answer::Answer;
 use warrant_answer::contract::ChainRole;
-use warrant_answer::llm_plan::{PlanSource, plan_with_model};
-use warrant_answer::rules::{object_text, parse_rules};
-use warrant_answer::{Answer, Answerer, AskOptions, QueryPlan, RuleLibrary};
+use warrant_answer::rules::object_text;
 use warrant_store::Store;
 
 use crate::cli::StoreArg;
-use crate::commands::ingest::load_vocabulary;
 use crate::commands::llm::LlmArgs;
 use crate::commands::open_store;
-use crate::error::{CliError, CliResult};
-use crate::io::{display_name, read_text};
+use crate::error::CliResult;
 use crate::out::Out;
 
 /// Output format of `ask`.
@@ -81,86 +79,31 @@ pub struct AskArgs {
 
 /// Runs `warrant ask`.
 pub fn run(args: AskArgs) -> CliResult<ExitCode> {
-    let vocab = load_vocabulary(args.vocab.as_deref())?;
-    let mut rules = RuleLibrary::builtin();
-    for f in &args.rules {
-        let text = read_text(f)?;
-        let name = display_name(f);
-        let extra = parse_rules(&text).map_err(|e| CliError::input(format!("{name}: {e}")))?;
-        rules = rules.extended(extra, &vocab).map_err(|e| CliError::input(format!("{name}: {e}")))?;
-    }
-    let supplied = match &args.plan {
-        Some(f) => {
-            let text = read_text(f)?;
-            let plan = QueryPlan::from_json_str(&text).map_err(|e| CliError::input(format!("{}: {e}", display_name(f))))?;
-            if let Some(g) = &plan.goal {
-                if !vocab.contains(&g.predicate) && !rules.concludes(&g.predicate) {
-                    return Err(CliError::input(format!(
-                        "{}: /goal/predicate: unknown predicate {:?} (neither in the vocabulary nor concluded by a rule)",
-                        display_name(f),
-                        g.predicate
-                    )));
-                }
-            }
-            Some(plan)
-        }
-        None => None,
-    };
+    let vocab = warrant::inputs::vocabulary(args.vocab.as_deref())?;
     let question = args.question.join(" ");
-    if supplied.is_none() && question.trim().is_empty() {
-        return Err(CliError::input("the question is empty"));
-    }
-    let llm = args.llm.stage(args.llm_plan, "--llm-plan")?;
+    let req = AskRequest {
+        question: (args.plan.is_none() || !question.trim().is_empty()).then_some(question),
+        version: args.answer_version.clone(),
+        limit_facts: Some(args.limit_facts),
+        limit_chunks: Some(args.limit_chunks),
+        depth: Some(args.depth),
+        ..AskRequest::default()
+    };
+    let files = AskFiles { rules: args.rules.clone(), plan: args.plan.clone(), model_plan: args.llm_plan };
+    let env = Env::new().with_vocabulary(std::sync::Arc::new(vocab));
+    // Every input is checked before the model is set up or the store opened.
+    let question = Question::new(&env, &req, &files)?;
+    let env = env.with_model(args.llm.stage(args.llm_plan, "--llm-plan")?);
     let store = open_store(&args.store)?;
-    let opts = AskOptions {
-        limit_facts: args.limit_facts as usize,
-        limit_chunks: args.limit_chunks as usize,
-        max_depth: args.depth as usize,
-        ..AskOptions::default()
-    };
-    let answerer = Answerer::with(&store, vocab, rules, opts);
-    // The model plans once; repeats (latency figures) reuse its plan.
-    let model_plan: Option<(QueryPlan, PlanSource)> = match &llm {
-        Some(l) if supplied.is_none() => Some(plan_with_model(&answerer, l, &question).map_err(CliError::store)?),
-        _ => None,
-    };
-    let once = || -> CliResult<Answer> {
-        let mut plan = match (&supplied, &model_plan) {
-            (Some(p), _) => p.clone(),
-            (None, Some((p, _))) => p.clone(),
-            (None, None) => answerer.plan(&question).map_err(CliError::store)?,
-        };
-        if let Some(v) = &args.answer_version {
-            plan.version = Some(v.clone());
-        }
-        let mut answer = answerer.answer(&plan).map_err(CliError::store)?;
-        if supplied.is_none() && plan.predicates.is_none() && plan.goal.is_none() {
-            answer.diagnostics.insert(0, "no question template or predicate pattern matches the question".into());
-        }
-        if let Some((_, source)) = &model_plan {
-            answer.diagnostics.insert(0, source.diagnostic());
-        }
-        Ok(answer)
-    };
-    let mut answer = once()?;
+    let asker = question.over(&env, &store)?;
+    let (answer, latency) = asker.timed(args.repeat as usize)?;
     if args.repeat > 1 {
-        let mut times = Vec::with_capacity(args.repeat as usize);
-        for _ in 0..args.repeat {
-            let t = Instant::now();
-            answer = once()?;
-            times.push(t.elapsed().as_secs_f64() * 1e6);
-        }
-        times.sort_by(f64::total_cmp);
-        let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
         eprintln!(
             "{} answers: p50 {:.1} µs, p90 {:.1} µs, max {:.1} µs",
-            times.len(),
-            pct(0.5),
-            pct(0.9),
-            times.last().copied().unwrap_or_default()
+            latency.runs, latency.p50_us, latency.p90_us, latency.max_us
         );
     }
-    args.llm.write_replay_case(llm.as_ref(), warrant_evidence::Scope::default().set("run_id", "ask"))?;
+    args.llm.write_replay_case(env.model(), warrant_evidence::Scope::default().set("run_id", "ask"))?;
     let mut out = Out::new();
     match args.format {
         AskFormat::Json => out.json(&answer)?,
