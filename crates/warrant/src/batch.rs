@@ -5,17 +5,23 @@
 /// of ending the batch or the server's worker: the message names the panic, and the other
 /// items are checked as usual.
 pub fn guarded<R>(f: impl FnOnce() -> Result<R, String>) -> Result<R, String> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
-        Ok(r) => r,
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            Err(format!("internal error while checking this item (please report it): {what}"))
-        }
-    }
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| Err(panic_message(panic.as_ref())))
+}
+
+/// [`guarded`] for a whole use case: a panic (a bug) becomes an internal [`crate::Error`], so
+/// that no shell (least of all Python) sees a panic.
+pub fn isolated<R>(f: impl FnOnce() -> crate::Result<R>) -> crate::Result<R> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .unwrap_or_else(|panic| Err(crate::Error::internal(panic_message(panic.as_ref()))))
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    format!("internal error while checking this item (please report it): {what}")
 }
 
 /// `f` over every item on up to `workers` threads (at least one); the results in input order.
@@ -86,6 +92,9 @@ mod tests {
         assert_eq!(results[2], Ok(3));
         let err = results[1].as_ref().expect_err("the panic is an error");
         assert!(err.contains("internal error") && err.contains("poisoned"), "{err}");
+        let e = isolated::<()>(|| panic!("boom")).expect_err("the panic is an error");
+        assert_eq!(e.kind, crate::ErrorKind::Internal);
+        assert!(e.message.contains("boom"), "{e}");
     }
 
     #[test]

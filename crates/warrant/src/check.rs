@@ -298,7 +298,12 @@ impl Session {
 
     /// Checks `items` on every core; the results in input order.
     pub fn check_items(&self, items: &[Value]) -> Vec<std::result::Result<Report, ItemError>> {
-        par_map(items, workers(), |v| self.check_item(v))
+        self.check_items_on(items, workers())
+    }
+
+    /// Checks `items` on up to `threads` threads; the results in input order.
+    pub fn check_items_on(&self, items: &[Value], threads: usize) -> Vec<std::result::Result<Report, ItemError>> {
+        par_map(items, threads, |v| self.check_item(v))
     }
 
     /// Checks a stream of JSON lines (`(line number, the line or why it cannot be read)`)

@@ -1,0 +1,189 @@
+//! `warrant._native`: the library's use cases for Python. A thin shell like the CLI and the
+//! server: requests arrive as the same JSON `POST /v1/check` takes (built by the Python
+//! package from Python values), reports leave as the library's own objects, and an error is a
+//! `NativeError(kind, message, file, line, pointer)` that the package raises as its typed
+//! exception. The GIL is released while checking; a panic never crosses into Python.
+
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use warrant::batch::isolated;
+use warrant::check::ItemError as Failed;
+use warrant::check::{CheckRequest, Session, SourceFiles};
+use warrant::{Env, Error};
+
+pyo3::create_exception!(_native, NativeError, PyException, "A use case failed: args are (kind, message, file, line, pointer).");
+
+/// The Python exception for a use case's error.
+fn raise(e: Error) -> PyErr {
+    let kind = serde_json::to_value(e.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    NativeError::new_err((kind, e.message, e.location.file, e.location.line, e.location.pointer))
+}
+
+/// The request's JSON (the Python package builds it, so a failure here is a value Python
+/// could not express as the request expects).
+fn parse_request(json: &str) -> Result<CheckRequest, Error> {
+    serde_json::from_str(json).map_err(|e| Error::input(format!("invalid request: {e}")))
+}
+
+/// The environment: the store at `store` (which must exist), else the one the CLI would find
+/// (`$WARRANT_STORE`, `./.warrant`) when no sources are given.
+fn env_for(store: Option<&str>, has_sources: bool) -> Result<Env, Error> {
+    match store {
+        Some(dir) => Env::open_store(std::path::Path::new(dir), &format!("store {dir}")),
+        None if has_sources => Ok(Env::new()),
+        None => Env::discover(),
+    }
+}
+
+/// A prepared session for `request`: its sources, the files at `source_paths`, or a store.
+fn session(
+    request: &CheckRequest,
+    source_paths: Vec<String>,
+    max_source_bytes: u64,
+    store: Option<&str>,
+) -> Result<Session, Error> {
+    let has_sources = request.sources.is_some() || !source_paths.is_empty();
+    let env = env_for(store, has_sources)?;
+    let files = SourceFiles { paths: source_paths, max_bytes: max_source_bytes };
+    let session = Session::new(&env, request, Some(&files))?;
+    Ok(match store {
+        Some(dir) => session.naming_store(format!("store {dir}")),
+        None => session,
+    })
+}
+
+/// A check's report, as the library made it.
+#[pyclass(module = "warrant._native", frozen)]
+struct Report(warrant::Report);
+
+#[pymethods]
+impl Report {
+    /// The gate: `allow`, `review` or `block`.
+    #[getter]
+    fn gate(&self) -> &'static str {
+        match self.0.gate {
+            warrant::Gate::Allow => "allow",
+            warrant::Gate::Review => "review",
+            warrant::Gate::Block => "block",
+        }
+    }
+
+    /// The report as compact JSON (the body `POST /v1/check` returns).
+    fn json(&self) -> PyResult<String> {
+        serde_json::to_string(&self.0).map_err(|e| raise(Error::internal(format!("cannot serialise: {e}"))))
+    }
+
+    /// The report as `warrant check --format json` prints it (pretty, with a final newline).
+    fn pretty(&self) -> PyResult<String> {
+        serde_json::to_string_pretty(&self.0)
+            .map(|s| s + "\n")
+            .map_err(|e| raise(Error::internal(format!("cannot serialise: {e}"))))
+    }
+
+    /// The text report (`--format text`).
+    fn text(&self) -> String {
+        warrant_check::render::text::render(&self.0)
+    }
+
+    /// The self-contained HTML page (`--format html`).
+    fn html(&self) -> String {
+        warrant_check::render::html::render(&self.0)
+    }
+
+    /// The Agent Evidence pack, as pretty JSON, with `created_at` (an ISO-8601 date-time).
+    fn evidence_pack(&self, created_at: &str) -> PyResult<String> {
+        let pack = warrant_check::evidence::evidence_pack(&self.0, created_at)
+            .map_err(|e| raise(Error::input_at("/created_at", format!("evidence pack: {e}"))))?;
+        serde_json::to_string_pretty(&pack).map_err(|e| raise(Error::internal(format!("cannot serialise: {e}"))))
+    }
+}
+
+/// Checks one answer: `request` is the JSON of `POST /v1/check` with `answer`.
+#[pyfunction]
+#[pyo3(signature = (request, source_paths, max_source_bytes, store=None))]
+fn check(
+    py: Python<'_>,
+    request: &str,
+    source_paths: Vec<String>,
+    max_source_bytes: u64,
+    store: Option<String>,
+) -> PyResult<Report> {
+    let report = py.detach(|| {
+        isolated(|| {
+            let req = parse_request(request)?;
+            let answer = req.answer.clone().ok_or_else(|| Error::input_at("/answer", "expected an answer"))?;
+            let s = session(&req, source_paths, max_source_bytes, store.as_deref())?;
+            s.check_answer(&answer, None, req.output_id.clone())
+        })
+    });
+    report.map(Report).map_err(raise)
+}
+
+/// One batch entry: a report, or why the item has none.
+#[pyclass(module = "warrant._native", frozen, get_all)]
+struct ItemError {
+    /// The item's id as JSON (`null` when it could not be read).
+    id: String,
+    /// What is wrong.
+    message: String,
+    /// The item's position in the batch.
+    index: usize,
+}
+
+/// Checks many answers: `request` holds the shared settings (sources, packs, tools), `items`
+/// the JSON of each item (`{"id", "answer", "question"?, "sources"?, "tools"?}`). Returns a
+/// report or an [`ItemError`] per item, in order; `workers` threads (default: every core).
+#[pyfunction]
+#[pyo3(signature = (request, items, source_paths, max_source_bytes, store=None, workers=None))]
+fn check_batch(
+    py: Python<'_>,
+    request: &str,
+    items: Vec<String>,
+    source_paths: Vec<String>,
+    max_source_bytes: u64,
+    store: Option<String>,
+    workers: Option<usize>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    let results = py
+        .detach(|| {
+            isolated(|| {
+                let req = parse_request(request)?;
+                let s = session(&req, source_paths, max_source_bytes, store.as_deref())?;
+                // An item that is not JSON is that item's error; the others are checked.
+                let parsed: Vec<Result<serde_json::Value, String>> =
+                    items.iter().map(|i| serde_json::from_str(i).map_err(|e| format!("invalid JSON: {e}"))).collect();
+                let values: Vec<serde_json::Value> = parsed.iter().filter_map(|p| p.as_ref().ok().cloned()).collect();
+                let threads = workers.unwrap_or_else(warrant::batch::workers);
+                let mut checked = s.check_items_on(&values, threads).into_iter();
+                Ok(parsed
+                    .into_iter()
+                    .map(|p| match p {
+                        Ok(_) => checked
+                            .next()
+                            .unwrap_or_else(|| Err(Failed { id: serde_json::Value::Null, message: "not checked".into() })),
+                        Err(message) => Err(Failed { id: serde_json::Value::Null, message }),
+                    })
+                    .collect::<Vec<_>>())
+            })
+        })
+        .map_err(raise)?;
+    results
+        .into_iter()
+        .enumerate()
+        .map(|(index, r)| match r {
+            Ok(report) => Ok(Py::new(py, Report(report))?.into_any()),
+            Err(e) => Ok(Py::new(py, ItemError { id: e.id.to_string(), message: e.message, index })?.into_any()),
+        })
+        .collect()
+}
+
+/// The module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("NativeError", m.py().get_type::<NativeError>())?;
+    m.add_class::<Report>()?;
+    m.add_class::<ItemError>()?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(check_batch, m)?)?;
+    Ok(())
+}

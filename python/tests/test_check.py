@@ -1,0 +1,155 @@
+"""`import warrant`: checks in process, with real assertions on the reports."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+import warrant
+from warrant.testing import assert_grounded
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DEMO_ANSWER = ROOT / "examples/check/answer.md"
+DEMO_SOURCES = ROOT / "examples/check/sources"
+PLANS = ("plans", "The Team plan costs $12 per user per month.")
+
+
+def warrant_bin() -> pathlib.Path:
+    """The CLI built by `cargo build` / `cargo test` (or $WARRANT_BIN)."""
+    path = pathlib.Path(os.environ.get("WARRANT_BIN", ROOT / "target/debug/warrant"))
+    if not path.exists():
+        pytest.fail(f"{path} not found: build the CLI first (cargo build) or set WARRANT_BIN")
+    return path
+
+
+def test_one_answer_gets_statuses_with_exact_quotes() -> None:
+    r = warrant.check("The Team plan costs $15 per user per month.", sources=[PLANS])
+    assert r.gate == "block" and not r.ok
+    [claim] = r.claims
+    assert claim.status == "contradicted"
+    assert claim.span == (0, 42)
+    [edge] = claim.edges
+    assert (edge.source_id, edge.quote, edge.start, edge.end) == ("plans", PLANS[1], 0, 43)
+    assert r.summary.contradicted == 1 and r.summary.support_score == 0.0
+    assert "1 contradicted" in repr(r)
+
+
+def test_the_json_is_byte_identical_to_the_cli() -> None:
+    paths = sorted(DEMO_SOURCES.iterdir())
+    rel = [str(p.relative_to(ROOT)) for p in paths]
+    sources = [(r, p.read_text(encoding="utf-8")) for r, p in zip(rel, paths)]
+    report = warrant.check(DEMO_ANSWER.read_text(encoding="utf-8"), sources=sources)
+    cli = subprocess.run([warrant_bin(), "check", "--format", "json", "--sources", *rel, "examples/check/answer.md"],
+                         cwd=ROOT, capture_output=True, env={**os.environ, "WARRANT_STORE": ""})
+    assert cli.returncode == 1, cli.stderr
+    assert report.to_json().encode() == cli.stdout
+    assert report.to_dict() == json.loads(cli.stdout)
+    # Paths are read as the CLI reads them: the same report.
+    os.chdir(ROOT)
+    from_files = warrant.check(DEMO_ANSWER.read_text(encoding="utf-8"), sources=[pathlib.Path(r) for r in rel])
+    assert from_files.to_json() == report.to_json()
+
+
+def test_sources_and_answers_in_every_accepted_shape() -> None:
+    text = "The Team plan costs $12 per user per month."
+    for sources in ([text], [PLANS], [{"id": "plans", "text": text}]):
+        assert warrant.check(text, sources=sources).summary.supported == 1, sources
+    assert warrant.check(text, sources=[text]).claims[0].edges[0].source_id == "source-1"
+    message = {"role": "assistant", "content": text}
+    assert warrant.check(message, sources=[PLANS]).gate == "allow"
+
+    class SdkMessage:  # an SDK response object: anything with model_dump()
+        def model_dump(self) -> dict[str, str]:
+            return message
+
+    assert warrant.check(SdkMessage(), sources=[PLANS]).gate == "allow"
+
+
+def test_bad_input_raises_typed_errors_with_where() -> None:
+    with pytest.raises(warrant.InputError) as e:
+        warrant.check("   ", sources=[PLANS])
+    assert e.value.pointer == "/answer" and "empty" in e.value.message
+    with pytest.raises(warrant.InputError) as e:
+        warrant.check("x", sources=[PLANS], packs=["no.such.pack"])
+    assert e.value.pointer == "/packs/0" and "unknown pack 'no.such.pack'" in str(e.value)
+    with pytest.raises(warrant.InputError) as e:
+        warrant.check("x", sources=[42])  # type: ignore[list-item]
+    assert e.value.pointer == "/sources/0"
+    with pytest.raises(warrant.InputError):
+        warrant.check(object())
+    with pytest.raises(warrant.InputError):
+        warrant.check("x", sources=[PLANS], fail_on="never")
+    with pytest.raises(warrant.StoreError) as store_error:
+        warrant.check("x", store="/nonexistent/store")
+    assert "no store at" in store_error.value.message and store_error.value.kind == "store"
+    with pytest.raises(warrant.InputError):
+        warrant.check("x", sources=[pathlib.Path("/nonexistent/file.md")])
+    assert issubclass(warrant.InputError, ValueError) and issubclass(warrant.StoreError, warrant.WarrantError)
+
+
+def test_a_batch_keeps_order_and_a_poisoned_item_is_only_its_own_error() -> None:
+    class Unserialisable:
+        pass
+
+    items = [
+        {"id": "a", "answer": "The Team plan costs $12 per user per month."},
+        {"id": "b"},
+        {"id": "c", "answer": Unserialisable()},
+        "The Team plan costs $15 per user per month.",
+        {"id": "e", "answer": "Paris is in France.", "sources": [{"id": "atlas", "text": "Paris is in France."}]},
+    ]
+    out = warrant.check_batch(items, sources=[PLANS], workers=2)
+    assert [type(r).__name__ for r in out] == ["Report", "ItemError", "ItemError", "Report", "Report"]
+    a, b, c, d, e = out
+    assert isinstance(a, warrant.Report) and a.output_id == "a" and a.gate == "allow"
+    assert isinstance(b, warrant.ItemError) and b.id == "b" and b.index == 1 and b.message.startswith("/answer")
+    assert isinstance(c, warrant.ItemError) and c.id == "c" and c.index == 2
+    assert isinstance(d, warrant.Report) and d.output_id == "3" and d.gate == "block"
+    assert isinstance(e, warrant.Report) and e.claims[0].edges[0].source_id == "atlas"
+    # One thread or many: the same reports.
+    one = warrant.check_batch(items, sources=[PLANS], workers=1)
+    assert [r.to_json() for r in one if isinstance(r, warrant.Report)] == \
+        [r.to_json() for r in out if isinstance(r, warrant.Report)]
+    assert warrant.check_batch([], sources=[PLANS]) == []
+
+
+def test_reports_render_as_text_html_and_evidence_packs() -> None:
+    r = warrant.check(DEMO_ANSWER.read_text(encoding="utf-8"), sources=[DEMO_SOURCES], explain=True)
+    assert r.text().rstrip().endswith("BLOCK") or "BLOCK" in r.text()
+    html = r.html()
+    assert html.startswith("<!DOCTYPE html>") and "contradicted" in html
+    pack1 = r.evidence_pack("2026-01-01T00:00:00Z")
+    pack2 = warrant.check(DEMO_ANSWER.read_text(encoding="utf-8"), sources=[DEMO_SOURCES]).evidence_pack(
+        "2026-01-01T00:00:00Z")
+    assert pack1["created_at"] == "2026-01-01T00:00:00Z"
+    assert json.dumps(pack1, sort_keys=True) == json.dumps(pack2, sort_keys=True)
+    assert "features" in r.to_dict()["claims"][0]
+    with pytest.raises(warrant.InputError):
+        r.evidence_pack("not a time")
+
+
+def test_a_store_made_by_the_cli_is_checked_against() -> None:
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        store = pathlib.Path(tmp) / "store"
+        ingest = subprocess.run([warrant_bin(), "ingest", "--store", str(store), str(DEMO_SOURCES)], capture_output=True)
+        assert ingest.returncode == 0, ingest.stderr
+        r = warrant.check(DEMO_ANSWER.read_text(encoding="utf-8"), store=store)
+        assert r.gate == "block"
+        assert r.summary.unverified == 0 and r.summary.supported >= 2
+
+
+def test_assert_grounded_passes_grounded_answers_and_explains_failures() -> None:
+    report = assert_grounded("The Team plan costs $12 per user per month.", [PLANS])
+    assert report.gate == "allow"
+    with pytest.raises(AssertionError) as e:
+        assert_grounded("The Team plan costs $15 per user per month.", [PLANS])
+    assert "gate block" in str(e.value) and "contradicted" in str(e.value).lower()
+    with pytest.raises(AssertionError):
+        assert_grounded("The Team plan includes priority support.", [PLANS], allow="allow")
+    with pytest.raises(ValueError):
+        assert_grounded("x", [PLANS], allow="maybe")
