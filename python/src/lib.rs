@@ -4,6 +4,8 @@
 //! `NativeError(kind, message, file, line, pointer)` that the package raises as its typed
 //! exception. The GIL is released while checking; a panic never crosses into Python.
 
+use std::sync::{Arc, Mutex};
+
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use warrant::batch::isolated;
@@ -50,6 +52,39 @@ fn session(
         Some(dir) => session.naming_store(format!("store {dir}")),
         None => session,
     })
+}
+
+/// Sessions over inline sources, most recently used last: checking many answers against the
+/// same sources reads them once (their store, facts and corpus), not on every call. Files and
+/// stores are not cached, since they can change between calls.
+static SESSIONS: Mutex<Vec<(String, Arc<Session>)>> = Mutex::new(Vec::new());
+const CACHED_SESSIONS: usize = 8;
+
+/// The session for `req` (whose JSON is `request`), from the cache when the same settings and
+/// sources were seen recently.
+fn cached_session(request: &str, req: &CheckRequest) -> Result<Arc<Session>, Error> {
+    // The key: the request without what differs per answer (a map's keys are sorted).
+    let mut v: serde_json::Value = serde_json::from_str(request).map_err(|e| Error::input(format!("invalid request: {e}")))?;
+    if let Some(m) = v.as_object_mut() {
+        m.remove("answer");
+        m.remove("output_id");
+    }
+    let key = v.to_string();
+    let mut cache = SESSIONS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
+        let hit = cache.remove(i);
+        let s = Arc::clone(&hit.1);
+        cache.push(hit);
+        return Ok(s);
+    }
+    drop(cache);
+    let s = Arc::new(session(req, Vec::new(), 0, None)?);
+    let mut cache = SESSIONS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if cache.len() >= CACHED_SESSIONS {
+        cache.remove(0);
+    }
+    cache.push((key, Arc::clone(&s)));
+    Ok(s)
 }
 
 /// A check's report, as the library made it.
@@ -112,7 +147,11 @@ fn check(
         isolated(|| {
             let req = parse_request(request)?;
             let answer = req.answer.clone().ok_or_else(|| Error::input_at("/answer", "expected an answer"))?;
-            let s = session(&req, source_paths, max_source_bytes, store.as_deref())?;
+            let s = if source_paths.is_empty() && store.is_none() && req.sources.is_some() {
+                cached_session(request, &req)?
+            } else {
+                Arc::new(session(&req, source_paths, max_source_bytes, store.as_deref())?)
+            };
             s.check_answer(&answer, None, req.output_id.clone())
         })
     });

@@ -153,3 +153,16 @@ def test_assert_grounded_passes_grounded_answers_and_explains_failures() -> None
         assert_grounded("The Team plan includes priority support.", [PLANS], allow="allow")
     with pytest.raises(ValueError):
         assert_grounded("x", [PLANS], allow="maybe")
+
+
+def test_repeated_checks_against_the_same_sources_give_the_same_bytes() -> None:
+    # The first call reads the sources; the next ones reuse what was read (a cache keyed by
+    # the request without its answer). Other settings are another entry, not a stale hit.
+    first = warrant.check("The Team plan costs $15 per user per month.", sources=[PLANS]).to_json()
+    for _ in range(3):
+        warrant.check("The Team plan costs $12 per user per month.", sources=[PLANS])
+        assert warrant.check("The Team plan costs $15 per user per month.", sources=[PLANS]).to_json() == first
+    strict = warrant.check("The Team plan costs $15 per user per month.", sources=[PLANS], strict=True)
+    assert '"strict": true' in strict.to_json() and '"strict": false' in first
+    other = warrant.check("The Team plan costs $15 per user per month.", sources=[("plans", "The Team plan costs $15.")])
+    assert other.claims[0].status != "contradicted"
