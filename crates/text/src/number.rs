@@ -256,7 +256,7 @@ pub fn format_rational(v: &BigRational, max_frac: u32) -> String {
         let mut scale: u64 = 1;
         let mut digits = 0u32;
         while digits <= max_frac.min(18) {
-            if scale % d == 0
+            if scale.is_multiple_of(d)
                 && let Some(scaled) = n.checked_mul(i128::from(scale / d))
             {
                 let neg = scaled < 0;
