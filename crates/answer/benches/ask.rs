@@ -45,7 +45,7 @@ fn word(mut i: usize) -> String {
 
 fn module_paragraph(i: usize, n: usize) -> String {
     let w = word(i);
-    let status = if i % 3 == 0 { "disabled" } else { "enabled" };
+    let status = if i.is_multiple_of(3) { "disabled" } else { "enabled" };
     format!(
         "The {w} module requires the {} module. The {w} module requires the {} module. The {w} module is part of the {} module. {w} tokens expire after {} minutes of inactivity. The {w} module is {status}.",
         word((i + 1) % n),

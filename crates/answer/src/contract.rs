@@ -228,10 +228,10 @@ pub fn check_chain(
     if chain.last().is_none_or(|e| e["role"] != "conclusion") {
         return Err("the chain does not end with a conclusion".into());
     }
-    if let Some(n) = reasoning_steps {
-        if steps < n {
-            return Err(format!("{steps} premises and derived entries, fewer than the {n} reasoning steps"));
-        }
+    if let Some(n) = reasoning_steps
+        && steps < n
+    {
+        return Err(format!("{steps} premises and derived entries, fewer than the {n} reasoning steps"));
     }
     Ok(())
 }

@@ -337,10 +337,10 @@ impl<'a, 's> Cx<'a, 's> {
             if !self.version_ok(&f) {
                 return true;
             }
-            if let Some(v) = &version_role {
-                if !f.version().is_some_and(|fv| versions_equal(&fv, v)) {
-                    return true;
-                }
+            if let Some(v) = &version_role
+                && !f.version().is_some_and(|fv| versions_equal(&fv, v))
+            {
+                return true;
             }
             let sig = Signature::of_fact(&f);
             if match_with(&pattern, |role| sig.get(role).map(|r| &r.value), Bindings::new()).is_some() {

@@ -121,13 +121,13 @@ fn check_plan(vocab: &Vocabulary, rules: &RuleLibrary, v: &Value) -> Result<Quer
             return Err(format!("/predicates/{i}: unknown predicate {p:?} (neither in the vocabulary nor concluded by a rule)"));
         }
     }
-    if let Some(g) = &plan.goal {
-        if !knows(&g.predicate) {
-            return Err(format!(
-                "/goal/predicate: unknown predicate {:?} (neither in the vocabulary nor concluded by a rule)",
-                g.predicate
-            ));
-        }
+    if let Some(g) = &plan.goal
+        && !knows(&g.predicate)
+    {
+        return Err(format!(
+            "/goal/predicate: unknown predicate {:?} (neither in the vocabulary nor concluded by a rule)",
+            g.predicate
+        ));
     }
     let declared: BTreeSet<&str> = rules.rules().iter().flat_map(|r| r.params.iter().map(|p| p.name.as_str())).collect();
     for name in plan.params().keys() {

@@ -235,10 +235,10 @@ impl Planner {
         }
         // 5. predicates
         let mut predicates: Vec<String> = vocab.question_predicates(q).into_iter().map(str::to_string).collect();
-        if let Some((t, _, _)) = &template {
-            if !predicates.contains(&t.predicate) {
-                predicates.push(t.predicate.clone());
-            }
+        if let Some((t, _, _)) = &template
+            && !predicates.contains(&t.predicate)
+        {
+            predicates.push(t.predicate.clone());
         }
         for p in rule_preds {
             if !predicates.contains(&p) {
@@ -260,16 +260,16 @@ impl Planner {
                 g.qualifiers.insert("condition".into(), c);
                 plan.goal = Some(g);
             }
-        } else if let Some((t, _, Some(object))) = &template {
-            if t.yes_no {
-                let object = match vocab.get(&t.predicate).map(|e| e.object_type()) {
-                    Some(ArgType::Entity) => store.entity_id(object)?.unwrap_or_else(|| canonical_entity(object)),
-                    Some(ArgType::Status | ArgType::Type) => object.to_lowercase(),
-                    _ => object.clone(),
-                };
-                if let Some(s) = subjects.first() {
-                    plan.goal = Some(Goal::new(Value::String(s.clone()), &t.predicate, Value::String(object)));
-                }
+        } else if let Some((t, _, Some(object))) = &template
+            && t.yes_no
+        {
+            let object = match vocab.get(&t.predicate).map(|e| e.object_type()) {
+                Some(ArgType::Entity) => store.entity_id(object)?.unwrap_or_else(|| canonical_entity(object)),
+                Some(ArgType::Status | ArgType::Type) => object.to_lowercase(),
+                _ => object.clone(),
+            };
+            if let Some(s) = subjects.first() {
+                plan.goal = Some(Goal::new(Value::String(s.clone()), &t.predicate, Value::String(object)));
             }
         }
         if !subjects.is_empty() {

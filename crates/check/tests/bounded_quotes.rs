@@ -20,7 +20,7 @@ fn no_period_source(bytes: usize) -> String {
     while out.len() < bytes {
         x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
         let r = (x >> 33) as usize;
-        if r % 10 == 0 {
+        if r.is_multiple_of(10) {
             out.push_str(&(r % 1000).to_string());
         } else {
             out.push_str(WORDS[r % WORDS.len()]);

@@ -115,10 +115,10 @@ impl TokenSink for Sink {
                     if p.stack.iter().any(|(_, claim, _)| claim.is_some()) {
                         p.errors.push(format!("<{name}> inside a claim highlight"));
                     }
-                    if BLOCK.contains(&name.as_str()) {
-                        if let Some(outer) = p.stack.iter().map(|(n, _, _)| n.clone()).find(|n| PHRASING.contains(&n.as_str())) {
-                            p.errors.push(format!("block <{name}> inside <{outer}>"));
-                        }
+                    if BLOCK.contains(&name.as_str())
+                        && let Some(outer) = p.stack.iter().map(|(n, _, _)| n.clone()).find(|n| PHRASING.contains(&n.as_str()))
+                    {
+                        p.errors.push(format!("block <{name}> inside <{outer}>"));
                     }
                     if VOID.contains(&name.as_str()) {
                         return TokenSinkResult::Continue;

@@ -97,14 +97,14 @@ pub fn corpus(target: usize) -> String {
         for _ in 0..r.num(3) {
             paragraph(&mut r, &mut out);
         }
-        if r.next() % 3 == 0 {
+        if r.next().is_multiple_of(3) {
             out.push_str(&format!("To {} {}:\n\n", r.pick(VERBS), r.pick(OBJECTS)));
             for i in 1..=r.num(5) + 1 {
                 out.push_str(&format!("{i}. {} the {} in {}.\n", r.pick(VERBS), r.pick(OBJECTS), r.pick(SYSTEMS)));
             }
             out.push('\n');
         }
-        if r.next() % 4 == 0 {
+        if r.next().is_multiple_of(4) {
             out.push_str(&format!("### How long do {} take?\n\n", r.pick(OBJECTS)));
             paragraph(&mut r, &mut out);
         }

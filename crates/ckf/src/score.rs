@@ -44,7 +44,11 @@ impl Score {
         let frac = scaled - floor;
         // Ties only occur for exactly representable halves; compare with a tolerance for the
         // binary error of `v * 100`.
-        let h = if (frac - 0.5).abs() < 1e-9 { if floor as u64 % 2 == 0 { floor } else { floor + 1.0 } } else { scaled.round() };
+        let h = if (frac - 0.5).abs() < 1e-9 {
+            if (floor as u64).is_multiple_of(2) { floor } else { floor + 1.0 }
+        } else {
+            scaled.round()
+        };
         Self(h.clamp(0.0, 100.0) as u8)
     }
 

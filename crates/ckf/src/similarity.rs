@@ -386,7 +386,7 @@ mod tests {
             const WORDS: [&str; 7] = ["Alpha", "bravo", "charlie", "Delta", "echo", "foxtrot", "12.5"];
             let texts: Vec<String> = docs.iter().map(|d| d.iter().map(|&x| WORDS[x]).collect::<Vec<_>>().join(" ")).collect();
             let sets: Vec<Vec<String>> = texts.iter().map(|t| tokens(t)).collect();
-            let accept = |i: usize, j: usize| !odd || (i + j) % 3 != 0;
+            let accept = |i: usize, j: usize| !odd || !(i + j).is_multiple_of(3);
             let mut ix = JaccardIndex::new(t, sets.iter().map(Vec::as_slice));
             let mut want = Vec::new();
             for (i, s) in sets.iter().enumerate() {

@@ -73,11 +73,11 @@ fn readings<'a>(chunk: &'a str, sentence: Range<usize>) -> Vec<Reading<'a>> {
     let body = s.trim_end_matches(['.', '!', '?']).trim_end();
     let mut start = sentence.start;
     let mut lead_condition = None;
-    if let Some(c) = LEADING_CONDITION.captures(body) {
-        if let (Some(all), Some(cond)) = (c.get(0), c.name("condition")) {
-            lead_condition = Some(&chunk[sentence.start + cond.start()..sentence.start + cond.end()]);
-            start = sentence.start + all.end();
-        }
+    if let Some(c) = LEADING_CONDITION.captures(body)
+        && let (Some(all), Some(cond)) = (c.get(0), c.name("condition"))
+    {
+        lead_condition = Some(&chunk[sentence.start + cond.start()..sentence.start + cond.end()]);
+        start = sentence.start + all.end();
     }
     let end = sentence.start + body.len();
     let main = &chunk[start..end];
@@ -123,10 +123,10 @@ fn first_match(chunk: &str, vocab: &Vocabulary, readings: &[Reading<'_>], offset
     // pattern, the most specific (first) reading.
     let mut best: Option<(usize, &Reading<'_>, &str, &Regex)> = None;
     for r in readings {
-        if let Some((k, entry, regex)) = vocab.first_matching_pattern(&chunk[r.range.clone()]) {
-            if best.as_ref().is_none_or(|(b, ..)| k < *b) {
-                best = Some((k, r, entry.id.as_str(), regex));
-            }
+        if let Some((k, entry, regex)) = vocab.first_matching_pattern(&chunk[r.range.clone()])
+            && best.as_ref().is_none_or(|(b, ..)| k < *b)
+        {
+            best = Some((k, r, entry.id.as_str(), regex));
         }
     }
     let (_, reading, predicate, regex) = best?;

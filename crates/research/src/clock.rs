@@ -34,11 +34,12 @@ impl Timestamp {
         let ms = warrant_facts::parse_timestamp_ms(s).ok()?;
         let mut t = Self::from_millis(ms);
         // Keep sub-millisecond digits of a `Z` time.
-        if let Some(frac) = s.trim().strip_suffix('Z').and_then(|x| x.rsplit_once('.')).map(|(_, f)| f) {
-            if (1..=9).contains(&frac.len()) && frac.bytes().all(|b| b.is_ascii_digit()) {
-                let padded = format!("{frac:0<9}");
-                t.nanos = padded.parse().ok()?;
-            }
+        if let Some(frac) = s.trim().strip_suffix('Z').and_then(|x| x.rsplit_once('.')).map(|(_, f)| f)
+            && (1..=9).contains(&frac.len())
+            && frac.bytes().all(|b| b.is_ascii_digit())
+        {
+            let padded = format!("{frac:0<9}");
+            t.nanos = padded.parse().ok()?;
         }
         Some(t)
     }

@@ -311,10 +311,10 @@ impl<'s> StoreGraph<'s> {
     fn entity_snippet(&self, canonical: &str, mention_chunk: Option<String>) -> Result<Option<(String, String)>, String> {
         let q = FactQuery { subject: Some(canonical.to_string()), limit: Some(1), ..FactQuery::default() };
         let facts = self.store.facts(&q).map_err(|e| e.to_string())?;
-        if let Some(f) = facts.first() {
-            if let Some(s) = self.fact_sentence(f)? {
-                return Ok(Some(s));
-            }
+        if let Some(f) = facts.first()
+            && let Some(s) = self.fact_sentence(f)?
+        {
+            return Ok(Some(s));
         }
         let Some(chunk_id) = mention_chunk else { return Ok(None) };
         let Some(chunk) = self.store.chunk(&chunk_id).map_err(|e| e.to_string())? else { return Ok(None) };

@@ -67,20 +67,20 @@ pub fn classify(graph: &StoreGraph<'_>, working: &Working, config: &ClassifyConf
             entity_type: "entity".into(),
         });
     }
-    if let Some(name) = working.hints.get("path_start_node") {
-        if let Some(e) = graph.store().entity_head(name, 1).map_err(|e| e.to_string())? {
-            let id = scheme.entity_id(&e.id);
-            if seen.insert(id.clone()) {
-                out.push(Candidate {
-                    tier: if contains_phrase(topic, name) { "0" } else { "1" }.into(),
-                    entity_id: id,
-                    label: name.trim().to_string(),
-                    entity_type: "entity".into(),
-                    relevance: 1.0,
-                    snippet_text: String::new(),
-                    source: SOURCE.into(),
-                });
-            }
+    if let Some(name) = working.hints.get("path_start_node")
+        && let Some(e) = graph.store().entity_head(name, 1).map_err(|e| e.to_string())?
+    {
+        let id = scheme.entity_id(&e.id);
+        if seen.insert(id.clone()) {
+            out.push(Candidate {
+                tier: if contains_phrase(topic, name) { "0" } else { "1" }.into(),
+                entity_id: id,
+                label: name.trim().to_string(),
+                entity_type: "entity".into(),
+                relevance: 1.0,
+                snippet_text: String::new(),
+                source: SOURCE.into(),
+            });
         }
     }
     let hits = graph.search(topic, max)?;
@@ -121,10 +121,10 @@ pub fn classify(graph: &StoreGraph<'_>, working: &Working, config: &ClassifyConf
         confidence: 1.0,
         hints: {
             let mut h = hints::classifier_hints(&working.hints);
-            if !h.contains_key("time_range") {
-                if let Some(r) = hints::derive_time_range(topic) {
-                    h.insert("time_range".into(), serde_json::Value::from(r));
-                }
+            if !h.contains_key("time_range")
+                && let Some(r) = hints::derive_time_range(topic)
+            {
+                h.insert("time_range".into(), serde_json::Value::from(r));
             }
             h
         },

@@ -556,10 +556,10 @@ impl Store for SqliteStore {
             let mut n = 0;
             while let Some(r) = rows.next().ctx("query facts")? {
                 let fact = FactRow::read(r).ctx("read fact")?.into_fact()?;
-                if let (Some(want), Object::Number(got)) = (number, &fact.object) {
-                    if !numbers_equal(want, got) {
-                        continue;
-                    }
+                if let (Some(want), Object::Number(got)) = (number, &fact.object)
+                    && !numbers_equal(want, got)
+                {
+                    continue;
                 }
                 n += 1;
                 if !visit(fact) || n >= limit {
@@ -616,10 +616,8 @@ impl Store for SqliteStore {
         let mut out = Vec::new();
         self.visit_facts(&q, &mut |fact| {
             let mut sig = Signature::of_fact(&fact);
-            if version_constant {
-                if let Some(v) = fact.normalized_version() {
-                    sig.set("version".into(), Role { value: Value::String(v), is_variable: false });
-                }
+            if version_constant && let Some(v) = fact.normalized_version() {
+                sig.set("version".into(), Role { value: Value::String(v), is_variable: false });
             }
             if let Some(bindings) = match_with(&pattern, |role| sig.get(role).map(|r| &r.value), Bindings::new()) {
                 out.push(SignatureMatch { fact, bindings });
