@@ -18,7 +18,6 @@ use warrant_check::policy_input::{extract_graph, is_broken_graph, is_graph, load
 use warrant_cpl::verifier::RubricsWithoutJudge;
 use warrant_cpl::{Engine, Pack, ToolRegistry};
 use warrant_extract::Answer;
-use warrant_store::{IngestOptions, Store};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -152,27 +151,7 @@ async fn validate(work: Work, JsonBody(req): JsonBody<ValidateRequest>) -> ApiRe
 // ---------------------------------------------------------------------------------------
 // POST /v1/extract
 
-/// `POST /v1/extract`: as `warrant extract`.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ExtractRequest {
-    /// The model output.
-    pub answer: AnswerInput,
-    /// Keys merged into the answer's context (`user_query`, `system_prompt`, …), as
-    /// `--context`.
-    #[serde(default)]
-    pub context: Option<Map<String, Value>>,
-    /// Tool definitions (OpenAI-style or bare `{name, parameters}` array), as `--tools`.
-    #[serde(default)]
-    #[schema(value_type = Option<Vec<Object>>)]
-    pub tools: Option<Value>,
-    /// The graph's `output_id` (default: the input's id, else a hash of the text).
-    #[serde(default)]
-    pub output_id: Option<String>,
-    /// How a text answer is read.
-    #[serde(default)]
-    pub input_format: InputFormat,
-}
+pub use warrant::extract::ExtractRequest;
 
 /// Turn a model output into a PredicateGraph.
 #[utoipa::path(post, path = "/v1/extract", tag = "artefacts", request_body = ExtractRequest,
@@ -184,13 +163,11 @@ pub struct ExtractRequest {
 async fn extract(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<ExtractRequest>) -> ApiResult<Response> {
     let max = state.config().max_body;
     work.run(move || {
-        tool_registry(req.tools.as_ref())?;
-        let answer = read_answer(&req.answer, req.input_format, max, req.context.as_ref(), req.tools.as_ref())?;
-        let e = warrant_extract::extract(&answer, &warrant_extract::Options { output_id: req.output_id.clone() });
-        for d in &e.diagnostics {
+        let (graph, diagnostics) = warrant::extract::extract(&req, max)?;
+        for d in &diagnostics {
             tracing::debug!(target: "warrant::extract", "{d}");
         }
-        json_response(&e.graph)
+        json_response(&graph)
     })
     .await?
 }
@@ -336,28 +313,7 @@ async fn check(State(state): State<AppState>, work: Work, JsonBody(req): JsonBod
 // ---------------------------------------------------------------------------------------
 // POST /v1/ingest
 
-/// `POST /v1/ingest`: as `warrant ingest --format json` of records.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct IngestRequest {
-    /// Records `{"id"|"docId", "text", "version"?, "title"?, "metadata"?}`.
-    #[schema(value_type = Vec<Object>)]
-    pub documents: Vec<Value>,
-    /// Manual (gold) facts, loaded as given.
-    #[serde(default)]
-    #[schema(value_type = Vec<Object>)]
-    pub facts: Vec<Value>,
-    /// Version of records that carry none.
-    #[serde(default)]
-    pub version: Option<String>,
-    /// Store chunks only; do not extract facts.
-    #[serde(default)]
-    pub no_extract: bool,
-    /// Longest chunk, in characters (default 1200).
-    #[serde(default)]
-    #[schema(minimum = 1)]
-    pub max_chunk_chars: Option<u32>,
-}
+pub use warrant::ingest::IngestRequest;
 
 /// Ingest documents into the store: all of them or, if any is bad, none.
 #[utoipa::path(post, path = "/v1/ingest", tag = "store", request_body = IngestRequest,
@@ -367,67 +323,14 @@ pub struct IngestRequest {
         (status = 422, description = "A bad record or fact (every one listed in `details.errors`); nothing was written", body = ErrorBody),
     ))]
 async fn ingest(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<IngestRequest>) -> ApiResult<Response> {
-    let store = state.store();
-    work.run(move || {
-        let vocab = warrant_facts::Vocabulary::builtin();
-        let mut errors = Vec::new();
-        let text = serde_json::to_string(&req.documents).map_err(|e| ApiError::internal(e.to_string()))?;
-        let (docs, errs) = warrant_store::sources::parse_json_records("documents", &text, req.version.as_deref());
-        errors.extend(errs.iter().map(|e| ("/documents", e.clone())));
-        let mut manual = Vec::new();
-        if !req.facts.is_empty() {
-            let text = serde_json::to_string(&req.facts).map_err(|e| ApiError::internal(e.to_string()))?;
-            let (facts, errs) = warrant_store::sources::parse_manual_facts("facts", &text, false, Some(&vocab));
-            manual = facts;
-            errors.extend(errs.iter().map(|e| ("/facts", e.clone())));
-        }
-        if !errors.is_empty() {
-            let list: Vec<Value> = errors
-                .iter()
-                .map(|(base, e)| json!({"pointer": format!("{base}{}", e.pointer.clone().unwrap_or_default()), "message": e.message}))
-                .collect();
-            let first = &list[0];
-            let msg = format!(
-                "{}: {} ({} problem{}; nothing was written)",
-                first["pointer"].as_str().unwrap_or(""),
-                first["message"].as_str().unwrap_or(""),
-                list.len(),
-                if list.len() == 1 { "" } else { "s" }
-            );
-            return Err(ApiError::unprocessable(msg).with_details(json!({"errors": list})));
-        }
-        let opts = IngestOptions {
-            vocabulary: vocab,
-            max_chunk_chars: req.max_chunk_chars.map_or(1200, |n| n as usize),
-            extract: !req.no_extract,
-            ..IngestOptions::default()
-        };
-        if opts.max_chunk_chars == 0 {
-            return Err(ApiError::unprocessable_at("/max_chunk_chars", "max_chunk_chars must be at least 1"));
-        }
-        let summary = warrant_store::ingest(store.as_ref(), docs, manual, &opts, &mut |_| {}).map_err(ApiError::store)?;
-        json_response(&summary)
-    })
-    .await?
+    let env = state.env();
+    work.run(move || json_response(&warrant::ingest::ingest(&env, &req)?)).await?
 }
 
 // ---------------------------------------------------------------------------------------
 // POST /v1/search
 
-/// `POST /v1/search`: as `warrant search --format json`.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SearchRequest {
-    /// The query.
-    pub query: String,
-    /// How many chunks (default 10).
-    #[serde(default = "default_limit")]
-    pub limit: usize,
-}
-
-fn default_limit() -> usize {
-    10
-}
+pub use warrant::search::SearchRequest;
 
 /// The store's top chunks for a query, by BM25.
 #[utoipa::path(post, path = "/v1/search", tag = "store", request_body = SearchRequest,
@@ -436,12 +339,8 @@ fn default_limit() -> usize {
         (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
     ))]
 async fn search(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<SearchRequest>) -> ApiResult<Response> {
-    let store = state.store();
-    work.run(move || {
-        let hits = store.search(&req.query, req.limit).map_err(ApiError::store)?;
-        json_response(&hits)
-    })
-    .await?
+    let env = state.env();
+    work.run(move || json_response(&warrant::search::search(&env, &req)?)).await?
 }
 
 // ---------------------------------------------------------------------------------------

@@ -175,14 +175,18 @@ impl From<warrant::Error> for ApiError {
     fn from(e: warrant::Error) -> Self {
         use warrant::ErrorKind;
         let pointer = e.location.pointer.clone();
+        let problems = (!e.problems.is_empty()).then(|| serde_json::json!({ "errors": e.problems }));
         let err = match e.kind {
             ErrorKind::Usage => Self::bad_request(e.message),
             ErrorKind::Input | ErrorKind::Model => Self::unprocessable(e.message),
             ErrorKind::StoreBusy => Self::not_ready(e.message),
             ErrorKind::Store | ErrorKind::Internal => Self::internal(e.message),
         };
-        match pointer {
-            Some(p) if err.status == StatusCode::UNPROCESSABLE_ENTITY => err.with_details(serde_json::json!({ "pointer": p })),
+        match (problems, pointer) {
+            (Some(list), _) => err.with_details(list),
+            (None, Some(p)) if err.status == StatusCode::UNPROCESSABLE_ENTITY => {
+                err.with_details(serde_json::json!({ "pointer": p }))
+            }
             _ => err,
         }
     }

@@ -39,6 +39,22 @@ pub struct Location {
     pub pointer: Option<String>,
 }
 
+/// One of several problems an error reports at once (every bad record of an ingest).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// The JSON pointer into the request.
+    pub pointer: String,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem at `pointer`.
+    pub fn at(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        Self { pointer: pointer.into(), message: message.into() }
+    }
+}
+
 /// A failed use case. The message is complete on its own (it names the file or pointer and
 /// what was expected); [`Error::location`] carries the same place for machines.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -49,11 +65,14 @@ pub struct Error {
     pub message: String,
     /// Where.
     pub location: Location,
+    /// Every problem, when there are several (the message names the first).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<Problem>,
 }
 
 impl Error {
     fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Self { kind, message: message.into(), location: Location::default() }
+        Self { kind, message: message.into(), location: Location::default(), problems: Vec::new() }
     }
 
     /// Bad input.
@@ -109,6 +128,12 @@ impl Error {
     /// The same error, in `file`.
     pub fn in_named_file(mut self, file: impl Into<String>) -> Self {
         self.location.file = Some(file.into());
+        self
+    }
+
+    /// The same error, listing every problem.
+    pub fn with_problems(mut self, problems: Vec<Problem>) -> Self {
+        self.problems = problems;
         self
     }
 

@@ -29,9 +29,12 @@ pub mod batch;
 pub mod check;
 mod env;
 mod error;
+pub mod extract;
+pub mod ingest;
 pub mod inputs;
 pub mod io;
+pub mod search;
 
 pub use env::{DEFAULT_STORE_DIR, Env, STORE_ENV, store_dir};
-pub use error::{Error, ErrorKind, Location, Result};
+pub use error::{Error, ErrorKind, Location, Problem, Result};
 pub use warrant_check::{Gate, Report, Summary};

@@ -2,11 +2,9 @@
 
 use std::process::ExitCode;
 
-use warrant_store::Store;
-
 use crate::cli::{Format, SearchArgs};
 use crate::commands::open_store;
-use crate::error::{CliError, CliResult};
+use crate::error::CliResult;
 use crate::out::{Out, outln};
 
 /// Longest snippet shown per hit in text output, in chars.
@@ -14,9 +12,9 @@ const SNIPPET_CHARS: usize = 160;
 
 /// Runs `warrant search`.
 pub fn run(args: SearchArgs) -> CliResult<ExitCode> {
-    let store = open_store(&args.store)?;
-    let query = args.query.join(" ");
-    let hits = store.search(&query, args.limit).map_err(CliError::store)?;
+    let env = warrant::Env::new().with_store(std::sync::Arc::new(open_store(&args.store)?));
+    let req = warrant::search::SearchRequest { query: args.query.join(" "), limit: args.limit };
+    let hits = warrant::search::search(&env, &req)?;
     let mut out = Out::new();
     match args.format {
         Format::Json => out.json(&hits)?,

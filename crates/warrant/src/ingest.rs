@@ -1,0 +1,67 @@
+//! Ingesting records into the store: chunks for retrieval and the facts their text states,
+//! all of them or, if any record or fact is bad, none.
+
+use serde::Deserialize;
+use serde_json::Value;
+use warrant_store::{IngestOptions, IngestSummary};
+
+use crate::env::Env;
+use crate::error::{Error, Problem, Result};
+
+/// Records to ingest. The body of `POST /v1/ingest`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct IngestRequest {
+    /// Records `{"id"|"docId", "text", "version"?, "title"?, "metadata"?}`.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Object>))]
+    pub documents: Vec<Value>,
+    /// Manual (gold) facts, loaded as given.
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Object>))]
+    pub facts: Vec<Value>,
+    /// Version of records that carry none.
+    #[serde(default)]
+    pub version: Option<String>,
+    /// Store chunks only; do not extract facts.
+    #[serde(default)]
+    pub no_extract: bool,
+    /// Longest chunk, in characters (default 1200).
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
+    pub max_chunk_chars: Option<u32>,
+}
+
+/// Ingests `req` into the environment's store in one transaction: every bad record or fact is
+/// listed in the error's problems, and then nothing is written.
+pub fn ingest(env: &Env, req: &IngestRequest) -> Result<IngestSummary> {
+    let store = env.store().ok_or_else(|| Error::input("no store to ingest into"))?;
+    let vocab = env.vocabulary().as_ref().clone();
+    let mut problems = Vec::new();
+    let text = serde_json::to_string(&req.documents).map_err(|e| Error::internal(e.to_string()))?;
+    let (docs, errs) = warrant_store::sources::parse_json_records("documents", &text, req.version.as_deref());
+    problems.extend(errs.iter().map(|e| Problem::at(format!("/documents{}", e.pointer.clone().unwrap_or_default()), &e.message)));
+    let mut manual = Vec::new();
+    if !req.facts.is_empty() {
+        let text = serde_json::to_string(&req.facts).map_err(|e| Error::internal(e.to_string()))?;
+        let (facts, errs) = warrant_store::sources::parse_manual_facts("facts", &text, false, Some(&vocab));
+        manual = facts;
+        problems.extend(errs.iter().map(|e| Problem::at(format!("/facts{}", e.pointer.clone().unwrap_or_default()), &e.message)));
+    }
+    if let Some(first) = problems.first() {
+        let n = problems.len();
+        let message =
+            format!("{}: {} ({n} problem{}; nothing was written)", first.pointer, first.message, if n == 1 { "" } else { "s" });
+        return Err(Error::input(message).with_problems(problems));
+    }
+    let opts = IngestOptions {
+        vocabulary: vocab,
+        max_chunk_chars: req.max_chunk_chars.map_or(1200, |n| n as usize),
+        extract: !req.no_extract,
+        ..IngestOptions::default()
+    };
+    if opts.max_chunk_chars == 0 {
+        return Err(Error::input_at("/max_chunk_chars", "max_chunk_chars must be at least 1"));
+    }
+    warrant_store::ingest(store.as_ref(), docs, manual, &opts, &mut |_| {}).map_err(|e| Error::store(e, None))
+}
