@@ -1,7 +1,7 @@
 //! `warrant._native`: the library's use cases for Python. A thin shell like the CLI and the
 //! server: requests arrive as the same JSON `POST /v1/check` takes (built by the Python
 //! package from Python values), reports leave as the library's own objects, and an error is a
-//! `NativeError(kind, message, file, line, pointer)` that the package raises as its typed
+//! `NativeError(kind, message, file, line, pointer, problems)` that the package raises as its typed
 //! exception. The GIL is released while checking; a panic never crosses into Python.
 
 use std::sync::{Arc, Mutex};
@@ -13,12 +13,18 @@ use warrant::check::ItemError as Failed;
 use warrant::check::{CheckRequest, Session, SourceFiles};
 use warrant::{Env, Error};
 
-pyo3::create_exception!(_native, NativeError, PyException, "A use case failed: args are (kind, message, file, line, pointer).");
+pyo3::create_exception!(
+    _native,
+    NativeError,
+    PyException,
+    "A use case failed: args are (kind, message, file, line, pointer, problems as JSON)."
+);
 
 /// The Python exception for a use case's error.
 fn raise(e: Error) -> PyErr {
     let kind = serde_json::to_value(e.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-    NativeError::new_err((kind, e.message, e.location.file, e.location.line, e.location.pointer))
+    let problems = serde_json::to_string(&e.problems).unwrap_or_else(|_| "[]".into());
+    NativeError::new_err((kind, e.message, e.location.file, e.location.line, e.location.pointer, problems))
 }
 
 /// The request's JSON (the Python package builds it, so a failure here is a value Python
@@ -216,6 +222,88 @@ fn check_batch(
         .collect()
 }
 
+/// Extracts a model output into a PredicateGraph: `request` is the JSON of `POST /v1/extract`.
+/// Returns the graph's JSON and the extractor's diagnostics.
+#[pyfunction]
+fn extract(py: Python<'_>, request: &str, max_bytes: usize) -> PyResult<(String, Vec<String>)> {
+    py.detach(|| {
+        isolated(|| {
+            let req: warrant::extract::ExtractRequest =
+                serde_json::from_str(request).map_err(|e| Error::input(format!("invalid request: {e}")))?;
+            let (graph, diagnostics) = warrant::extract::extract(&req, max_bytes)?;
+            let json = serde_json::to_string(&graph).map_err(|e| Error::internal(format!("cannot serialise: {e}")))?;
+            Ok((json, diagnostics))
+        })
+    })
+    .map_err(raise)
+}
+
+/// A knowledge store on disk (made by `warrant ingest`, or here).
+#[pyclass(module = "warrant._native", frozen)]
+struct Store {
+    env: Env,
+}
+
+/// `f`'s result as JSON text.
+fn json_of<T: serde::Serialize>(v: &T) -> Result<String, Error> {
+    serde_json::to_string(v).map_err(|e| Error::internal(format!("cannot serialise: {e}")))
+}
+
+#[pymethods]
+impl Store {
+    /// Opens the store in `path`, creating it when `create` and it does not exist.
+    #[new]
+    #[pyo3(signature = (path, create=true))]
+    fn new(py: Python<'_>, path: &str, create: bool) -> PyResult<Self> {
+        py.detach(|| {
+            isolated(|| {
+                let dir = std::path::Path::new(path);
+                let store =
+                    if create { warrant_store::SqliteStore::open(dir) } else { warrant_store::SqliteStore::open_existing(dir) }
+                        .map_err(|e| Error::store(e, Some(path)))?;
+                Ok(Store { env: Env::new().with_store(Arc::new(store)) })
+            })
+        })
+        .map_err(raise)
+    }
+
+    /// Ingests records (`request` is the JSON of `POST /v1/ingest`); the summary as JSON.
+    fn ingest(&self, py: Python<'_>, request: &str) -> PyResult<String> {
+        py.detach(|| {
+            isolated(|| {
+                let req: warrant::ingest::IngestRequest =
+                    serde_json::from_str(request).map_err(|e| Error::input(format!("invalid request: {e}")))?;
+                json_of(&warrant::ingest::ingest(&self.env, &req)?)
+            })
+        })
+        .map_err(raise)
+    }
+
+    /// The top chunks for a query (`POST /v1/search`'s JSON); the hits as JSON.
+    fn search(&self, py: Python<'_>, request: &str) -> PyResult<String> {
+        py.detach(|| {
+            isolated(|| {
+                let req: warrant::search::SearchRequest =
+                    serde_json::from_str(request).map_err(|e| Error::input(format!("invalid request: {e}")))?;
+                json_of(&warrant::search::search(&self.env, &req)?)
+            })
+        })
+        .map_err(raise)
+    }
+
+    /// Answers a question (`POST /v1/ask`'s JSON); the answer contract as JSON.
+    fn ask(&self, py: Python<'_>, request: &str) -> PyResult<String> {
+        py.detach(|| {
+            isolated(|| {
+                let req: warrant::ask::AskRequest =
+                    serde_json::from_str(request).map_err(|e| Error::input(format!("invalid request: {e}")))?;
+                json_of(&warrant::ask::ask(&self.env, &req)?)
+            })
+        })
+        .map_err(raise)
+    }
+}
+
 /// The module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -224,5 +312,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ItemError>()?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(check_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(extract, m)?)?;
+    m.add_class::<Store>()?;
     Ok(())
 }

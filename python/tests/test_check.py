@@ -166,3 +166,34 @@ def test_repeated_checks_against_the_same_sources_give_the_same_bytes() -> None:
     assert '"strict": true' in strict.to_json() and '"strict": false' in first
     other = warrant.check("The Team plan costs $15 per user per month.", sources=[("plans", "The Team plan costs $15.")])
     assert other.claims[0].status != "contradicted"
+
+
+def test_extract_gives_the_graph_the_cli_prints() -> None:
+    graph = warrant.extract(DEMO_ANSWER.read_text(encoding="utf-8"))
+    cli = subprocess.run([warrant_bin(), "extract", "examples/check/answer.md"], cwd=ROOT, capture_output=True)
+    assert cli.returncode == 0, cli.stderr
+    assert graph == json.loads(cli.stdout)
+    assert [c["text"] for c in graph["claims"]][2] == "The Team plan costs $12 per user per month"
+    with pytest.raises(warrant.InputError):
+        warrant.extract("x", tools={"not": "tools"})
+
+
+def test_a_store_ingests_searches_answers_and_checks(tmp_path: pathlib.Path) -> None:
+    store = warrant.Store(tmp_path / "kb")
+    summary = store.ingest([
+        ("auth", "Session tokens expire after 15 minutes of inactivity."),
+        {"id": "plans", "text": "The Team plan costs $12 per user per month.", "version": "2.0"},
+    ])
+    assert summary["documents"] == 2 and summary["chunks"] >= 2
+    hits = store.search("session tokens")
+    assert hits[0]["docId"] == "auth" and "15 minutes" in hits[0]["text"]
+    answer = store.ask("When do session tokens expire?")
+    assert answer["verdict"] == "supported" and "15 minutes" in answer["text"]
+    report = store.check("Session tokens expire after 15 minutes of inactivity.")
+    assert report.gate == "allow" and report.summary.supported == 1
+    with pytest.raises(warrant.InputError) as e:
+        store.ingest([{"id": "bad"}, {"text": "no id"}])
+    assert len(e.value.problems) == 2 and e.value.problems[0]["pointer"].startswith("/documents/0")
+    assert store.search("no id") == []  # nothing was written
+    with pytest.raises(warrant.StoreError):
+        warrant.Store(tmp_path / "missing", create=False)

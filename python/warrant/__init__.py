@@ -24,6 +24,8 @@ from . import _native
 __all__ = [
     "check",
     "check_batch",
+    "extract",
+    "Store",
     "Report",
     "Claim",
     "Edge",
@@ -54,6 +56,8 @@ class WarrantError(Exception):
         self.path = path
         self.line = line
         self.pointer = pointer
+        #: Every problem when there are several (``{"pointer", "message"}``; the message names the first).
+        self.problems: list[dict[str, str]] = []
 
 
 class InputError(WarrantError, ValueError):
@@ -69,10 +73,12 @@ class ModelError(WarrantError):
 
 
 def _raise(e: _native.NativeError) -> WarrantError:
-    kind, message, path, line, pointer = e.args
+    kind, message, path, line, pointer = e.args[:5]
     cls = {"input": InputError, "usage": InputError, "store": StoreError,
            "store_busy": StoreError, "model": ModelError}.get(kind, WarrantError)
-    return cls(message, kind=kind, path=path, line=line, pointer=pointer)
+    err = cls(message, kind=kind, path=path, line=line, pointer=pointer)
+    err.problems = [dict(p) for p in json.loads(e.args[5])] if len(e.args) > 5 else []
+    return err
 
 
 @dataclass(frozen=True)
@@ -358,3 +364,85 @@ def check_batch(items: Iterable[Any], *, sources: Sequence[SourceLike] | None = 
         else:
             out.append(Report(r, fail_on))
     return out
+
+
+def extract(answer: Any, *, context: Mapping[str, Any] | None = None, tools: Any = None,
+            output_id: str | None = None, max_bytes: int = 16 * 1024 * 1024) -> dict[str, Any]:
+    """The answer's PredicateGraph (claims, entities, arithmetic, tool calls, citations, code,
+    discourse acts, with spans), as ``warrant extract`` prints it."""
+    req: dict[str, Any] = {"answer": _answer_value(answer)}
+    if context is not None:
+        req["context"] = dict(context)
+    if tools is not None:
+        req["tools"] = tools
+    if output_id is not None:
+        req["output_id"] = output_id
+    try:
+        graph, _diagnostics = _native.extract(json.dumps(req), max_bytes)
+    except _native.NativeError as e:
+        raise _raise(e) from None
+    data: dict[str, Any] = json.loads(graph)
+    return data
+
+
+def _record(i: int, doc: Any) -> dict[str, Any]:
+    if isinstance(doc, str):
+        return {"id": f"doc-{i + 1}", "text": doc}
+    if isinstance(doc, tuple) and len(doc) == 2 and all(isinstance(x, str) for x in doc):
+        return {"id": doc[0], "text": doc[1]}
+    if isinstance(doc, Mapping):
+        return dict(doc)
+    raise InputError(f"documents[{i}]: expected text, an (id, text) pair or a record dict", kind="input",
+                     pointer=f"/documents/{i}")
+
+
+class Store:
+    """A knowledge store on disk (the folder ``warrant ingest`` writes): ingest records, search
+    them, answer questions from their facts, and check answers against them."""
+
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = True) -> None:
+        self.path = os.fspath(path)
+        try:
+            self._native = _native.Store(self.path, create)
+        except _native.NativeError as e:
+            raise _raise(e) from None
+
+    def _call(self, method: str, req: dict[str, Any]) -> Any:
+        try:
+            return json.loads(getattr(self._native, method)(json.dumps(req)))
+        except _native.NativeError as e:
+            raise _raise(e) from None
+
+    def ingest(self, documents: Iterable[Any], *, facts: Sequence[Mapping[str, Any]] | None = None,
+               version: str | None = None, extract: bool = True) -> dict[str, Any]:
+        """Ingests records (texts, ``(id, text)`` pairs, or ``{"id", "text", "version"?,
+        "title"?, "metadata"?}`` dicts) in one transaction: all of them or, if any is bad, none
+        (:class:`InputError`, every problem in ``.problems``). Returns the summary."""
+        req: dict[str, Any] = {"documents": [_record(i, d) for i, d in enumerate(documents)], "no_extract": not extract}
+        if facts is not None:
+            req["facts"] = [dict(f) for f in facts]
+        if version is not None:
+            req["version"] = version
+        summary: dict[str, Any] = self._call("ingest", req)
+        return summary
+
+    def search(self, query: str, *, limit: int = 10) -> list[dict[str, Any]]:
+        """The top chunks for ``query`` by BM25: ``{chunkId, docId, score, index, start, end, text}``."""
+        hits: list[dict[str, Any]] = self._call("search", {"query": query, "limit": limit})
+        return hits
+
+    def ask(self, question: str, *, version: str | None = None) -> dict[str, Any]:
+        """Answers ``question`` from the store's facts: the answer contract (``text``,
+        ``verdict`` supported | conflicting | unsupported, ``factChain``, ``conflicts``, …)."""
+        req: dict[str, Any] = {"question": question}
+        if version is not None:
+            req["version"] = version
+        answer: dict[str, Any] = self._call("ask", req)
+        return answer
+
+    def check(self, answer: Any, **options: Any) -> Report:
+        """:func:`check` against this store."""
+        return check(answer, store=self.path, **options)
+
+    def __repr__(self) -> str:
+        return f"<warrant.Store {self.path!r}>"
