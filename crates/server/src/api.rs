@@ -79,45 +79,7 @@ fn json_response<T: Serialize>(v: &T) -> ApiResult<Response> {
 // ---------------------------------------------------------------------------------------
 // POST /v1/validate
 
-/// Another document validated alongside (for cross-references between evidence documents).
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct NamedDocument {
-    /// Its name (as a file name: `*_map_ref`s may name it).
-    pub name: String,
-    /// The document.
-    #[schema(value_type = Object)]
-    pub document: Value,
-}
-
-/// `POST /v1/validate`: as `warrant validate --format json FILE`.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ValidateRequest {
-    /// The artefact.
-    #[schema(value_type = Object)]
-    pub document: Value,
-    /// Its kind (`predicategraph`, `cpl_policy`, `policy_pack`, `verifier_rubric`,
-    /// `evidence_pack`, `claim_map`, `source_map`, `provenance`, `verification`, `replay`,
-    /// `export_manifest`, `event`); detected from the content when omitted.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, example = "predicategraph")]
-    pub kind: Option<warrant_validate::Kind>,
-    /// The name reported as `file` (default `document`).
-    #[serde(default)]
-    pub name: Option<String>,
-    /// Treat warnings as failures.
-    #[serde(default)]
-    pub strict: bool,
-    /// The previous version of an evidence pack or verification document (reviews are
-    /// append-only), as `--previous`.
-    #[serde(default)]
-    #[schema(value_type = Option<Object>)]
-    pub previous: Option<Value>,
-    /// Other evidence documents of the same evidence, for cross-references.
-    #[serde(default)]
-    pub related: Vec<NamedDocument>,
-}
+pub use warrant::validate::{NamedDocument, ValidateRequest};
 
 /// Validate an artefact: its kind, errors and warnings by JSON pointer. `valid: false` is a
 /// successful validation (200) of an invalid document.
@@ -128,24 +90,7 @@ pub struct ValidateRequest {
         (status = 422, description = "An unusable previous version", body = ErrorBody),
     ))]
 async fn validate(work: Work, JsonBody(req): JsonBody<ValidateRequest>) -> ApiResult<Response> {
-    work.run(move || {
-        let mut ev = warrant_validate::EvidenceSet::default();
-        let name = req.name.clone().unwrap_or_else(|| "document".into());
-        ev.add(&name, &req.document, req.kind);
-        for d in &req.related {
-            ev.add(&d.name, &d.document, req.kind);
-        }
-        if let Some(prev) = &req.previous {
-            ev.previous = Some(
-                warrant_validate::previous_version("previous", prev, req.kind)
-                    .map_err(|e| ApiError::unprocessable_at("/previous", e.to_string()))?,
-            );
-        }
-        let report = warrant_validate::validate_value(&name, &req.document, req.kind, req.strict, &ev)
-            .map_err(|e| ApiError::unprocessable_at("/previous", e.to_string()))?;
-        json_response(&report)
-    })
-    .await?
+    work.run(move || json_response(&warrant::validate::validate(&req)?)).await?
 }
 
 // ---------------------------------------------------------------------------------------
@@ -364,27 +309,7 @@ async fn ask(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<
 // ---------------------------------------------------------------------------------------
 // POST /v1/research, GET /v1/research/{run_id}
 
-/// `POST /v1/research`: as `warrant research --format json` (the `research_graph` tool's
-/// parameters, plus the run clock).
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ResearchRequest {
-    /// The topic to research.
-    pub topic: String,
-    /// Hints: `time_range=START/END`, `path_predicates`, `path_intent`, `path_start_node`,
-    /// `limit` (an unknown key is 422).
-    #[serde(default)]
-    pub hints: std::collections::BTreeMap<String, String>,
-    /// Evidence token budget (absent or 0: 4000).
-    #[serde(default)]
-    pub budget_tokens: u32,
-    /// Most refine rounds (absent or 0: 5; at most 5 are run).
-    #[serde(default)]
-    pub max_iterations: u32,
-    /// The run clock, RFC 3339 (default: the system clock), for reproducible runs.
-    #[serde(default)]
-    pub now: Option<String>,
-}
+pub use warrant::research::ResearchRequest;
 
 /// Research a topic over the store's knowledge graph; the run is recorded in the store's run
 /// log (`research.sqlite`, kept 24 h) under its `run_id`.
@@ -395,36 +320,8 @@ pub struct ResearchRequest {
         (status = 422, description = "An empty topic, an unknown or malformed hint, a bad `now`", body = ErrorBody),
     ))]
 async fn research(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<ResearchRequest>) -> ApiResult<Response> {
-    use warrant_research::{Chain, FixedClock, Intent, SqliteRunLog, StoreGraph, Timestamp, research_graph};
-    let store = state.store();
-    let dir = state.config().store.clone();
-    work.run(move || {
-        let intent = Intent {
-            topic: req.topic,
-            hints: req.hints,
-            budget_tokens: i64::from(req.budget_tokens),
-            max_iterations: i64::from(req.max_iterations),
-        }
-        .checked()
-        .map_err(ApiError::unprocessable)?;
-        let mut chain = Chain::new(StoreGraph::new(store.as_ref()));
-        if let Some(now) = &req.now {
-            let t = Timestamp::parse(now).ok_or_else(|| {
-                ApiError::unprocessable_at(
-                    "/now",
-                    format!("/now: expected an RFC 3339 time such as 2026-06-02T18:30:45Z, got {now:?}"),
-                )
-            })?;
-            chain = chain.with_clock(FixedClock(t));
-        }
-        let log = SqliteRunLog::open(&dir).map_err(|e| ApiError::internal(e.to_string()))?;
-        let record = research_graph(&chain, &log, &intent, None).map_err(|e| match e {
-            warrant_research::Error::Research(e) => ApiError::unprocessable(e.to_string()),
-            warrant_research::Error::RunLog(e) => ApiError::internal(e.to_string()),
-        })?;
-        json_response(&record.result_json())
-    })
-    .await?
+    let env = state.env();
+    work.run(move || json_response(&warrant::research::research(&env, &req)?)).await?
 }
 
 /// A recorded research run (as `warrant research --show RUN_ID --format json`): its intent,
@@ -440,14 +337,10 @@ async fn research_run(
     work: Work,
     axum::extract::Path(run_id): axum::extract::Path<String>,
 ) -> ApiResult<Response> {
-    use warrant_research::{RunLog, SqliteRunLog};
-    let dir = state.config().store.clone();
-    work.run(move || {
-        let log = SqliteRunLog::open(&dir).map_err(|e| ApiError::internal(e.to_string()))?;
-        match log.load(run_id.trim()).map_err(|e| ApiError::internal(e.to_string()))? {
-            Some(record) => json_response(&record),
-            None => Err(ApiError::missing(format!("no research run {run_id:?} (runs are kept 24 h)"))),
-        }
+    let env = state.env();
+    work.run(move || match warrant::research::run(&env, &run_id)? {
+        Some(record) => json_response(&record),
+        None => Err(ApiError::missing(format!("no research run {run_id:?} (runs are kept 24 h)"))),
     })
     .await?
 }
@@ -455,67 +348,7 @@ async fn research_run(
 // ---------------------------------------------------------------------------------------
 // POST /v1/compile
 
-/// A source to compile.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CompileSource {
-    /// Its name (as a file name: the extension picks the reader — `.md`, `.txt`, `.html`,
-    /// `.jsonl`, `.json`, `.vtt`, `.srt`).
-    pub name: String,
-    /// Its text.
-    pub text: String,
-}
-
-/// Coverage mode (§7.7 of the CKF spec).
-#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Coverage {
-    /// Report coverage only.
-    Summary,
-    /// Insert items for large uncovered spans.
-    Balanced,
-    /// Insert items for every uncovered span.
-    Complete,
-}
-
-/// `metadata.compression_level`.
-#[derive(Debug, Clone, Copy, Default, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Compression {
-    /// `light`.
-    Light,
-    /// `standard`.
-    #[default]
-    Standard,
-    /// `dense`.
-    Dense,
-    /// `agentic`.
-    Agentic,
-}
-
-/// `POST /v1/compile`: as `warrant compile --format json` (without `--created-at`: the
-/// package's `created_at` is the deterministic default).
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CompileRequest {
-    /// The sources (at least one).
-    pub sources: Vec<CompileSource>,
-    /// The package title.
-    #[serde(default)]
-    pub title: Option<String>,
-    /// The source's version or edition.
-    #[serde(default)]
-    pub version: Option<String>,
-    /// Coverage mode (default by source kind).
-    #[serde(default)]
-    pub coverage: Option<Coverage>,
-    /// `metadata.compression_level`.
-    #[serde(default)]
-    pub compression_level: Compression,
-    /// Turn promotion into if-then rules, playbooks and anti-patterns off.
-    #[serde(default)]
-    pub no_promotion: bool,
-}
+pub use warrant::compile::{CompileRequest, CompileSource, Compression, Coverage};
 
 /// Compile sources into a CKF knowledge package.
 #[utoipa::path(post, path = "/v1/compile", tag = "artefacts", request_body = CompileRequest,
@@ -525,47 +358,9 @@ pub struct CompileRequest {
         (status = 422, description = "Unreadable sources, or nothing to compile", body = ErrorBody),
     ))]
 async fn compile(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<CompileRequest>) -> ApiResult<Response> {
-    use warrant_ckf::compile::{CompressionLevel, Options, SourceInput};
-    use warrant_ckf::coverage::CoverageMode;
     let max = state.config().max_body;
     work.run(move || {
-        if req.sources.is_empty() {
-            return Err(
-                ApiError::bad_request("/sources: expected at least one source").with_details(json!({"pointer": "/sources"}))
-            );
-        }
-        let inputs: Vec<SourceInput<'_>> =
-            req.sources.iter().map(|s| SourceInput { name: &s.name, bytes: s.text.as_bytes() }).collect();
-        let opts = Options {
-            title: req.title.clone(),
-            version: req.version.clone(),
-            compression_level: match req.compression_level {
-                Compression::Light => CompressionLevel::Light,
-                Compression::Standard => CompressionLevel::Standard,
-                Compression::Dense => CompressionLevel::Dense,
-                Compression::Agentic => CompressionLevel::Agentic,
-            },
-            coverage: req.coverage.map(|c| match c {
-                Coverage::Summary => CoverageMode::Summary,
-                Coverage::Balanced => CoverageMode::Balanced,
-                Coverage::Complete => CoverageMode::Complete,
-            }),
-            promotion: !req.no_promotion,
-            read: warrant_ckf::source::ReadOptions { max_bytes: max },
-            ..Options::default()
-        };
-        let result = warrant_ckf::compile::compile(&inputs, &opts).map_err(|e| ApiError::unprocessable(e.to_string()))?;
-        // Fail closed, as the CLI does: what is returned must pass write-mode validation.
-        let text = warrant_ckf::encode::to_json(&result.package).map_err(|e| ApiError::internal(e.to_string()))?;
-        let value: Value = serde_json::from_str(&text).map_err(|e| ApiError::internal(e.to_string()))?;
-        let report = warrant_ckf::validate::check(&value, warrant_ckf::validate::Mode::Write);
-        if let Some(e) = report.errors.first() {
-            return Err(ApiError::internal(format!(
-                "the compiled package fails write-mode validation at {}: {} (please report this)",
-                if e.path.is_empty() { "/" } else { &e.path },
-                e.message
-            )));
-        }
+        let text = warrant::compile::compile(&req, max)?;
         Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
     })
     .await?

@@ -169,8 +169,8 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// A use case's failure: a request of the wrong shape is 400; bad input 422 (with its JSON
-/// pointer); a busy store 503 (retry); a store or internal failure 500.
+/// A use case's failure: a request of the wrong shape is 400; bad input 422 (both with the
+/// JSON pointer when there is one); a busy store 503 (retry); a store or internal failure 500.
 impl From<warrant::Error> for ApiError {
     fn from(e: warrant::Error) -> Self {
         use warrant::ErrorKind;

@@ -195,7 +195,10 @@ impl AppState {
     /// What use cases run against: the store and the vocabulary (no model: the server's
     /// checks are deterministic).
     pub fn env(&self) -> warrant::Env {
-        warrant::Env::new().with_store(self.store()).with_vocabulary(self.vocabulary())
+        warrant::Env::new()
+            .with_store(self.store())
+            .with_store_dir(self.0.config.store.clone())
+            .with_vocabulary(self.vocabulary())
     }
 
     /// The metrics.

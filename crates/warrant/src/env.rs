@@ -27,6 +27,8 @@ pub fn store_dir(explicit: Option<&Path>) -> PathBuf {
 #[derive(Clone)]
 pub struct Env {
     store: Option<Arc<SqliteStore>>,
+    /// Where the store lives on disk (research runs are recorded beside it).
+    store_dir: Option<PathBuf>,
     vocabulary: Arc<Vocabulary>,
     model: Option<Llm>,
 }
@@ -40,14 +42,14 @@ impl Default for Env {
 impl Env {
     /// No store, the built-in vocabulary, no model.
     pub fn new() -> Self {
-        Self { store: None, vocabulary: Arc::new(Vocabulary::builtin()), model: None }
+        Self { store: None, store_dir: None, vocabulary: Arc::new(Vocabulary::builtin()), model: None }
     }
 
     /// Opens the store at `dir`, which must exist (`context` names where the path came from
     /// in the error: `--store DIR`).
     pub fn open_store(dir: &Path, context: &str) -> Result<Self> {
         let store = SqliteStore::open_existing(dir).map_err(|e| Error::store(e, Some(context)))?;
-        Ok(Self::new().with_store(Arc::new(store)))
+        Ok(Self::new().with_store(Arc::new(store)).with_store_dir(dir))
     }
 
     /// The store a shell finds without being told: `$WARRANT_STORE` (which must exist when
@@ -65,6 +67,17 @@ impl Env {
     pub fn with_store(mut self, store: Arc<SqliteStore>) -> Self {
         self.store = Some(store);
         self
+    }
+
+    /// The same environment, with its store's folder on disk.
+    pub fn with_store_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.store_dir = Some(dir.into());
+        self
+    }
+
+    /// The store's folder, when it is on disk.
+    pub fn store_dir(&self) -> Option<&Path> {
+        self.store_dir.as_deref()
     }
 
     /// The same environment reading facts with `vocabulary`.

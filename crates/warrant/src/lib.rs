@@ -27,13 +27,16 @@
 pub mod ask;
 pub mod batch;
 pub mod check;
+pub mod compile;
 mod env;
 mod error;
 pub mod extract;
 pub mod ingest;
 pub mod inputs;
 pub mod io;
+pub mod research;
 pub mod search;
+pub mod validate;
 
 pub use env::{DEFAULT_STORE_DIR, Env, STORE_ENV, store_dir};
 pub use error::{Error, ErrorKind, Location, Problem, Result};
