@@ -1,5 +1,5 @@
-//! The routes: request types (their OpenAPI schemas derive from them) and thin handlers that
-//! make the CLI's library calls and return the CLI's JSON.
+//! The routes: each handler hands its request (a `warrant` facade type, whose OpenAPI schema
+//! derives from it) to the facade's use case and returns its JSON, the CLI's JSON.
 //!
 //! The request envelope is checked by its type (a wrong shape is 400 with the JSON pointer);
 //! what it carries is checked by the library (an invalid graph, an unknown pack, a bad record
@@ -9,15 +9,10 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
-use warrant_check::policy_input::{extract_graph, is_broken_graph, is_graph, load_graph};
-use warrant_cpl::verifier::RubricsWithoutJudge;
-use warrant_cpl::{Engine, Pack, ToolRegistry};
-use warrant_extract::Answer;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -48,27 +43,6 @@ pub fn register(router: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
 
 pub use warrant::check::{CheckBatchResponse, CheckItem, CheckRequest};
 pub use warrant::inputs::{AnswerInput, InputFormat, PackRef, SourceInput};
-
-/// Reads an answer given in a request, then applies `context` and `tools`.
-fn read_answer(
-    input: &AnswerInput,
-    format: InputFormat,
-    max_bytes: usize,
-    context: Option<&Map<String, Value>>,
-    tools: Option<&Value>,
-) -> ApiResult<Answer> {
-    Ok(warrant::inputs::request_answer(input, format, max_bytes, context, tools)?)
-}
-
-/// Tool definitions (as `--tools`), refused with a pointer when malformed.
-fn tool_registry(tools: Option<&Value>) -> ApiResult<ToolRegistry> {
-    Ok(warrant::inputs::tool_registry(tools)?)
-}
-
-/// Packs (as `--pack`): built-in ids or documents.
-fn load_packs(packs: &[PackRef]) -> ApiResult<Vec<Pack>> {
-    Ok(warrant::inputs::packs(packs)?)
-}
 
 /// A JSON response from a value that serialises (the CLI's `--format json` output).
 fn json_response<T: Serialize>(v: &T) -> ApiResult<Response> {
@@ -120,36 +94,7 @@ async fn extract(State(state): State<AppState>, work: Work, JsonBody(req): JsonB
 // ---------------------------------------------------------------------------------------
 // POST /v1/policy/eval
 
-/// `POST /v1/policy/eval`: as `warrant policy eval --format json`.
-#[derive(Debug, Clone, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PolicyEvalRequest {
-    /// Packs to evaluate. Default (absent or empty), when the input calls tools:
-    /// `core.tool-use.v1` and `warrant.tool-schema.v1`; otherwise at least one is needed.
-    #[serde(default)]
-    pub packs: Vec<PackRef>,
-    /// A PredicateGraph (an object with `schema_version`, or `output_id` and `claims`), or a
-    /// model output to extract one from (text, message, completion, envelope).
-    #[schema(value_type = Object)]
-    pub input: Value,
-    /// Tool definitions, as `--tools`.
-    #[serde(default)]
-    #[schema(value_type = Option<Vec<Object>>)]
-    pub tools: Option<Value>,
-    /// Verifier rubrics to register (their rules are skipped until a judge is configured).
-    #[serde(default)]
-    #[schema(value_type = Vec<Object>)]
-    pub rubrics: Vec<Value>,
-    /// Warnings fail policies too.
-    #[serde(default)]
-    pub strict: bool,
-    /// Keys merged into an answer's context.
-    #[serde(default)]
-    pub context: Option<Map<String, Value>>,
-    /// How a text answer is read.
-    #[serde(default)]
-    pub input_format: InputFormat,
-}
+pub use warrant::policy::PolicyEvalRequest;
 
 /// Evaluate policy packs over a PredicateGraph (or an answer extracted into one).
 #[utoipa::path(post, path = "/v1/policy/eval", tag = "policies", request_body = PolicyEvalRequest,
@@ -164,77 +109,7 @@ async fn policy_eval(
     JsonBody(req): JsonBody<PolicyEvalRequest>,
 ) -> ApiResult<Response> {
     let max = state.config().max_body;
-    work.run(move || {
-        let mut packs = load_packs(&req.packs)?;
-        let tools = tool_registry(req.tools.as_ref())?;
-        let mut rubric_ids = Vec::with_capacity(req.rubrics.len());
-        for (i, r) in req.rubrics.iter().enumerate() {
-            let rubric = warrant_cpl::rubric::load_rubric(r).map_err(|e| {
-                let at = format!("/rubrics/{i}{}", e.pointer);
-                ApiError::unprocessable_at(&at, format!("{at}: {}", e.message))
-            })?;
-            rubric_ids.push(rubric.verifier_id);
-        }
-        let graph_error = |e: warrant_check::policy_input::GraphError| {
-            let at = format!("/input{}", e.pointer);
-            ApiError::unprocessable_at(&at, format!("{at}: {}", e.message))
-        };
-        let (graph, lints) = match &req.input {
-            v @ Value::Object(_) if is_graph(v) => load_graph(v.clone()).map_err(graph_error)?,
-            Value::String(text) => {
-                let json = serde_json::from_str::<Value>(text).ok();
-                if json.as_ref().is_some_and(is_graph) {
-                    load_graph(json.unwrap_or_default()).map_err(graph_error)?
-                } else if !matches!(req.input_format, InputFormat::Text) && is_broken_graph(text) {
-                    let e = serde_json::from_str::<Value>(text).err().map(|e| e.to_string()).unwrap_or_default();
-                    return Err(ApiError::unprocessable_at(
-                        "/input",
-                        format!("/input: a PredicateGraph that is not valid JSON: {e}"),
-                    ));
-                } else {
-                    let answer = read_answer(
-                        &AnswerInput::Text(text.clone()),
-                        req.input_format,
-                        max,
-                        req.context.as_ref(),
-                        req.tools.as_ref(),
-                    )?;
-                    extract_graph(&answer)
-                }
-            }
-            Value::Object(m) => {
-                let answer = read_answer(
-                    &AnswerInput::Message(m.clone()),
-                    req.input_format,
-                    max,
-                    req.context.as_ref(),
-                    req.tools.as_ref(),
-                )?;
-                extract_graph(&answer)
-            }
-            _ => {
-                return Err(ApiError::bad_request("/input: expected a PredicateGraph, a message object or answer text")
-                    .with_details(json!({"pointer": "/input"})));
-            }
-        };
-        if packs.is_empty() {
-            if graph.tool_calls.is_empty() {
-                return Err(ApiError::bad_request(
-                    "/packs: expected at least one pack (the default packs apply to input that calls tools)",
-                )
-                .with_details(json!({"pointer": "/packs"})));
-            }
-            packs = warrant_cpl::packs::tool_call_packs().map_err(ApiError::unprocessable)?;
-        }
-        let engine =
-            Engine { strict: req.strict, tools, verifiers: Box::new(RubricsWithoutJudge::new(rubric_ids)), ..Engine::default() };
-        let mut result = engine.evaluate(&packs, &graph).map_err(|e| ApiError::unprocessable(e.to_string()))?;
-        let mut diagnostics = lints;
-        diagnostics.append(&mut result.diagnostics);
-        result.diagnostics = diagnostics;
-        json_response(&result)
-    })
-    .await?
+    work.run(move || json_response(&warrant::policy::eval(&req, max)?)).await?
 }
 
 // ---------------------------------------------------------------------------------------

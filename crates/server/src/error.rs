@@ -184,7 +184,7 @@ impl From<warrant::Error> for ApiError {
         };
         match (problems, pointer) {
             (Some(list), _) => err.with_details(list),
-            (None, Some(p)) if err.status == StatusCode::UNPROCESSABLE_ENTITY => {
+            (None, Some(p)) if matches!(err.status, StatusCode::UNPROCESSABLE_ENTITY | StatusCode::BAD_REQUEST) => {
                 err.with_details(serde_json::json!({ "pointer": p }))
             }
             _ => err,

@@ -34,6 +34,7 @@ pub mod extract;
 pub mod ingest;
 pub mod inputs;
 pub mod io;
+pub mod policy;
 pub mod research;
 pub mod search;
 pub mod validate;
