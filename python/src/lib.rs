@@ -249,6 +249,46 @@ fn json_of<T: serde::Serialize>(v: &T) -> Result<String, Error> {
     serde_json::to_string(v).map_err(|e| Error::internal(format!("cannot serialise: {e}")))
 }
 
+/// Serves one request: `request` (JSON) is read as `Req`, handed to `f` with the GIL released
+/// and a panic isolated, and the response returned as JSON text.
+fn serve<Req: serde::de::DeserializeOwned, Resp: serde::Serialize>(
+    py: Python<'_>,
+    request: &str,
+    f: impl FnOnce(Req) -> Result<Resp, Error> + Send,
+) -> PyResult<String> {
+    py.detach(|| {
+        isolated(|| {
+            let req: Req = serde_json::from_str(request).map_err(|e| Error::input(format!("invalid request: {e}")))?;
+            json_of(&f(req)?)
+        })
+    })
+    .map_err(raise)
+}
+
+/// Validates an artefact (`POST /v1/validate`'s JSON); the report as JSON.
+#[pyfunction]
+fn validate(py: Python<'_>, request: &str) -> PyResult<String> {
+    serve(py, request, |req| warrant::validate::validate(&req))
+}
+
+/// Evaluates policy packs (`POST /v1/policy/eval`'s JSON); the run result as JSON.
+#[pyfunction]
+fn policy_eval(py: Python<'_>, request: &str, max_bytes: usize) -> PyResult<String> {
+    serve(py, request, |req| warrant::policy::eval(&req, max_bytes))
+}
+
+/// Compiles sources into a knowledge package (`POST /v1/compile`'s JSON); the package as JSON.
+#[pyfunction]
+fn compile(py: Python<'_>, request: &str, max_bytes: usize) -> PyResult<String> {
+    py.detach(|| {
+        isolated(|| {
+            let req = serde_json::from_str(request).map_err(|e| Error::input(format!("invalid request: {e}")))?;
+            warrant::compile::compile(&req, max_bytes)
+        })
+    })
+    .map_err(raise)
+}
+
 #[pymethods]
 impl Store {
     /// Opens the store in `path`, creating it when `create` and it does not exist.
@@ -261,7 +301,7 @@ impl Store {
                 let store =
                     if create { warrant_store::SqliteStore::open(dir) } else { warrant_store::SqliteStore::open_existing(dir) }
                         .map_err(|e| Error::store(e, Some(path)))?;
-                Ok(Store { env: Env::new().with_store(Arc::new(store)) })
+                Ok(Store { env: Env::new().with_store(Arc::new(store)).with_store_dir(dir) })
             })
         })
         .map_err(raise)
@@ -269,38 +309,23 @@ impl Store {
 
     /// Ingests records (`request` is the JSON of `POST /v1/ingest`); the summary as JSON.
     fn ingest(&self, py: Python<'_>, request: &str) -> PyResult<String> {
-        py.detach(|| {
-            isolated(|| {
-                let req: warrant::ingest::IngestRequest =
-                    serde_json::from_str(request).map_err(|e| Error::input(format!("invalid request: {e}")))?;
-                json_of(&warrant::ingest::ingest(&self.env, &req)?)
-            })
-        })
-        .map_err(raise)
+        serve(py, request, |req| warrant::ingest::ingest(&self.env, &req))
     }
 
     /// The top chunks for a query (`POST /v1/search`'s JSON); the hits as JSON.
     fn search(&self, py: Python<'_>, request: &str) -> PyResult<String> {
-        py.detach(|| {
-            isolated(|| {
-                let req: warrant::search::SearchRequest =
-                    serde_json::from_str(request).map_err(|e| Error::input(format!("invalid request: {e}")))?;
-                json_of(&warrant::search::search(&self.env, &req)?)
-            })
-        })
-        .map_err(raise)
+        serve(py, request, |req| warrant::search::search(&self.env, &req))
+    }
+
+    /// Researches a topic (`POST /v1/research`'s JSON); the result as JSON (the run is
+    /// recorded beside the store).
+    fn research(&self, py: Python<'_>, request: &str) -> PyResult<String> {
+        serve(py, request, |req| warrant::research::research(&self.env, &req))
     }
 
     /// Answers a question (`POST /v1/ask`'s JSON); the answer contract as JSON.
     fn ask(&self, py: Python<'_>, request: &str) -> PyResult<String> {
-        py.detach(|| {
-            isolated(|| {
-                let req: warrant::ask::AskRequest =
-                    serde_json::from_str(request).map_err(|e| Error::input(format!("invalid request: {e}")))?;
-                json_of(&warrant::ask::ask(&self.env, &req)?)
-            })
-        })
-        .map_err(raise)
+        serve(py, request, |req| warrant::ask::ask(&self.env, &req))
     }
 }
 
@@ -313,6 +338,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(check_batch, m)?)?;
     m.add_function(wrap_pyfunction!(extract, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(policy_eval, m)?)?;
+    m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_class::<Store>()?;
     Ok(())
 }

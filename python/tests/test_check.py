@@ -197,3 +197,44 @@ def test_a_store_ingests_searches_answers_and_checks(tmp_path: pathlib.Path) -> 
     assert store.search("no id") == []  # nothing was written
     with pytest.raises(warrant.StoreError):
         warrant.Store(tmp_path / "missing", create=False)
+
+
+def test_validate_policy_eval_and_compile_match_the_cli(tmp_path: pathlib.Path) -> None:
+    graph = warrant.extract("Paris is the capital of France.")
+    report = warrant.validate(graph)
+    assert report["valid"] is True and report["kind"] == "predicategraph"
+    broken = dict(graph, claims="not a list")
+    bad = warrant.validate(broken)
+    assert bad["valid"] is False and bad["errors"]
+    message = {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+        "name": "get_weather", "arguments": "{\"city\": \"Paris\", \"unit\": \"kelvin\"}"}}]}
+    tools = [{"name": "get_weather", "parameters": {"type": "object", "required": ["city"], "properties": {
+        "city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}}}]
+    result = warrant.policy_eval(message, tools=tools)
+    assert [p["pack_id"] for p in result["packs"]] == ["core.tool-use.v1", "warrant.tool-schema.v1"]
+    assert result["passed"] is False
+    with pytest.raises(warrant.InputError) as e:
+        warrant.policy_eval("Hello.")
+    assert e.value.pointer == "/packs"
+    answer = DEMO_ANSWER.read_text(encoding="utf-8")
+    cli = subprocess.run([warrant_bin(), "policy", "eval", "--pack", "warrant.arithmetic.v1", "--format", "json",
+                          "examples/check/answer.md"], cwd=ROOT, capture_output=True)
+    assert warrant.policy_eval(answer, packs=["warrant.arithmetic.v1"]) == json.loads(cli.stdout)
+    src = tmp_path / "refunds.md"
+    src.write_text("# Refunds\n\nRefunds must be approved within 5 days. Never refund cash.\n")
+    package = warrant.compile([src])
+    cli = subprocess.run([warrant_bin(), "compile", "--format", "json", str(src)], capture_output=True)
+    assert cli.returncode == 0, cli.stderr
+    assert package == json.loads(cli.stdout)
+    with pytest.raises(warrant.InputError):
+        warrant.compile([])
+
+
+def test_a_store_researches_a_topic(tmp_path: pathlib.Path) -> None:
+    store = warrant.Store(tmp_path / "kb")
+    store.ingest([("auth", "Session tokens expire after 15 minutes of inactivity.")])
+    result = store.research("session tokens expire", now="2026-06-02T18:30:45Z")
+    assert str(result["run_id"]).startswith("rg_")
+    assert "Session tokens expire after 15 minutes" in result["synthesis"]
+    with pytest.raises(warrant.InputError):
+        store.research("   ")

@@ -25,6 +25,9 @@ __all__ = [
     "check",
     "check_batch",
     "extract",
+    "validate",
+    "policy_eval",
+    "compile",
     "Store",
     "Report",
     "Claim",
@@ -385,6 +388,76 @@ def extract(answer: Any, *, context: Mapping[str, Any] | None = None, tools: Any
     return data
 
 
+def _native_json(fn: Any, *args: Any) -> Any:
+    try:
+        return json.loads(fn(*args))
+    except _native.NativeError as e:
+        raise _raise(e) from None
+
+
+def validate(document: Any, *, kind: str | None = None, name: str | None = None, strict: bool = False,
+             previous: Any = None, related: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Validates an artefact (a PredicateGraph, CPL policy, pack, rubric, evidence document or
+    knowledge package; ``kind`` is detected when omitted): ``{file, kind, valid, errors,
+    warnings}``, as ``warrant validate --format json`` reports it. ``related`` maps other
+    documents of the same evidence by name, for cross-references."""
+    req: dict[str, Any] = {"document": document, "strict": strict}
+    if kind is not None:
+        req["kind"] = kind
+    if name is not None:
+        req["name"] = name
+    if previous is not None:
+        req["previous"] = previous
+    if related:
+        req["related"] = [{"name": k, "document": v} for k, v in related.items()]
+    report: dict[str, Any] = _native_json(_native.validate, json.dumps(req))
+    return report
+
+
+def policy_eval(input: Any, *, packs: Sequence[Any] | None = None, tools: Any = None, rubrics: Sequence[Any] = (),
+                strict: bool = False, context: Mapping[str, Any] | None = None,
+                max_bytes: int = 16 * 1024 * 1024) -> dict[str, Any]:
+    """Evaluates policy packs (built-in ids, pack dicts or paths) over a PredicateGraph, or over
+    a model output extracted into one: the run result ``{output_id, passed, strict, packs,
+    diagnostics}``. Without packs, input that calls tools gets ``core.tool-use.v1`` and
+    ``warrant.tool-schema.v1``."""
+    value = input if isinstance(input, (str, Mapping)) else _answer_value(input)
+    req: dict[str, Any] = {"input": dict(value) if isinstance(value, Mapping) else value, "strict": strict,
+                           "packs": _packs(packs) or [], "rubrics": list(rubrics)}
+    if tools is not None:
+        req["tools"] = tools
+    if context is not None:
+        req["context"] = dict(context)
+    result: dict[str, Any] = _native_json(_native.policy_eval, json.dumps(req), max_bytes)
+    return result
+
+
+def compile(sources: Sequence[Any], *, title: str | None = None, version: str | None = None,
+            coverage: str | None = None, compression_level: str = "standard", promotion: bool = True,
+            max_bytes: int = 64 * 1024 * 1024) -> dict[str, Any]:
+    """Compiles sources (``(name, text)`` pairs or paths; the name's extension picks the
+    reader) into a CKF knowledge package, validated before it is returned."""
+    items = []
+    for i, src in enumerate(sources):
+        if isinstance(src, os.PathLike):
+            with open(src, encoding="utf-8") as f:
+                items.append({"name": os.fspath(src), "text": f.read()})
+        elif isinstance(src, tuple) and len(src) == 2 and all(isinstance(x, str) for x in src):
+            items.append({"name": src[0], "text": src[1]})
+        else:
+            raise InputError(f"sources[{i}]: expected a (name, text) pair or a path", kind="input",
+                             pointer=f"/sources/{i}")
+    req: dict[str, Any] = {"sources": items, "compression_level": compression_level, "no_promotion": not promotion}
+    if title is not None:
+        req["title"] = title
+    if version is not None:
+        req["version"] = version
+    if coverage is not None:
+        req["coverage"] = coverage
+    package: dict[str, Any] = _native_json(_native.compile, json.dumps(req), max_bytes)
+    return package
+
+
 def _record(i: int, doc: Any) -> dict[str, Any]:
     if isinstance(doc, str):
         return {"id": f"doc-{i + 1}", "text": doc}
@@ -439,6 +512,18 @@ class Store:
             req["version"] = version
         answer: dict[str, Any] = self._call("ask", req)
         return answer
+
+    def research(self, topic: str, *, hints: Mapping[str, str] | None = None, budget_tokens: int = 0,
+                 max_iterations: int = 0, now: str | None = None) -> dict[str, Any]:
+        """Researches ``topic`` over the store's knowledge graph: ``{synthesis, evidence,
+        decomp_trace, tokens_used, iterations, run_id, sufficient?}``; the run is recorded
+        beside the store. ``now`` (RFC 3339) makes the run reproducible."""
+        req: dict[str, Any] = {"topic": topic, "hints": dict(hints or {}), "budget_tokens": budget_tokens,
+                               "max_iterations": max_iterations}
+        if now is not None:
+            req["now"] = now
+        result: dict[str, Any] = self._call("research", req)
+        return result
 
     def check(self, answer: Any, **options: Any) -> Report:
         """:func:`check` against this store."""
