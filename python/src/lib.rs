@@ -323,6 +323,11 @@ impl Store {
         serve(py, request, |req| warrant::research::research(&self.env, &req))
     }
 
+    /// The facts a selection (`{subject?, predicate?, version?}`) names, as a JSON array.
+    fn facts(&self, py: Python<'_>, request: &str) -> PyResult<String> {
+        serve(py, request, |req| warrant::facts::list(&self.env, &req))
+    }
+
     /// Answers a question (`POST /v1/ask`'s JSON); the answer contract as JSON.
     fn ask(&self, py: Python<'_>, request: &str) -> PyResult<String> {
         serve(py, request, |req| warrant::ask::ask(&self.env, &req))

@@ -187,6 +187,12 @@ def test_a_store_ingests_searches_answers_and_checks(tmp_path: pathlib.Path) -> 
     assert summary["documents"] == 2 and summary["chunks"] >= 2
     hits = store.search("session tokens")
     assert hits[0]["docId"] == "auth" and "15 minutes" in hits[0]["text"]
+    facts = store.facts(subject="Session tokens")
+    assert facts and all(f["subject"] == "session_token" for f in facts)
+    assert store.facts(predicate="no_such_predicate") == []
+    cli = subprocess.run([warrant_bin(), "facts", "--store", str(tmp_path / "kb"), "--subject", "Session tokens"],
+                         capture_output=True, text=True)
+    assert [json.loads(line) for line in cli.stdout.splitlines()] == facts
     answer = store.ask("When do session tokens expire?")
     assert answer["verdict"] == "supported" and "15 minutes" in answer["text"]
     report = store.check("Session tokens expire after 15 minutes of inactivity.")

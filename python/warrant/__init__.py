@@ -504,6 +504,14 @@ class Store:
         hits: list[dict[str, Any]] = self._call("search", {"query": query, "limit": limit})
         return hits
 
+    def facts(self, *, subject: str | None = None, predicate: str | None = None,
+              version: str | None = None) -> list[dict[str, Any]]:
+        """The stored facts, in source order, as ``warrant facts`` lists them: every field
+        narrows the list (``subject`` as stored, else its canonical form)."""
+        req = {k: v for k, v in (("subject", subject), ("predicate", predicate), ("version", version)) if v is not None}
+        facts: list[dict[str, Any]] = self._call("facts", req)
+        return facts
+
     def ask(self, question: str, *, version: str | None = None) -> dict[str, Any]:
         """Answers ``question`` from the store's facts: the answer contract (``text``,
         ``verdict`` supported | conflicting | unsupported, ``factChain``, ``conflicts``, …)."""

@@ -31,6 +31,7 @@ pub mod compile;
 mod env;
 mod error;
 pub mod extract;
+pub mod facts;
 pub mod ingest;
 pub mod inputs;
 pub mod io;
