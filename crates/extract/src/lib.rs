@@ -113,9 +113,51 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
     let mut diagnostics = Vec::new();
     let content_len = answer.text.len();
     let mut text = answer.text.clone();
-    let mut calls: Vec<DraftCall> = Vec::new();
+    let structured = render_structured_calls(answer, &mut text, &mut diagnostics);
+    let content = &text[..content_len];
+    let blocks = markdown::scan(content);
+    let known = known_tools(answer.context.as_ref());
+    let (code_blocks, mut calls, prose) = split_calls_and_code(content, &blocks, &known);
+    calls.extend(structured);
+    let paragraphs = paragraphs(content, &prose);
+    let sentences: Vec<Range<usize>> = paragraphs.iter().flatten().cloned().collect();
+    let kinds: Vec<Vec<DiscourseType>> =
+        paragraphs.iter().map(|para| para.iter().map(|s| discourse::classify(&content[s.clone()])).collect()).collect();
+    let claims = draft_claims(content, &paragraphs, &kinds);
+    let acts = draft_acts(content, &paragraphs, &kinds);
 
-    // Structured calls: rendered after the text, one line each.
+    // Operations, entities, citations.
+    let (operations, bad_annotations) = operations::find(content, &prose);
+    for r in bad_annotations {
+        diagnostics
+            .push(format!("calculator annotation {:?} has no evaluable `expression=result`; not an operation", &content[r]));
+    }
+    let entities = entities::find(content, &prose, &sentences);
+    let mut citations: Vec<(citations::FoundCitation, usize)> = Vec::new();
+    for r in &prose {
+        for c in citations::find(content, r.clone(), &blocks.references) {
+            match attach(&claims, &c.range) {
+                Some(k) => citations.push((c, k)),
+                None => diagnostics.push(format!("citation {:?} has no claim to support; dropped", &content[c.range.clone()])),
+            }
+        }
+    }
+    let drafts = Drafts { entities, claims, operations, calls, citations, code_blocks, acts };
+    let mut g = assemble(answer, opts, &text, drafts);
+    let mut context = answer.context.clone();
+    if !diagnostics.is_empty() {
+        context
+            .get_or_insert_with(Map::new)
+            .insert("extraction_diagnostics".into(), Value::Array(diagnostics.iter().cloned().map(Value::String).collect()));
+    }
+    g.context = context;
+    Extraction { graph: g, diagnostics }
+}
+
+/// Structured calls, rendered after the text one line each (`name(<arguments>)`); arguments
+/// that are not a JSON object are kept raw, with a diagnostic.
+fn render_structured_calls(answer: &Answer, text: &mut String, diagnostics: &mut Vec<String>) -> Vec<DraftCall> {
+    let mut calls = Vec::new();
     for (i, call) in answer.tool_calls.iter().enumerate() {
         let (rendered, arguments) = match &call.arguments {
             CallArguments::Object(m) => (serde_json::to_string(m).unwrap_or_default(), m.clone()),
@@ -149,12 +191,16 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
         text.push(')');
         calls.push(DraftCall { range: start..text.len(), name: call.name.clone(), arguments });
     }
+    calls
+}
 
-    let content = &text[..content_len];
-    let blocks = markdown::scan(content);
-    let known = known_tools(answer.context.as_ref());
-
-    // Fenced JSON that is plainly a call is a tool call, not a code block.
+/// The code blocks, the calls written in the text (fenced JSON that is plainly a call, and
+/// call-syntax lines in the prose), in text order, and the prose that remains.
+fn split_calls_and_code(
+    content: &str,
+    blocks: &markdown::Blocks,
+    known: &[String],
+) -> (Vec<markdown::CodeSpan>, Vec<DraftCall>, Vec<Range<usize>>) {
     let mut code_blocks = Vec::new();
     let mut text_calls: Vec<DraftCall> = Vec::new();
     for cb in &blocks.code {
@@ -173,24 +219,24 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
             None => code_blocks.push(cb.clone()),
         }
     }
-
-    // Prose, then call-syntax lines inside it.
     let mut excluded = blocks.non_prose.clone();
-    for r in markdown::complement(content_len, &blocks.non_prose) {
-        for c in tool_calls::call_lines(content, r, &known) {
+    for r in markdown::complement(content.len(), &blocks.non_prose) {
+        for c in tool_calls::call_lines(content, r, known) {
             excluded.push(line_of(content, &c.range));
             text_calls.push(DraftCall { range: c.range, name: c.name, arguments: c.arguments });
         }
     }
     excluded.sort_by_key(|r| r.start);
-    let prose = markdown::complement(content_len, &excluded);
+    let prose = markdown::complement(content.len(), &excluded);
     text_calls.sort_by_key(|c| c.range.start);
-    text_calls.append(&mut calls);
-    let calls = text_calls;
+    (code_blocks, text_calls, prose)
+}
 
-    // Sentences per paragraph.
+/// The prose's sentences, per paragraph (headings, table rows and sentences without a letter
+/// or digit left out).
+fn paragraphs(content: &str, prose: &[Range<usize>]) -> Vec<Vec<Range<usize>>> {
     let mut paragraphs: Vec<Vec<Range<usize>>> = Vec::new();
-    for r in &prose {
+    for r in prose {
         for p in warrant_text::segment::paragraphs(&content[r.clone()]) {
             let p = r.start + p.start..r.start + p.end;
             let sents: Vec<Range<usize>> = warrant_text::segment::sentences_in_casual(content, p)
@@ -205,14 +251,15 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
             }
         }
     }
-    let sentences: Vec<Range<usize>> = paragraphs.iter().flatten().cloned().collect();
+    paragraphs
+}
 
-    // Claims and discourse acts.
+/// The claims: the clauses of every sentence that states something (not phatic, not a
+/// question, not a list's lead-in, not about the answer or its sources).
+fn draft_claims(content: &str, paragraphs: &[Vec<Range<usize>>], kinds: &[Vec<DiscourseType>]) -> Vec<DraftClaim> {
     let mut claims: Vec<DraftClaim> = Vec::new();
-    let mut acts: Vec<DraftAct> = Vec::new();
-    for para in &paragraphs {
-        let kinds: Vec<DiscourseType> = para.iter().map(|s| discourse::classify(&content[s.clone()])).collect();
-        for (s, kind) in para.iter().zip(&kinds) {
+    for (para, kinds) in paragraphs.iter().zip(kinds) {
+        for (s, kind) in para.iter().zip(kinds) {
             let st = &content[s.clone()];
             if discourse::is_phatic(*kind)
                 || st.trim_end().ends_with('?')
@@ -241,6 +288,15 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
                 });
             }
         }
+    }
+    claims
+}
+
+/// The discourse acts: one per sentence, except that a list's lead-in (or a paragraph's
+/// summary lead) spans its paragraph with the sentences after it as children.
+fn draft_acts(content: &str, paragraphs: &[Vec<Range<usize>>], kinds: &[Vec<DiscourseType>]) -> Vec<DraftAct> {
+    let mut acts: Vec<DraftAct> = Vec::new();
+    for (para, kinds) in paragraphs.iter().zip(kinds) {
         let n = para.len();
         let mut i = 0;
         while i < n {
@@ -268,34 +324,33 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
             }
         }
     }
+    acts
+}
 
-    // Operations, entities, citations.
-    let (operations, bad_annotations) = operations::find(content, &prose);
-    for r in bad_annotations {
-        diagnostics
-            .push(format!("calculator annotation {:?} has no evaluable `expression=result`; not an operation", &content[r]));
-    }
-    let entities = entities::find(content, &prose, &sentences);
-    let mut citations: Vec<(citations::FoundCitation, usize)> = Vec::new();
-    for r in &prose {
-        for c in citations::find(content, r.clone(), &blocks.references) {
-            match attach(&claims, &c.range) {
-                Some(k) => citations.push((c, k)),
-                None => diagnostics.push(format!("citation {:?} has no claim to support; dropped", &content[c.range.clone()])),
-            }
-        }
-    }
+/// Everything found, by byte range, before ids and char spans are given.
+struct Drafts {
+    entities: Vec<entities::FoundEntity>,
+    claims: Vec<DraftClaim>,
+    operations: Vec<operations::FoundOperation>,
+    calls: Vec<DraftCall>,
+    citations: Vec<(citations::FoundCitation, usize)>,
+    code_blocks: Vec<markdown::CodeSpan>,
+    acts: Vec<DraftAct>,
+}
 
-    // Assemble with ids and char spans.
-    let map = OffsetMap::new(&text);
+/// The graph: every draft with its id and char span; claims list the entities inside them,
+/// acts the claims inside them.
+fn assemble(answer: &Answer, opts: &Options, text: &str, d: Drafts) -> PredicateGraph {
+    let map = OffsetMap::new(text);
     let span = |r: &Range<usize>| {
         let s = map.span_of(r.start, r.end);
         Span::new(s.start as u64, s.end as u64)
     };
-    let mut g = PredicateGraph::empty(output_id(answer, opts, &text), text.clone());
+    let mut g = PredicateGraph::empty(output_id(answer, opts, text), text.to_string());
     g.schema_version = SCHEMA_VERSION.to_string();
-    let entity_ranges: Vec<Range<usize>> = entities.iter().map(|e| e.range.clone()).collect();
-    g.entities = entities
+    let entity_ranges: Vec<Range<usize>> = d.entities.iter().map(|e| e.range.clone()).collect();
+    g.entities = d
+        .entities
         .into_iter()
         .enumerate()
         .map(|(i, e)| Entity {
@@ -306,19 +361,12 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
             attributes: e.attributes,
         })
         .collect();
-    g.claims = claims
+    g.claims = d
+        .claims
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            // Entities are sorted by start: binary-search the first one inside the claim.
-            let from = entity_ranges.partition_point(|e| e.start < c.range.start);
-            let refs: Vec<String> = entity_ranges[from..]
-                .iter()
-                .enumerate()
-                .take_while(|(_, e)| e.start < c.range.end)
-                .filter(|(_, e)| e.end <= c.range.end)
-                .map(|(j, _)| node_id("e", from + j + 1))
-                .collect();
+            let refs = ids_within(&entity_ranges, &c.range, "e");
             Claim {
                 id: node_id("c", i + 1),
                 text: text[c.range.clone()].to_string(),
@@ -330,7 +378,8 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
             }
         })
         .collect();
-    g.operations = operations
+    g.operations = d
+        .operations
         .into_iter()
         .enumerate()
         .map(|(i, o)| Operation {
@@ -342,12 +391,14 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
             result: o.result,
         })
         .collect();
-    g.tool_calls = calls
+    g.tool_calls = d
+        .calls
         .into_iter()
         .enumerate()
         .map(|(i, c)| ToolCall { id: node_id("tc", i + 1), span: span(&c.range), name: c.name, arguments: c.arguments })
         .collect();
-    g.citations = citations
+    g.citations = d
+        .citations
         .iter()
         .enumerate()
         .map(|(i, (c, k))| Citation {
@@ -357,7 +408,8 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
             span: Some(span(&c.range)),
         })
         .collect();
-    g.code_blocks = code_blocks
+    g.code_blocks = d
+        .code_blocks
         .iter()
         .enumerate()
         .map(|(i, cb)| {
@@ -366,36 +418,33 @@ pub fn extract(answer: &Answer, opts: &Options) -> Extraction {
             CodeBlock { id: node_id("cb", i + 1), language, code: code.to_string(), span: span(&cb.code) }
         })
         .collect();
-    g.discourse_acts = acts
+    let claim_ranges: Vec<Range<usize>> = d.claims.iter().map(|c| c.range.clone()).collect();
+    g.discourse_acts = d
+        .acts
         .iter()
         .enumerate()
-        .map(|(i, a)| {
-            // Claims are in text order: binary-search the first one inside the act.
-            let from = claims.partition_point(|c| c.range.start < a.range.start);
-            let refs: Vec<String> = claims[from..]
-                .iter()
-                .enumerate()
-                .take_while(|(_, c)| c.range.start < a.range.end)
-                .filter(|(_, c)| c.range.end <= a.range.end)
-                .map(|(j, _)| node_id("c", from + j + 1))
-                .collect();
-            DiscourseAct {
-                id: node_id("da", i + 1),
-                kind: a.kind,
-                span: span(&a.range),
-                claim_refs: Some(refs),
-                children: Some(a.children.iter().map(|c| node_id("da", c + 1)).collect()),
-            }
+        .map(|(i, a)| DiscourseAct {
+            id: node_id("da", i + 1),
+            kind: a.kind,
+            span: span(&a.range),
+            claim_refs: Some(ids_within(&claim_ranges, &a.range, "c")),
+            children: Some(a.children.iter().map(|c| node_id("da", c + 1)).collect()),
         })
         .collect();
-    let mut context = answer.context.clone();
-    if !diagnostics.is_empty() {
-        context
-            .get_or_insert_with(Map::new)
-            .insert("extraction_diagnostics".into(), Value::Array(diagnostics.iter().cloned().map(Value::String).collect()));
-    }
-    g.context = context;
-    Extraction { graph: g, diagnostics }
+    g
+}
+
+/// The ids (`prefix` and 1-based position) of the `ranges` inside `outer`; `ranges` are sorted
+/// by start, so the first is found by binary search.
+fn ids_within(ranges: &[Range<usize>], outer: &Range<usize>, prefix: &str) -> Vec<String> {
+    let from = ranges.partition_point(|r| r.start < outer.start);
+    ranges[from..]
+        .iter()
+        .enumerate()
+        .take_while(|(_, r)| r.start < outer.end)
+        .filter(|(_, r)| r.end <= outer.end)
+        .map(|(j, _)| node_id(prefix, from + j + 1))
+        .collect()
 }
 
 /// The claim a citation marker supports: the claim containing it, else the last claim of its
