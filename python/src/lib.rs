@@ -312,6 +312,22 @@ impl Store {
         serve(py, request, |req| warrant::ingest::ingest(&self.env, &req))
     }
 
+    /// Reads files and folders and ingests them in one transaction; the summary as JSON.
+    #[pyo3(signature = (paths, version=None, no_extract=false))]
+    fn ingest_files(&self, py: Python<'_>, paths: Vec<String>, version: Option<String>, no_extract: bool) -> PyResult<String> {
+        py.detach(|| {
+            isolated(|| {
+                let files = warrant::ingest::IngestFiles {
+                    paths: paths.into_iter().map(Into::into).collect(),
+                    facts: Vec::new(),
+                    version,
+                };
+                json_of(&warrant::ingest::ingest_files(&self.env, &files, no_extract, 1200)?)
+            })
+        })
+        .map_err(raise)
+    }
+
     /// The top chunks for a query (`POST /v1/search`'s JSON); the hits as JSON.
     fn search(&self, py: Python<'_>, request: &str) -> PyResult<String> {
         serve(py, request, |req| warrant::search::search(&self.env, &req))

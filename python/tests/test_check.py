@@ -205,6 +205,22 @@ def test_a_store_ingests_searches_answers_and_checks(tmp_path: pathlib.Path) -> 
         warrant.Store(tmp_path / "missing", create=False)
 
 
+def test_a_store_ingests_files_as_the_cli_does(tmp_path: pathlib.Path) -> None:
+    store = warrant.Store(tmp_path / "kb")
+    summary = store.ingest([DEMO_SOURCES])
+    cli = subprocess.run([warrant_bin(), "ingest", "--format", "json", "--store", str(tmp_path / "cli"),
+                          str(DEMO_SOURCES)], capture_output=True)
+    assert cli.returncode == 0, cli.stderr
+    assert summary == json.loads(cli.stdout)
+    assert summary["documents"] == 3
+    assert store.check(DEMO_ANSWER.read_text(encoding="utf-8")).gate == "block"
+    with pytest.raises(warrant.InputError) as e:
+        store.ingest([tmp_path / "missing.md", tmp_path / "also-missing.md"])
+    assert len(e.value.problems) == 2
+    with pytest.raises(warrant.InputError):
+        store.ingest([DEMO_SOURCES, "some text"])
+
+
 def test_validate_policy_eval_and_compile_match_the_cli(tmp_path: pathlib.Path) -> None:
     graph = warrant.extract("Paris is the capital of France.")
     report = warrant.validate(graph)

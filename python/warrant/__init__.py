@@ -489,9 +489,23 @@ class Store:
     def ingest(self, documents: Iterable[Any], *, facts: Sequence[Mapping[str, Any]] | None = None,
                version: str | None = None, extract: bool = True) -> dict[str, Any]:
         """Ingests records (texts, ``(id, text)`` pairs, or ``{"id", "text", "version"?,
-        "title"?, "metadata"?}`` dicts) in one transaction: all of them or, if any is bad, none
-        (:class:`InputError`, every problem in ``.problems``). Returns the summary."""
-        req: dict[str, Any] = {"documents": [_record(i, d) for i, d in enumerate(documents)], "no_extract": not extract}
+        "title"?, "metadata"?}`` dicts), or files and folders (paths: text, Markdown, HTML,
+        JSON Lines, JSON records, read as ``warrant ingest`` reads them), in one transaction:
+        all of them or, if any is bad, none (:class:`InputError`, every problem in
+        ``.problems``). Returns the summary."""
+        docs = list(documents)
+        paths = [d for d in docs if isinstance(d, os.PathLike)]
+        if paths:
+            if len(paths) != len(docs) or facts is not None:
+                raise InputError("documents: give records or paths, not both (and facts only with records)",
+                                 kind="input", pointer="/documents")
+            try:
+                summary_files: dict[str, Any] = json.loads(
+                    self._native.ingest_files([os.fspath(p) for p in paths], version, not extract))
+            except _native.NativeError as e:
+                raise _raise(e) from None
+            return summary_files
+        req: dict[str, Any] = {"documents": [_record(i, d) for i, d in enumerate(docs)], "no_extract": not extract}
         if facts is not None:
             req["facts"] = [dict(f) for f in facts]
         if version is not None:

@@ -65,3 +65,66 @@ pub fn ingest(env: &Env, req: &IngestRequest) -> Result<IngestSummary> {
     }
     warrant_store::ingest(store.as_ref(), docs, manual, &opts, &mut |_| {}).map_err(|e| Error::store(e, None))
 }
+
+/// Files to ingest (the CLI's PATH arguments and `--facts`, Python's `Store.ingest(paths)`).
+#[derive(Debug, Clone, Default)]
+pub struct IngestFiles {
+    /// Files and folders: text, Markdown, HTML, JSON Lines and JSON records.
+    pub paths: Vec<std::path::PathBuf>,
+    /// Manual (gold) fact files (JSON, or JSON Lines by their `.jsonl`/`.ndjson` name).
+    pub facts: Vec<String>,
+    /// Version of documents that carry none.
+    pub version: Option<String>,
+}
+
+/// Reads `files` before anything is written: their documents and manual facts, or every
+/// problem (one line each, naming its file) in the error's problems.
+pub fn read_files(
+    files: &IngestFiles,
+    vocab: &warrant_facts::Vocabulary,
+    on_bytes: &mut dyn FnMut(u64),
+) -> Result<(warrant_store::sources::SourceSet, Vec<warrant_facts::Fact>)> {
+    use warrant_store::sources::{SourceSet, parse_manual_facts, read_sources};
+    let mut errors: Vec<String> = Vec::new();
+    let sources = match read_sources(&files.paths, files.version.as_deref(), on_bytes) {
+        Ok(set) => set,
+        Err(errs) => {
+            errors.extend(errs.iter().map(ToString::to_string));
+            SourceSet::default()
+        }
+    };
+    let mut manual = Vec::new();
+    for f in &files.facts {
+        let text = match crate::io::read_text(f) {
+            Ok(t) => t,
+            Err(e) => {
+                errors.push(e.to_string());
+                continue;
+            }
+        };
+        let lines = [".jsonl", ".ndjson"].iter().any(|ext| f.to_ascii_lowercase().ends_with(ext));
+        let (facts, errs) = parse_manual_facts(crate::io::display_name(f), &text, lines, Some(vocab));
+        manual.extend(facts);
+        errors.extend(errs.iter().map(ToString::to_string));
+    }
+    match errors.first() {
+        None => Ok((sources, manual)),
+        Some(first) => {
+            let problems = errors.iter().map(|e| Problem::at("", e)).collect();
+            Err(Error::input(first.clone()).with_problems(problems))
+        }
+    }
+}
+
+/// Reads `files` and ingests them into the environment's store in one transaction (nothing
+/// is written when any file is bad).
+pub fn ingest_files(env: &Env, files: &IngestFiles, no_extract: bool, max_chunk_chars: usize) -> Result<IngestSummary> {
+    let store = env.store().ok_or_else(|| Error::input("no store to ingest into"))?;
+    let vocab = env.vocabulary().as_ref().clone();
+    let (sources, manual) = read_files(files, &vocab, &mut |_| {})?;
+    if max_chunk_chars == 0 {
+        return Err(Error::input("max_chunk_chars must be at least 1"));
+    }
+    let opts = IngestOptions { vocabulary: vocab, max_chunk_chars, extract: !no_extract, ..IngestOptions::default() };
+    warrant_store::ingest(store.as_ref(), sources.documents, manual, &opts, &mut |_| {}).map_err(|e| Error::store(e, None))
+}

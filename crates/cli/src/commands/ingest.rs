@@ -13,13 +13,11 @@ use std::sync::Arc;
 
 use warrant_extract::llm::LlmFactExtractor;
 use warrant_facts::{FactExtractor, PatternExtractor, Vocabulary};
-use warrant_store::sources::{SourceSet, parse_manual_facts, read_sources};
 use warrant_store::{IngestOptions, IngestSummary, Progress, SqliteStore, extraction_consistency, ingest};
 
 use crate::cli::{Format, IngestArgs};
 use crate::commands::store_dir;
 use crate::error::{CliError, CliResult};
-use crate::io::{display_name, read_text};
 use crate::out::{Out, outln};
 
 /// Reads `--vocab` (TOML or JSON) and adds it to the default vocabulary.
@@ -34,32 +32,17 @@ pub fn run(args: IngestArgs) -> CliResult<ExitCode> {
     let llm = args.llm_opts.stage(args.llm, "--llm")?;
     let bar = Bar::new();
     bar.stage("reading");
-    let mut errors: Vec<String> = Vec::new();
-    let sources = match read_sources(&args.paths, args.doc_version.as_deref(), &mut |bytes| bar.add_bytes(bytes)) {
-        Ok(set) => set,
-        Err(errs) => {
-            errors.extend(errs.iter().map(ToString::to_string));
-            SourceSet::default()
+    let files =
+        warrant::ingest::IngestFiles { paths: args.paths.clone(), facts: args.facts.clone(), version: args.doc_version.clone() };
+    let read = warrant::ingest::read_files(&files, &vocab, &mut |bytes| bar.add_bytes(bytes));
+    let (sources, manual) = match read {
+        Ok(read) => read,
+        Err(e) => {
+            bar.clear();
+            let lines: Vec<String> = e.problems.into_iter().map(|p| p.message).collect();
+            return Err(if lines.is_empty() { CliError::input(e.message) } else { CliError::inputs(&lines) });
         }
     };
-    let mut manual = Vec::new();
-    for f in &args.facts {
-        let text = match read_text(f) {
-            Ok(t) => t,
-            Err(e) => {
-                errors.push(e.to_string());
-                continue;
-            }
-        };
-        let lines = [".jsonl", ".ndjson"].iter().any(|ext| f.to_ascii_lowercase().ends_with(ext));
-        let (facts, errs) = parse_manual_facts(display_name(f), &text, lines, Some(&vocab));
-        manual.extend(facts);
-        errors.extend(errs.iter().map(ToString::to_string));
-    }
-    if !errors.is_empty() {
-        bar.clear();
-        return Err(CliError::inputs(&errors));
-    }
 
     let dir = store_dir(&args.store);
     let store = SqliteStore::open(&dir).map_err(CliError::store)?;
