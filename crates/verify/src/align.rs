@@ -336,6 +336,45 @@ struct Found {
     dates: Vec<bool>,
 }
 
+/// What a window states of a claim, measured once and read by every check of a conflict.
+struct Measures<'a> {
+    w: &'a Analysis,
+    focus: &'a Focus,
+    question: Option<&'a Analysis>,
+    found_names: Vec<bool>,
+    found_dates: Vec<bool>,
+    names_missing: Vec<&'a Name>,
+    nums_missing: Vec<&'a Num>,
+    dates_missing: Vec<&'a DateKey>,
+    keys_in: usize,
+    covered: usize,
+    support: f64,
+    context: f64,
+    relevance: f64,
+    missing_specifics: usize,
+    total: f64,
+    keys_missing: usize,
+    anchored_on_subject: bool,
+    stated_but_one: bool,
+    /// A question in the source asks, and a report of others' claims relays: neither states
+    /// anything to conflict with.
+    asks: bool,
+    other_time: bool,
+    other_instance: bool,
+    other_subject: bool,
+    more_differs: bool,
+    same_thing: bool,
+}
+
+/// Nearly all of the rest: three quarters of it, or all its words but one and most of it.
+fn nearly(rest: f64, keys_missing: usize) -> bool {
+    rest >= REST || (keys_missing <= 1 && rest >= REST_SHORT)
+}
+
+/// A number right after the claim's first name labels it ("Boeing 737"): part of the name.
+fn labels_first(focus: &Focus, n: &Num) -> bool {
+    focus.names.first().is_some_and(|m| labels(n, m))
+}
 /// Evaluates one window.
 pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, question: Option<&Analysis>) -> WindowEval {
     // One sentence is read as it is; several are merged into one analysis.
@@ -347,7 +386,6 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         &joined
     };
     let key_found: Vec<bool> = focus.keys.iter().map(|k| w.has_key(k)).collect();
-    let keys_in = key_found.iter().filter(|f| **f).count();
     // "She heads the NLP section": a window opening with a pronoun speaks of the one the
     // sentences before it name (or the document's topic); those names count as stated.
     let referents = referents(corpus, first);
@@ -372,265 +410,110 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         single.quote = Some((first + best, first + best));
         return single;
     }
-    let (found_names, found_nums, found_dates) = (found.names, found.nums, found.dates);
-    let names_missing: Vec<&Name> = focus.names.iter().zip(&found_names).filter(|(_, f)| !**f).map(|(n, _)| n).collect();
-    let nums_missing: Vec<&Num> = focus.nums.iter().zip(&found_nums).filter(|(_, f)| !**f).map(|(n, _)| n).collect();
-    let dates_missing: Vec<&DateKey> = focus.dates.iter().zip(&found_dates).filter(|(_, f)| !**f).map(|(n, _)| n).collect();
-    let new_found = |found: &[bool], given: &[bool]| found.iter().zip(given).filter(|(f, g)| **f && !**g).count();
-    let covered = keys_in
-        + new_found(&found_names, &focus.given_names)
-        + new_found(&found_nums, &focus.given_nums)
-        + new_found(&found_dates, &focus.given_dates);
-    let mut support = covered as f64 / focus.total().max(1) as f64;
-    // With fewer than two words, the claim's context is its support.
-    let context = if focus.all_keys.len() < 2 {
-        support
-    } else {
-        focus.all_keys.iter().filter(|k| w.has_key(k)).count() as f64 / focus.all_keys.len() as f64
-    };
-    let relevance = question.map_or(1.0, |q| {
-        if q.keys.is_empty() { 1.0 } else { q.keys.iter().filter(|k| w.has_key(k)).count() as f64 / q.keys.len() as f64 }
-    });
+    let m = Measures::of(w, focus, question, &key_found, found);
+    let (conflict, flipped_any) = m.conflict(&referents);
+    let Measures { names_missing, nums_missing, dates_missing, other_instance, support, context, relevance, .. } = &m;
+    let flipped = flipped_any || antonym(focus, w).is_some();
+    WindowEval {
+        first,
+        last,
+        support: if *other_instance { 0.0 } else { *support },
+        context: *context,
+        missing: names_missing.len() + nums_missing.len() + dates_missing.len(),
+        relevance: *relevance,
+        quote: None,
+        found: if *other_instance { vec![false; found_items.len()] } else { found_items },
+        flipped,
+        related_support: m.related_support(&key_found),
+        doubt: conflict.is_none() && m.doubt(),
+        conflict,
+    }
+}
 
-    // A conflict is the source stating the claim with one value changed: everything else the
-    // claim says is there. `rest` is the support over all but the one missing specific (the
-    // slot in question); `stated_but_one` holds when that specific is the only one missing.
-    // A number that labels one of the claim's names ("Boeing 737") is part of that name.
-    let labelled = |n: &Num| focus.names.first().is_some_and(|m| labels(n, m));
-    let missing_specifics = names_missing.len() + nums_missing.iter().filter(|n| !labelled(n)).count() + dates_missing.len();
-    let total = focus.total().max(1) as f64;
-    let keys_missing = focus.keys.len() - keys_in;
-    // Support over what the claim adds besides the slot; when it adds nothing else (the
-    // question says the rest), how much of all its words the window has.
-    let rest = if missing_specifics != 1 {
-        support
-    } else if total > 1.0 {
-        covered as f64 / (total - 1.0)
-    } else {
-        context
-    };
-    // Its subject (the first name) is there: a qualifier missing elsewhere ("in the Solar
-    // System") does not make the window about something else.
-    let subject_found = found_names.first().copied().unwrap_or(true);
-    let only_names_missing = nums_missing.iter().all(|n| labelled(n)) && dates_missing.is_empty();
-    let anchored_on_subject = missing_specifics == 0 || (subject_found && only_names_missing && missing_specifics == 1);
-    // Nearly all of the rest: three quarters of it, or all its words but one and most of it.
-    let nearly = |rest: f64, keys_missing: usize| rest >= REST || (keys_missing <= 1 && rest >= REST_SHORT);
-    let stated_but_one = focus.bare || (missing_specifics == 1 && nearly(rest, keys_missing));
-    // A question in the source asks, and a report of others' claims relays: neither states
-    // anything to conflict with.
-    let asks = w.asks || w.reports;
-    let mut conflict = None;
-    for mine in focus.roles.iter().filter(|_| !asks) {
-        let theirs: Vec<&Role> = w.roles.iter().filter(|r| r.verb == mine.verb).collect();
-        let same = |r: &&Role| {
-            r.agent.last() == mine.agent.last()
-                || crate::analysis::has_words_near(&r.agent, &mine.agent)
-                || crate::analysis::has_words_near(&mine.agent, &r.agent)
-                || words_alike(&r.agent, &mine.agent)
-        };
-        let agent_found = focus.names.iter().zip(&found_names).any(|(n, f)| *f && n.stems == mine.agent);
-        let anchored = if agent_found { missing_specifics == 0 && support >= REST } else { stated_but_one };
-        if let Some(other) = theirs.iter().find(|r| !same(r))
-            && !theirs.iter().any(same)
-            && anchored
-        {
-            conflict = Some(Conflict::Agent {
-                verb: other.verb_text.clone(),
-                claim: mine.agent_text.clone(),
-                source: other.agent_text.clone(),
-            });
-            break;
+impl Measures<'_> {
+    /// The window's conflict with the claim, if any, after the checks that rule one out (another
+    /// subject, instance or referent); and whether a negation was seen.
+    fn conflict(&self, referents: &[&Name]) -> (Option<Conflict>, bool) {
+        let Measures { w, focus, asks, anchored_on_subject, covered, total, keys_missing, other_subject, other_instance, .. } =
+            *self;
+        let mut conflict = self.agent_conflict();
+        if conflict.is_none() {
+            conflict = self.number_conflict();
         }
-    }
-    // A claim dated otherwise than the window speaks of another time: its amounts are not
-    // compared ("$31,000 in 2030" against "$14,600 for 2024").
-    let window_years = crate::question::years(w);
-    let other_time = focus.dates.iter().zip(&found_dates).any(|(d, f)| {
-        !f && (w.dates.iter().any(|x| d.conflicts(x))
-            || d.year.is_some_and(|y| !window_years.is_empty() && !window_years.contains(&y)))
-    });
-    // A bare number right after the claim's first name labels what the claim is about
-    // ("Cinder 42", "Boeing 737"): part of the name, not an amount. A window with the name
-    // under another label ("Cinder 273") speaks of another subject too. (After a later name
-    // it is the value asserted: "requires Python 3.8".)
-    let labels_name = |n: &Num| focus.names.first().is_some_and(|m| labels(n, m));
-    // The claim's subject is an instance in a series ("In Cinder 42, …", "The Elara 77 plan
-    // …": a name and its label number in the claim's first words). A window without that name
-    // under that label speaks of another instance: nothing in it conflicts with the claim.
-    let claim_label = focus
-        .names
-        .first()
-        .filter(|n| n.tokens.start <= 2)
-        .and_then(|n| focus.nums.iter().find(|x| labels(x, n)).map(|x| (n, &x.written)));
-    let other_instance = !focus.bare && claim_label.is_some_and(|(n, l)| label_of(&w.names, &w.nums, n) != Some(l));
-    // A window that names none of the claim's names and puts another name in their place
-    // speaks of another subject ("In Borealis 17, audit logs expire after 33 minutes" for "In
-    // Cinder 42, audit logs expire after 51 minutes"): its amounts and dates are not compared,
-    // and a name that differs together with an amount or date is two differences, not one
-    // substitution.
-    let other_subject = !focus.bare
-        && (!found_names.is_empty()
-            && found_names.iter().zip(&focus.given_names).all(|(f, g)| !f && !g)
-            && w.names.iter().any(|m| {
-                !focus.names.iter().any(|n| variant(n, m))
-                    && focus.names.iter().any(|n| shares_enough(focus.near(&n.near), &m.near))
-            })
-            || nums_missing.iter().any(|n| labels_name(n)));
-    let more_differs = nums_missing.iter().any(|n| !labels_name(n)) || !dates_missing.is_empty();
-    // An amount or date is compared only in a window about the same thing: all of the claim's
-    // words but one are there, or at least its first two, which name what it is about ("API
-    // keys expire after 11 minutes" is not about "audit logs expire after 51 minutes"; "a pen
-    // can be kept … for up to 28 days" is about "opened pens should be thrown away after 7
-    // days").
-    let same_thing = focus.all_keys.iter().filter(|k| !w.has_key(k)).count() <= 1
-        || focus.token_keys.iter().flatten().take(2).all(|k| w.has_key(k));
-    for n in nums_missing
-        .iter()
-        .filter(|_| conflict.is_none() && !asks && stated_but_one && !other_time && !other_subject && same_thing)
-    {
-        let near = focus.near(&n.near);
-        // One value in the slot: a window listing several ("1935 … 1937") may not be exhaustive.
-        let candidates: Vec<&Num> = w.nums.iter().filter(|m| n.differs_from(m) && shares(near, &m.near)).collect();
-        // Every value of that kind in the window (dates too, for a year), not only those near.
-        let year_like = |x: &BigRational| {
-            x.is_integer() && *x >= BigRational::from_integer(1000.into()) && *x <= BigRational::from_integer(2100.into())
-        };
-        let years: Vec<BigRational> = if year_like(&n.value) && n.dimension == warrant_text::quantity::Dimension::Number {
-            w.dates.iter().filter_map(|d| d.year).map(|y| BigRational::from_integer(y.into())).collect()
-        } else {
-            Vec::new()
-        };
-        let mut values: Vec<&BigRational> = w
-            .nums
-            .iter()
-            .filter(|m| n.differs_from(m) || n.same_amount(m))
-            .map(|m| &m.value)
-            .chain(candidates.iter().map(|m| &m.value))
-            .chain(years.iter())
-            .collect();
-        values.sort();
-        values.dedup();
-        if let Some(m) = candidates.first().filter(|_| values.len() == 1) {
-            conflict = Some(Conflict::Number { claim: n.surface.clone(), source: m.surface.clone() });
-            break;
+        if conflict.is_none() {
+            conflict = self.date_conflict();
         }
-    }
-    if conflict.is_none() && !asks && !w.relative_time && stated_but_one && !other_subject && same_thing {
-        // One date in the slot, as for amounts.
-        // A window that states several dates may be listing some of many ("titles in 1998,
-        // 2002 and 2004"): only a window with one date in it conflicts on dates.
-        let one_date = w.dates.iter().all(|x| *x == w.dates[0]);
-        let dated = |d: &DateKey, near: &[String]| {
-            one_date && w.dates.iter().zip(&w.date_near).any(|(x, xn)| d.conflicts(x) && shares(near, xn))
+        if conflict.is_none() {
+            conflict = self.name_conflict();
+        }
+        let mut flipped_any = false;
+        if conflict.is_none() && !focus.bare && !asks && self.missing_specifics == 0 && self.support >= REST {
+            conflict = slot(focus, &self.found_names, w, self.question, true);
+        }
+        if conflict.is_none() {
+            (conflict, flipped_any) = self.negation_conflict();
+        }
+        if conflict.is_none() && !asks && anchored_on_subject {
+            // The opposite word stands in for one of the claim's: the rest must be there.
+            conflict =
+                antonym(focus, w).filter(|_| nearly(covered as f64 / (total - 1.0).max(1.0), keys_missing.saturating_sub(1)));
+        }
+        // A claim about "it" or "he" conflicts only with a window about the same one: its
+        // antecedent named there, or a window that itself speaks of "it". Without an antecedent in
+        // the answer, nothing says the window is about the same thing.
+        let same_subject = match &focus.antecedent {
+            None => true,
+            Some(None) => false,
+            Some(Some(n)) => w.has_name(n) || w.refers_back || referents.iter().any(|r| r.same_as(n)),
         };
-        if focus.dates.iter().zip(&focus.date_near).zip(&found_dates).any(|((d, dn), f)| !f && dated(d, focus.near(dn))) {
-            conflict = Some(Conflict::Date);
-        }
-    }
-    if conflict.is_none() && !asks && stated_but_one && !(other_subject && more_differs) {
-        // Another name standing where the claim's name stands ("born in Warsaw" for "born in
-        // Paris"), while no form of the claim's name is there.
-        'names: for n in &names_missing {
-            let near = focus.near(&n.near);
-            if w.names.iter().any(|m| variant(n, m)) {
-                continue;
-            }
-            for m in &w.names {
-                let substitute = !focus.names.iter().any(|f| f.stems == m.stems || variant(f, m))
-                    && question.is_none_or(|q| !q.has_name(m))
-                    && shares_enough(near, &m.near)
-                    && fills_same_slot(n, m);
-                if substitute {
-                    conflict = Some(Conflict::Substitution { claim: titled(n), source: titled(m) });
-                    break 'names;
-                }
-            }
-        }
-    }
-    let mut flipped_any = false;
-    if conflict.is_none() && !focus.bare && !asks && missing_specifics == 0 && support >= REST {
-        conflict = slot(focus, &found_names, w, question, true);
-    }
-    if conflict.is_none() {
-        // A negation that scopes over the claim's own words, on one side only: the window
-        // denies a word the claim affirms (and nowhere affirms it), or affirms one the claim
-        // denies.
-        let flipped = if focus.negated.is_empty() {
-            // A name counts as one of the claim's words ("is not Confidential Information").
-            let denied_names = focus
-                .names
-                .iter()
-                .filter(|n| {
-                    let keys: Vec<String> = n.words.iter().map(|x| lexicon::key(x)).collect();
-                    keys.iter().any(|k| w.negated.contains(k) && !w.affirmed.contains(k))
-                })
-                .count();
-            denied_names + focus.keys.iter().filter(|k| w.negated.contains(k) && !w.affirmed.contains(k)).count()
-        } else {
-            focus.negated.iter().filter(|k| w.affirmed.contains(k) && !w.negated.contains(k)).count()
-        };
-        // "There are no monthly maintenance fees" denies "charges a $5 monthly maintenance
-        // fee": an amount of a denied thing is denied with it.
-        let denied_amounts = nums_missing.iter().all(|n| n.near.iter().any(|k| w.negated.contains(k)));
-        let anchored = anchored_on_subject || (dates_missing.is_empty() && names_missing.is_empty() && denied_amounts);
-        flipped_any = flipped > 0;
-        if flipped > 0 && !asks && anchored && (support >= REST || (flipped >= 2 && support >= REST_SHORT)) {
-            conflict = Some(Conflict::Negation);
-        }
-    }
-    if conflict.is_none() && !asks && anchored_on_subject {
-        // The opposite word stands in for one of the claim's: the rest must be there.
-        conflict = antonym(focus, w).filter(|_| nearly(covered as f64 / (total - 1.0).max(1.0), keys_missing.saturating_sub(1)));
-    }
-    // A claim about "it" or "he" conflicts only with a window about the same one: its
-    // antecedent named there, or a window that itself speaks of "it". Without an antecedent in
-    // the answer, nothing says the window is about the same thing.
-    let same_subject = match &focus.antecedent {
-        None => true,
-        Some(None) => false,
-        Some(Some(n)) => w.has_name(n) || w.refers_back || referents.iter().any(|r| r.same_as(n)),
-    };
-    if !same_subject {
-        conflict = None;
-    }
-    // A name the claim itself writes (perhaps in lower case) stands in for nothing.
-    if let Some(Conflict::Substitution { source, .. } | Conflict::Agent { source, .. }) = &conflict {
-        let words: Vec<String> = warrant_text::words::words(source).map(|(_, x)| lexicon::stem(&x.to_lowercase())).collect();
-        // Unless the claim names it as a name too (a reversed role: "Harold defeated William").
-        let named = words.iter().filter(|x| !lexicon::is_stopword(x)).all(|x| focus.names.iter().any(|n| n.stems.contains(x)));
-        if !named && words.iter().all(|x| focus.claim_stems.contains(x)) {
+        if !same_subject {
             conflict = None;
         }
+        // A name the claim itself writes (perhaps in lower case) stands in for nothing.
+        if let Some(Conflict::Substitution { source, .. } | Conflict::Agent { source, .. }) = &conflict {
+            let words: Vec<String> = warrant_text::words::words(source).map(|(_, x)| lexicon::stem(&x.to_lowercase())).collect();
+            // Unless the claim names it as a name too (a reversed role: "Harold defeated William").
+            let named =
+                words.iter().filter(|x| !lexicon::is_stopword(x)).all(|x| focus.names.iter().any(|n| n.stems.contains(x)));
+            if !named && words.iter().all(|x| focus.claim_stems.contains(x)) {
+                conflict = None;
+            }
+        }
+        // About another subject, only a name standing in for the claim's is a conflict.
+        if other_subject && !matches!(conflict, Some(Conflict::Substitution { .. } | Conflict::Agent { .. })) {
+            conflict = None;
+        }
+        // Nor does it support the claim (an "8" in "8 minutes" is not the claim's "Borealis 8").
+        if other_instance {
+            conflict = None;
+        }
+        (conflict, flipped_any)
     }
-    // About another subject, only a name standing in for the claim's is a conflict.
-    if other_subject && !matches!(conflict, Some(Conflict::Substitution { .. } | Conflict::Agent { .. })) {
-        conflict = None;
+
+    /// Another name where the claim's stands, by the looser reading (near the same words, in
+    /// no checked slot): not a contradiction, but the window cannot confirm the claim either.
+    fn doubt(&self) -> bool {
+        let Measures { w, focus, question, other_instance, .. } = *self;
+        !focus.bare
+            && !other_instance
+            && (self.names_missing.iter().any(|n| {
+                let near = focus.near(&n.near);
+                !w.names.iter().any(|m| variant(n, m))
+                    && w.names.iter().any(|m| {
+                        !focus.names.iter().any(|f| f.stems == m.stems || variant(f, m))
+                            && question.is_none_or(|q| !q.has_name(m))
+                            && shares_enough(near, &m.near)
+                    })
+            }) || slot(focus, &self.found_names, w, question, false).is_some())
     }
-    // Nor does it support the claim (an "8" in "8 minutes" is not the claim's "Borealis 8").
-    if other_instance {
-        conflict = None;
-        support = 0.0;
-    }
-    let flipped = flipped_any || antonym(focus, w).is_some();
-    // Another name where the claim's stands, by the looser reading (near the same words, in
-    // no checked slot): not a contradiction, but the window cannot confirm the claim either.
-    let doubt = conflict.is_none()
-        && !focus.bare
-        && !other_instance
-        && (names_missing.iter().any(|n| {
-            let near = focus.near(&n.near);
-            !w.names.iter().any(|m| variant(n, m))
-                && w.names.iter().any(|m| {
-                    !focus.names.iter().any(|f| f.stems == m.stems || variant(f, m))
-                        && question.is_none_or(|q| !q.has_name(m))
-                        && shares_enough(near, &m.near)
-                })
-        }) || slot(focus, &found_names, w, question, false).is_some());
-    let related_support = if other_instance {
-        0.0
-    } else {
-        let mut by_relation = key_found.clone();
+
+    /// The support counting the claim's words the window states in other words.
+    fn related_support(&self, key_found: &[bool]) -> f64 {
+        let Measures { w, focus, keys_in, covered, support, other_instance, .. } = *self;
+        if other_instance {
+            return 0.0;
+        }
+        let mut by_relation = key_found.to_vec();
         for t in w.terms.iter().chain(&w.broader) {
             if let Some(idx) = focus.related.get(t) {
                 for &i in idx {
@@ -640,20 +523,272 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         }
         let gained = by_relation.iter().filter(|f| **f).count() - keys_in;
         ((covered + gained) as f64 / focus.total().max(1) as f64).max(support)
-    };
-    WindowEval {
-        first,
-        last,
-        support,
-        context,
-        missing: names_missing.len() + nums_missing.len() + dates_missing.len(),
-        conflict,
-        relevance,
-        quote: None,
-        found: if other_instance { vec![false; found_items.len()] } else { found_items },
-        flipped,
-        related_support,
-        doubt,
+    }
+}
+
+impl<'a> Measures<'a> {
+    /// Measures window `w` against `focus`, given which of its keys and specifics it states.
+    fn of(w: &'a Analysis, focus: &'a Focus, question: Option<&'a Analysis>, key_found: &[bool], found: Found) -> Self {
+        let keys_in = key_found.iter().filter(|f| **f).count();
+        let (found_names, found_nums, found_dates) = (found.names, found.nums, found.dates);
+        let names_missing: Vec<&Name> = focus.names.iter().zip(&found_names).filter(|(_, f)| !**f).map(|(n, _)| n).collect();
+        let nums_missing: Vec<&Num> = focus.nums.iter().zip(&found_nums).filter(|(_, f)| !**f).map(|(n, _)| n).collect();
+        let dates_missing: Vec<&DateKey> = focus.dates.iter().zip(&found_dates).filter(|(_, f)| !**f).map(|(n, _)| n).collect();
+        let new_found = |found: &[bool], given: &[bool]| found.iter().zip(given).filter(|(f, g)| **f && !**g).count();
+        let covered = keys_in
+            + new_found(&found_names, &focus.given_names)
+            + new_found(&found_nums, &focus.given_nums)
+            + new_found(&found_dates, &focus.given_dates);
+        let support = covered as f64 / focus.total().max(1) as f64;
+        // With fewer than two words, the claim's context is its support.
+        let context = if focus.all_keys.len() < 2 {
+            support
+        } else {
+            focus.all_keys.iter().filter(|k| w.has_key(k)).count() as f64 / focus.all_keys.len() as f64
+        };
+        let relevance = question.map_or(1.0, |q| {
+            if q.keys.is_empty() { 1.0 } else { q.keys.iter().filter(|k| w.has_key(k)).count() as f64 / q.keys.len() as f64 }
+        });
+        // A conflict is the source stating the claim with one value changed: everything else the
+        // claim says is there. `rest` is the support over all but the one missing specific (the
+        // slot in question); `stated_but_one` holds when that specific is the only one missing.
+        // A number that labels one of the claim's names ("Boeing 737") is part of that name.
+        let missing_specifics =
+            names_missing.len() + nums_missing.iter().filter(|n| !labels_first(focus, n)).count() + dates_missing.len();
+        let total = focus.total().max(1) as f64;
+        let keys_missing = focus.keys.len() - keys_in;
+        // Support over what the claim adds besides the slot; when it adds nothing else (the
+        // question says the rest), how much of all its words the window has.
+        let rest = if missing_specifics != 1 {
+            support
+        } else if total > 1.0 {
+            covered as f64 / (total - 1.0)
+        } else {
+            context
+        };
+        // Its subject (the first name) is there: a qualifier missing elsewhere ("in the Solar
+        // System") does not make the window about something else.
+        let subject_found = found_names.first().copied().unwrap_or(true);
+        let only_names_missing = nums_missing.iter().all(|n| labels_first(focus, n)) && dates_missing.is_empty();
+        let anchored_on_subject = missing_specifics == 0 || (subject_found && only_names_missing && missing_specifics == 1);
+        let stated_but_one = focus.bare || (missing_specifics == 1 && nearly(rest, keys_missing));
+        // A claim dated otherwise than the window speaks of another time: its amounts are not
+        // compared ("$31,000 in 2030" against "$14,600 for 2024").
+        let window_years = crate::question::years(w);
+        let other_time = focus.dates.iter().zip(&found_dates).any(|(d, f)| {
+            !f && (w.dates.iter().any(|x| d.conflicts(x))
+                || d.year.is_some_and(|y| !window_years.is_empty() && !window_years.contains(&y)))
+        });
+        // The claim's subject is an instance in a series ("In Cinder 42, …", "The Elara 77 plan
+        // …": a name and its label number in the claim's first words). A window without that name
+        // under that label speaks of another instance: nothing in it conflicts with the claim.
+        let claim_label = focus
+            .names
+            .first()
+            .filter(|n| n.tokens.start <= 2)
+            .and_then(|n| focus.nums.iter().find(|x| labels(x, n)).map(|x| (n, &x.written)));
+        let other_instance = !focus.bare && claim_label.is_some_and(|(n, l)| label_of(&w.names, &w.nums, n) != Some(l));
+        // A window that names none of the claim's names and puts another name in their place
+        // speaks of another subject ("In Borealis 17, audit logs expire after 33 minutes" for "In
+        // Cinder 42, audit logs expire after 51 minutes"): its amounts and dates are not compared,
+        // and a name that differs together with an amount or date is two differences, not one
+        // substitution. A bare number right after the claim's first name labels what the claim
+        // is about ("Cinder 42", "Boeing 737"): a window with the name under another label
+        // ("Cinder 273") speaks of another subject too. (After a later name it is the value
+        // asserted: "requires Python 3.8".)
+        let other_subject = !focus.bare
+            && (!found_names.is_empty()
+                && found_names.iter().zip(&focus.given_names).all(|(f, g)| !f && !g)
+                && w.names.iter().any(|m| {
+                    !focus.names.iter().any(|n| variant(n, m))
+                        && focus.names.iter().any(|n| shares_enough(focus.near(&n.near), &m.near))
+                })
+                || nums_missing.iter().any(|n| labels_first(focus, n)));
+        let more_differs = nums_missing.iter().any(|n| !labels_first(focus, n)) || !dates_missing.is_empty();
+        // An amount or date is compared only in a window about the same thing: all of the claim's
+        // words but one are there, or at least its first two, which name what it is about ("API
+        // keys expire after 11 minutes" is not about "audit logs expire after 51 minutes"; "a pen
+        // can be kept … for up to 28 days" is about "opened pens should be thrown away after 7
+        // days").
+        let same_thing = focus.all_keys.iter().filter(|k| !w.has_key(k)).count() <= 1
+            || focus.token_keys.iter().flatten().take(2).all(|k| w.has_key(k));
+        Measures {
+            w,
+            focus,
+            question,
+            found_names,
+            found_dates,
+            names_missing,
+            nums_missing,
+            dates_missing,
+            keys_in,
+            covered,
+            support,
+            context,
+            relevance,
+            missing_specifics,
+            total,
+            keys_missing,
+            anchored_on_subject,
+            stated_but_one,
+            asks: w.asks || w.reports,
+            other_time,
+            other_instance,
+            other_subject,
+            more_differs,
+            same_thing,
+        }
+    }
+
+    /// Another agent of the claim's action ("X wrote it" where the claim says Y did).
+    fn agent_conflict(&self) -> Option<Conflict> {
+        let Measures { w, focus, asks, missing_specifics, support, stated_but_one, .. } = *self;
+        let found_names = &self.found_names;
+        let mut conflict = None;
+        for mine in focus.roles.iter().filter(|_| !asks) {
+            let theirs: Vec<&Role> = w.roles.iter().filter(|r| r.verb == mine.verb).collect();
+            let same = |r: &&Role| {
+                r.agent.last() == mine.agent.last()
+                    || crate::analysis::has_words_near(&r.agent, &mine.agent)
+                    || crate::analysis::has_words_near(&mine.agent, &r.agent)
+                    || words_alike(&r.agent, &mine.agent)
+            };
+            let agent_found = focus.names.iter().zip(found_names).any(|(n, f)| *f && n.stems == mine.agent);
+            let anchored = if agent_found { missing_specifics == 0 && support >= REST } else { stated_but_one };
+            if let Some(other) = theirs.iter().find(|r| !same(r))
+                && !theirs.iter().any(same)
+                && anchored
+            {
+                conflict = Some(Conflict::Agent {
+                    verb: other.verb_text.clone(),
+                    claim: mine.agent_text.clone(),
+                    source: other.agent_text.clone(),
+                });
+                break;
+            }
+        }
+        conflict
+    }
+
+    /// One amount in the slot where the claim states another.
+    fn number_conflict(&self) -> Option<Conflict> {
+        let Measures { w, focus, asks, stated_but_one, other_time, other_subject, same_thing, .. } = *self;
+        let conflict: Option<Conflict> = None;
+        for n in self
+            .nums_missing
+            .iter()
+            .filter(|_| conflict.is_none() && !asks && stated_but_one && !other_time && !other_subject && same_thing)
+        {
+            let near = focus.near(&n.near);
+            // One value in the slot: a window listing several ("1935 … 1937") may not be exhaustive.
+            let candidates: Vec<&Num> = w.nums.iter().filter(|m| n.differs_from(m) && shares(near, &m.near)).collect();
+            // Every value of that kind in the window (dates too, for a year), not only those near.
+            let year_like = |x: &BigRational| {
+                x.is_integer() && *x >= BigRational::from_integer(1000.into()) && *x <= BigRational::from_integer(2100.into())
+            };
+            let years: Vec<BigRational> = if year_like(&n.value) && n.dimension == warrant_text::quantity::Dimension::Number {
+                w.dates.iter().filter_map(|d| d.year).map(|y| BigRational::from_integer(y.into())).collect()
+            } else {
+                Vec::new()
+            };
+            let mut values: Vec<&BigRational> = w
+                .nums
+                .iter()
+                .filter(|m| n.differs_from(m) || n.same_amount(m))
+                .map(|m| &m.value)
+                .chain(candidates.iter().map(|m| &m.value))
+                .chain(years.iter())
+                .collect();
+            values.sort();
+            values.dedup();
+            if let Some(m) = candidates.first().filter(|_| values.len() == 1) {
+                return Some(Conflict::Number { claim: n.surface.clone(), source: m.surface.clone() });
+            }
+        }
+        conflict
+    }
+
+    /// One date in the slot where the claim states another.
+    fn date_conflict(&self) -> Option<Conflict> {
+        let Measures { w, focus, asks, stated_but_one, other_subject, same_thing, .. } = *self;
+        let found_dates = &self.found_dates;
+        let conflict: Option<Conflict> = None;
+        if conflict.is_none() && !asks && !w.relative_time && stated_but_one && !other_subject && same_thing {
+            // One date in the slot, as for amounts.
+            // A window that states several dates may be listing some of many ("titles in 1998,
+            // 2002 and 2004"): only a window with one date in it conflicts on dates.
+            let one_date = w.dates.iter().all(|x| *x == w.dates[0]);
+            let dated = |d: &DateKey, near: &[String]| {
+                one_date && w.dates.iter().zip(&w.date_near).any(|(x, xn)| d.conflicts(x) && shares(near, xn))
+            };
+            if focus.dates.iter().zip(&focus.date_near).zip(found_dates).any(|((d, dn), f)| !f && dated(d, focus.near(dn))) {
+                return Some(Conflict::Date);
+            }
+        }
+        conflict
+    }
+
+    /// Another name standing where the claim's name stands.
+    fn name_conflict(&self) -> Option<Conflict> {
+        let Measures { w, focus, question, asks, stated_but_one, other_subject, more_differs, .. } = *self;
+        let conflict: Option<Conflict> = None;
+        if conflict.is_none() && !asks && stated_but_one && !(other_subject && more_differs) {
+            // Another name standing where the claim's name stands ("born in Warsaw" for "born in
+            // Paris"), while no form of the claim's name is there.
+            for n in &self.names_missing {
+                let near = focus.near(&n.near);
+                if w.names.iter().any(|m| variant(n, m)) {
+                    continue;
+                }
+                for m in &w.names {
+                    let substitute = !focus.names.iter().any(|f| f.stems == m.stems || variant(f, m))
+                        && question.is_none_or(|q| !q.has_name(m))
+                        && shares_enough(near, &m.near)
+                        && fills_same_slot(n, m);
+                    if substitute {
+                        return Some(Conflict::Substitution { claim: titled(n), source: titled(m) });
+                    }
+                }
+            }
+        }
+        conflict
+    }
+
+    /// A negation scoped over the claim's own words, on one side only; and whether any was
+    /// seen (a contradiction or not).
+    fn negation_conflict(&self) -> (Option<Conflict>, bool) {
+        let Measures { w, focus, asks, anchored_on_subject, support, .. } = *self;
+        let (nums_missing, dates_missing, names_missing) = (&self.nums_missing, &self.dates_missing, &self.names_missing);
+        let mut conflict = None;
+        let flipped_any;
+        {
+            // A negation that scopes over the claim's own words, on one side only: the window
+            // denies a word the claim affirms (and nowhere affirms it), or affirms one the claim
+            // denies.
+            let flipped = if focus.negated.is_empty() {
+                // A name counts as one of the claim's words ("is not Confidential Information").
+                let denied_names = focus
+                    .names
+                    .iter()
+                    .filter(|n| {
+                        let keys: Vec<String> = n.words.iter().map(|x| lexicon::key(x)).collect();
+                        keys.iter().any(|k| w.negated.contains(k) && !w.affirmed.contains(k))
+                    })
+                    .count();
+                denied_names + focus.keys.iter().filter(|k| w.negated.contains(k) && !w.affirmed.contains(k)).count()
+            } else {
+                focus.negated.iter().filter(|k| w.affirmed.contains(k) && !w.negated.contains(k)).count()
+            };
+            // "There are no monthly maintenance fees" denies "charges a $5 monthly maintenance
+            // fee": an amount of a denied thing is denied with it.
+            let denied_amounts = nums_missing.iter().all(|n| n.near.iter().any(|k| w.negated.contains(k)));
+            let anchored = anchored_on_subject || (dates_missing.is_empty() && names_missing.is_empty() && denied_amounts);
+            flipped_any = flipped > 0;
+            if flipped > 0 && !asks && anchored && (support >= REST || (flipped >= 2 && support >= REST_SHORT)) {
+                conflict = Some(Conflict::Negation);
+            }
+        }
+        (conflict, flipped_any)
     }
 }
 

@@ -3,9 +3,9 @@
 
 use std::ops::Range;
 
-use warrant_text::date::{DateKind, find_dates};
+use warrant_text::date::{DateKind, DateMention, find_dates};
 use warrant_text::number::BigRational;
-use warrant_text::quantity::{Dimension, find_all_quantities};
+use warrant_text::quantity::{Dimension, Quantity, find_all_quantities};
 use warrant_text::words::words;
 
 use crate::lexicon;
@@ -414,225 +414,313 @@ const NAME_STOP: &[&str] = &[
     "Though", "Each", "Every", "Neither", "Either", "Both",
 ];
 
+/// The state of one pass over a text's words: the analysis so far, the name being read, and
+/// the negation or hedge in scope.
+struct Scan {
+    a: Analysis,
+    name: Option<Name>,
+    /// Connector words waiting to join the open name if a capitalised word follows.
+    pending: Vec<(String, String)>,
+    /// Words left in the current negation's scope, and in a hedged negation's.
+    scope: usize,
+    hedge: usize,
+    prev_end: usize,
+    /// Content words with their byte offsets (and whether a compound's part); keys are chosen
+    /// once names are known.
+    content: Vec<(usize, String, bool)>,
+}
+
+impl Scan {
+    /// Reads word `i` (`w` at `range`).
+    fn word(&mut self, text: &str, tokens: &[(Range<usize>, &str)], i: usize, range: Range<usize>, w: &str) {
+        let lower = strip_possessive(&w.to_lowercase()).to_string();
+        let stem = lexicon::stem(&lower);
+        let gap = &text[self.prev_end..range.start];
+        self.prev_end = range.end;
+        if gap.contains([',', ';', ':', '.', '(', ')']) {
+            self.scope = 0;
+            self.hedge = 0;
+        }
+        // "He …", "In 1911 she …": a pronoun early in the sentence refers back.
+        if i == 0 && REFERS_BACK.contains(&w) || i < 5 && matches!(w, "he" | "she" | "they" | "it") {
+            self.a.refers_back = true;
+        }
+        let capital = w.chars().next().is_some_and(char::is_uppercase) && w.chars().any(char::is_alphabetic);
+        // A capitalised "Never" inside a sentence is part of a name ("Never Shout Never").
+        // A negation under a modal or a condition ("may not be able to", "If not, …",
+        // "whether or not") denies nothing: its words count neither way.
+        if lexicon::is_negation(&lower) && (i == 0 || !capital) {
+            let hedged = self.a.words.iter().rev().take(2).any(|p| HEDGES.contains(&p.as_str()))
+                || self.a.words.last().is_some_and(|p| matches!(p.as_str(), "if" | "unless" | "whether" | "or"));
+            if hedged {
+                self.hedge = 4;
+                self.scope = 0;
+            } else {
+                self.a.negations += 1;
+                self.scope = 4;
+            }
+        }
+
+        self.name_word(text, tokens, i, &range, w, &lower, &stem, capital);
+        let key = self.content_word(&range, &lower);
+        self.scope = self.scope.saturating_sub(1);
+        self.hedge = self.hedge.saturating_sub(1);
+        self.a.words.push(lower);
+        self.a.stems.push(stem);
+        self.a.caps.push(capital);
+        self.a.token_keys.push(key);
+    }
+
+    /// A capitalised word opens or extends a name; a connector may continue one; anything
+    /// else closes it.
+    #[allow(clippy::too_many_arguments)]
+    fn name_word(
+        &mut self,
+        text: &str,
+        tokens: &[(Range<usize>, &str)],
+        i: usize,
+        range: &Range<usize>,
+        w: &str,
+        lower: &str,
+        stem: &str,
+        capital: bool,
+    ) {
+        // A sentence-initial function word or participle ("Among", "Directed") is not a name.
+        // ("United States" is a name: the next word is capitalised too.)
+        let next_capital = tokens.get(i + 1).is_some_and(|(_, n)| n.starts_with(char::is_uppercase));
+        let initial = i == 0
+            && !next_capital
+            && (lexicon::is_stopword(lower) || lower.ends_with("ed") || lower.ends_with("ing") || lower.ends_with("ly"));
+        if capital && !initial && !NAME_STOP.contains(&w) && !warrant_text::date::is_calendar_name(w) {
+            match self.name.as_mut() {
+                Some(n) if joins_name(&text[n.range.end..range.start], n) => {
+                    for (w, st) in self.pending.drain(..) {
+                        n.words.push(w);
+                        n.stems.push(st);
+                    }
+                    n.words.push(lower.to_string());
+                    n.stems.push(stem.to_string());
+                    n.range.end = range.end;
+                    n.tokens.end = i + 1;
+                }
+                _ => {
+                    self.pending.clear();
+                    if let Some(n) = self.name.take() {
+                        self.a.names.push(n);
+                    }
+                    self.name = Some(Name {
+                        words: vec![lower.to_string()],
+                        stems: vec![stem.to_string()],
+                        range: range.clone(),
+                        tokens: i..i + 1,
+                        near: Vec::new(),
+                        aliases: Vec::new(),
+                        frame: Frame::default(),
+                    });
+                }
+            }
+        } else if self.name.is_some() && CONNECTORS.contains(&w) {
+            // "William of Wykeham", "Ludwig van Beethoven": the name may go on.
+            self.pending.push((lower.to_string(), stem.to_string()));
+        } else if let Some(n) = self.name.take() {
+            self.pending.clear();
+            self.a.names.push(n);
+        }
+    }
+
+    /// A content word's key, recorded as denied, affirmed or neither (the negation or hedge
+    /// in scope decides); `None` for stopwords, negations and words without a letter.
+    fn content_word(&mut self, range: &Range<usize>, lower: &str) -> Option<String> {
+        let mut key = None;
+        if !lexicon::is_stopword(lower) && !lexicon::is_negation(lower) && lower.chars().any(char::is_alphabetic) {
+            // "non-root": the part after "non-" is negated.
+            let (negated_prefix, base) = match lower.strip_prefix("non-") {
+                Some(rest) if !rest.is_empty() => (true, rest),
+                _ => (false, lower),
+            };
+            let k = lexicon::key(base);
+            // "in a bid to help identify a man": a word after "to" is intended, not stated.
+            let intended = self.a.words.last().is_some_and(|p| matches!(p.as_str(), "to" | "help"));
+            if self.hedge > 0 && !negated_prefix || intended && self.scope == 0 && !negated_prefix {
+                // Neither denied nor affirmed.
+            } else if self.scope > 0 || negated_prefix {
+                if !self.a.negated.contains(&k) {
+                    self.a.negated.push(k.clone());
+                }
+            } else if !self.a.affirmed.contains(&k) {
+                self.a.affirmed.push(k.clone());
+            }
+            // "action-adventure-fantasy" also matches "action", "adventure", "fantasy" (as
+            // terms a claim may use; a claim's own compound counts once).
+            if base.contains('-') {
+                for part in base.split('-').filter(|p| p.len() > 1 && !lexicon::is_stopword(p)) {
+                    self.content.push((range.start, lexicon::key(part), true));
+                }
+            }
+            self.content.push((range.start, k.clone(), false));
+            key = Some(k);
+        }
+        key
+    }
+}
+
+/// The amounts the text states (a bare year is a date, not a count; "1 hour 45 minutes" is
+/// one duration).
+fn amounts(text: &str, quantities: Vec<Quantity>, dates: &[DateMention]) -> Vec<Num> {
+    let mut nums: Vec<Num> = Vec::new();
+    for q in quantities {
+        // A year written as a bare number is a date, not a count.
+        if dates.iter().any(|d| d.range.start <= q.range.start && q.range.end <= d.range.end) {
+            continue;
+        }
+        let value = q.canonical().unwrap_or_else(|| q.value.clone());
+        // "1 hour 45 minutes" is one duration.
+        if let Some(prev) = nums.last_mut()
+            && prev.dimension == Dimension::Duration
+            && q.dimension == Dimension::Duration
+            && matches!(text[prev.range.end..q.range.start].trim(), "" | "and" | ",")
+        {
+            prev.value += value;
+            prev.written = prev.value.clone();
+            prev.range.end = q.range.end;
+            prev.surface = text[prev.range.clone()].to_string();
+            continue;
+        }
+        let noun = if q.dimension == Dimension::Number { noun_after(text, q.range.end) } else { None };
+        nums.push(Num {
+            dimension: q.dimension.clone(),
+            value,
+            written: q.value.clone(),
+            counted: if q.dimension == Dimension::Number { counted_after(text, q.range.end) } else { Vec::new() },
+            noun,
+            ordinal: false,
+            surface: text[q.range.clone()].to_string(),
+            near: Vec::new(),
+            range: q.range,
+            bound: Bound::Exact,
+        });
+    }
+    nums
+}
+
 impl Analysis {
     /// Analyses `text`.
     pub fn of(text: &str) -> Self {
-        let mut a = Analysis::default();
-        let mut name: Option<Name> = None;
-        // Connector words waiting to join the open name if a capitalised word follows.
-        let mut pending: Vec<(String, String)> = Vec::new();
-        // Words left in the current negation's scope, and in a hedged negation's.
-        let mut scope = 0usize;
-        let mut hedge = 0usize;
-        let mut prev_end = 0usize;
-        // Content words with their byte offsets; keys are chosen once names are known.
-        let mut content: Vec<(usize, String, bool)> = Vec::new();
         let tokens: Vec<(Range<usize>, &str)> = words(text).collect();
-        a.token_starts = tokens.iter().map(|(r, _)| r.start).collect();
+        let mut scan = Scan {
+            a: Analysis { token_starts: tokens.iter().map(|(r, _)| r.start).collect(), ..Analysis::default() },
+            name: None,
+            pending: Vec::new(),
+            scope: 0,
+            hedge: 0,
+            prev_end: 0,
+            content: Vec::new(),
+        };
         for (i, (range, w)) in tokens.iter().cloned().enumerate() {
-            let lower = strip_possessive(&w.to_lowercase()).to_string();
-            let stem = lexicon::stem(&lower);
-            let gap = &text[prev_end..range.start];
-            prev_end = range.end;
-            if gap.contains([',', ';', ':', '.', '(', ')']) {
-                scope = 0;
-                hedge = 0;
-            }
-            // "He …", "In 1911 she …": a pronoun early in the sentence refers back.
-            if i == 0 && REFERS_BACK.contains(&w) || i < 5 && matches!(w, "he" | "she" | "they" | "it") {
-                a.refers_back = true;
-            }
-            let capital = w.chars().next().is_some_and(char::is_uppercase) && w.chars().any(char::is_alphabetic);
-            // A capitalised "Never" inside a sentence is part of a name ("Never Shout Never").
-            // A negation under a modal or a condition ("may not be able to", "If not, …",
-            // "whether or not") denies nothing: its words count neither way.
-            if lexicon::is_negation(&lower) && (i == 0 || !capital) {
-                let hedged = a.words.iter().rev().take(2).any(|p| HEDGES.contains(&p.as_str()))
-                    || a.words.last().is_some_and(|p| matches!(p.as_str(), "if" | "unless" | "whether" | "or"));
-                if hedged {
-                    hedge = 4;
-                    scope = 0;
-                } else {
-                    a.negations += 1;
-                    scope = 4;
-                }
-            }
-            // A sentence-initial function word or participle ("Among", "Directed") is not a name.
-            // ("United States" is a name: the next word is capitalised too.)
-            let next_capital = tokens.get(i + 1).is_some_and(|(_, n)| n.starts_with(char::is_uppercase));
-            let initial = i == 0
-                && !next_capital
-                && (lexicon::is_stopword(&lower) || lower.ends_with("ed") || lower.ends_with("ing") || lower.ends_with("ly"));
-            if capital && !initial && !NAME_STOP.contains(&w) && !warrant_text::date::is_calendar_name(w) {
-                match name.as_mut() {
-                    Some(n) if joins_name(&text[n.range.end..range.start], n) => {
-                        for (w, st) in pending.drain(..) {
-                            n.words.push(w);
-                            n.stems.push(st);
-                        }
-                        n.words.push(lower.clone());
-                        n.stems.push(stem.clone());
-                        n.range.end = range.end;
-                        n.tokens.end = i + 1;
-                    }
-                    _ => {
-                        pending.clear();
-                        if let Some(n) = name.take() {
-                            a.names.push(n);
-                        }
-                        name = Some(Name {
-                            words: vec![lower.clone()],
-                            stems: vec![stem.clone()],
-                            range: range.clone(),
-                            tokens: i..i + 1,
-                            near: Vec::new(),
-                            aliases: Vec::new(),
-                            frame: Frame::default(),
-                        });
-                    }
-                }
-            } else if name.is_some() && CONNECTORS.contains(&w) {
-                // "William of Wykeham", "Ludwig van Beethoven": the name may go on.
-                pending.push((lower.clone(), stem.clone()));
-            } else if let Some(n) = name.take() {
-                pending.clear();
-                a.names.push(n);
-            }
-            let mut key = None;
-            if !lexicon::is_stopword(&lower) && !lexicon::is_negation(&lower) && lower.chars().any(char::is_alphabetic) {
-                // "non-root": the part after "non-" is negated.
-                let (negated_prefix, base) = match lower.strip_prefix("non-") {
-                    Some(rest) if !rest.is_empty() => (true, rest),
-                    _ => (false, lower.as_str()),
-                };
-                let k = lexicon::key(base);
-                // "in a bid to help identify a man": a word after "to" is intended, not stated.
-                let intended = a.words.last().is_some_and(|p| matches!(p.as_str(), "to" | "help"));
-                if hedge > 0 && !negated_prefix || intended && scope == 0 && !negated_prefix {
-                    // Neither denied nor affirmed.
-                } else if scope > 0 || negated_prefix {
-                    if !a.negated.contains(&k) {
-                        a.negated.push(k.clone());
-                    }
-                } else if !a.affirmed.contains(&k) {
-                    a.affirmed.push(k.clone());
-                }
-                // "action-adventure-fantasy" also matches "action", "adventure", "fantasy" (as
-                // terms a claim may use; a claim's own compound counts once).
-                if base.contains('-') {
-                    for part in base.split('-').filter(|p| p.len() > 1 && !lexicon::is_stopword(p)) {
-                        content.push((range.start, lexicon::key(part), true));
-                    }
-                }
-                content.push((range.start, k.clone(), false));
-                key = Some(k);
-            }
-            scope = scope.saturating_sub(1);
-            hedge = hedge.saturating_sub(1);
-            a.words.push(lower);
-            a.stems.push(stem);
-            a.caps.push(capital);
-            a.token_keys.push(key);
+            scan.word(text, &tokens, i, range, w);
         }
-        if let Some(n) = name.take() {
+        let Scan { mut a, name, content, .. } = scan;
+        if let Some(n) = name {
             a.names.push(n);
         }
-        a.asks = text.trim_end().trim_end_matches(['"', '”', '\'', ')']).ends_with('?');
-        a.reports = a.words.iter().any(|w| REPORTING.contains(&w.as_str()));
-        a.relative_time =
-            a.words.windows(2).any(|p| {
+        a.flags(text);
+        quoted_titles(text, &tokens, &mut a);
+        a.drop_false_names(text);
+        // Amounts with units, including "a full day" and "half a minute".
+        let quantities = quantities_with_articles(text, &tokens);
+        a.choose_keys(content, &quantities);
+        a.roles = roles(text, &a.names);
+        let dates = find_dates(text);
+        a.add_dates(&dates);
+        let mut nums = amounts(text, quantities, &dates);
+        a.add_ordinals(text, &tokens, &mut nums);
+        a.add_bounds(&mut nums);
+        for n in &mut nums {
+            n.near = a.near_bytes(&n.range, NEAR_AMOUNT);
+        }
+        a.nums = nums;
+        a.frame_names(text, &tokens);
+        a
+    }
+
+    /// Whether the text asks, relays others' claims, or speaks of a time relative to now.
+    fn flags(&mut self, text: &str) {
+        self.asks = text.trim_end().trim_end_matches(['"', '”', '\'', ')']).ends_with('?');
+        self.reports = self.words.iter().any(|w| REPORTING.contains(&w.as_str()));
+        self.relative_time =
+            self.words.windows(2).any(|p| {
                 matches!(p[0].as_str(), "this" | "last" | "next" | "past" | "previous" | "coming")
                     && matches!(p[1].as_str(), "year" | "month" | "week" | "season" | "decade" | "century")
-            }) || a.words.iter().any(|w| matches!(w.as_str(), "yesterday" | "today" | "tomorrow" | "recently" | "currently"));
-        quoted_titles(text, &tokens, &mut a);
+            }) || self.words.iter().any(|w| matches!(w.as_str(), "yesterday" | "today" | "tomorrow" | "recently" | "currently"));
+    }
+
+    /// A lone capitalised word that only opens the sentence and a lone letter are not names
+    /// (the opener is kept aside, see [`Analysis::promote_opener`]).
+    fn drop_false_names(&mut self, text: &str) {
         // A lone capitalised word that only opens the sentence ("Annual subscriptions …") and
         // a lone letter ("°C") are not names.
         let mut opener = None;
-        a.names.retain(|n| {
+        self.names.retain(|n| {
             let lone = n.words.len() == 1;
             let quoted = text[..n.range.start].ends_with(['"', '“', '\'']);
-            let opens = lone && n.tokens.start == 0 && a.caps.get(1).is_some_and(|c| !c) && !quoted;
+            let opens = lone && n.tokens.start == 0 && self.caps.get(1).is_some_and(|c| !c) && !quoted;
             if opens {
                 opener = Some(n.clone());
             }
             !(opens || lone && n.words[0].chars().count() == 1)
         });
-        a.opener = opener;
-        if matches!(a.words.first().map(String::as_str), Some("the" | "this" | "that" | "these" | "those")) {
-            a.opening_noun = a.stems.get(1).filter(|_| !a.caps.get(1).copied().unwrap_or(false)).cloned();
+        self.opener = opener;
+        if matches!(self.words.first().map(String::as_str), Some("the" | "this" | "that" | "these" | "those")) {
+            self.opening_noun = self.stems.get(1).filter(|_| !self.caps.get(1).copied().unwrap_or(false)).cloned();
         }
-        // Amounts with units, including "a full day" and "half a minute".
-        let quantities = quantities_with_articles(text, &tokens);
+    }
+
+    /// Terms, compound parts and keys from the content words: words of a name count as the
+    /// name and words of an amount as the amount, not as content words.
+    fn choose_keys(&mut self, content: Vec<(usize, String, bool)>, quantities: &[Quantity]) {
         // Words of a name count as the name, and words of an amount as the amount ("60
         // minutes" is 3,600 seconds, not the word "minute"), not as content words.
         let mut terms = warrant_text::fasthash::FastSet::default();
         let mut seen = warrant_text::fasthash::FastSet::default();
         for (at, k, part) in content {
-            let in_name = a.names.iter().any(|n| n.range.contains(&at));
+            let in_name = self.names.iter().any(|n| n.range.contains(&at));
             let in_amount = quantities.iter().any(|q| q.range.contains(&at) && q.dimension != Dimension::Number);
             if terms.insert(k.clone()) {
-                a.terms.push(k.clone());
+                self.terms.push(k.clone());
             }
-            if part && !in_name && !in_amount && !a.parts.contains(&k) {
-                a.parts.push(k.clone());
+            if part && !in_name && !in_amount && !self.parts.contains(&k) {
+                self.parts.push(k.clone());
             }
             if !in_name && !in_amount && !part && seen.insert(k.clone()) {
-                a.keys.push(k);
+                self.keys.push(k);
             }
         }
-        for k in &a.keys {
+        for k in &self.keys {
             for b in lexicon::broader(k) {
-                if !a.keys.contains(b) && !a.broader.contains(b) {
-                    a.broader.push(b.clone());
+                if !self.keys.contains(b) && !self.broader.contains(b) {
+                    self.broader.push(b.clone());
                 }
             }
         }
-        a.roles = roles(text, &a.names);
-        let dates = find_dates(text);
-        for d in &dates {
+    }
+
+    /// The dates (and years, as retrieval terms) the text states.
+    fn add_dates(&mut self, dates: &[DateMention]) {
+        for d in dates {
             if matches!(d.kind, DateKind::Date | DateKind::Year) {
-                let near = a.near_bytes(&d.range, NEAR_AMOUNT);
-                a.dates.push(DateKey { year: d.year, month: d.month, day: d.day });
-                a.date_near.push(near);
+                let near = self.near_bytes(&d.range, NEAR_AMOUNT);
+                self.dates.push(DateKey { year: d.year, month: d.month, day: d.day });
+                self.date_near.push(near);
                 // Retrieval finds sentences by the years they state.
                 if let Some(y) = d.year {
-                    push_term(&mut a.terms, format!("#{y}"));
+                    push_term(&mut self.terms, format!("#{y}"));
                 }
             }
         }
-        let mut nums: Vec<Num> = Vec::new();
-        for q in quantities {
-            // A year written as a bare number is a date, not a count.
-            if dates.iter().any(|d| d.range.start <= q.range.start && q.range.end <= d.range.end) {
-                continue;
-            }
-            let value = q.canonical().unwrap_or_else(|| q.value.clone());
-            // "1 hour 45 minutes" is one duration.
-            if let Some(prev) = nums.last_mut()
-                && prev.dimension == Dimension::Duration
-                && q.dimension == Dimension::Duration
-                && matches!(text[prev.range.end..q.range.start].trim(), "" | "and" | ",")
-            {
-                prev.value += value;
-                prev.written = prev.value.clone();
-                prev.range.end = q.range.end;
-                prev.surface = text[prev.range.clone()].to_string();
-                continue;
-            }
-            let noun = if q.dimension == Dimension::Number { noun_after(text, q.range.end) } else { None };
-            nums.push(Num {
-                dimension: q.dimension.clone(),
-                value,
-                written: q.value.clone(),
-                counted: if q.dimension == Dimension::Number { counted_after(text, q.range.end) } else { Vec::new() },
-                noun,
-                ordinal: false,
-                surface: text[q.range.clone()].to_string(),
-                near: Vec::new(),
-                range: q.range,
-                bound: Bound::Exact,
-            });
-        }
+    }
+
+    /// Ordinals ("the second song", "3rd") as numbers.
+    fn add_ordinals(&self, text: &str, tokens: &[(Range<usize>, &str)], nums: &mut Vec<Num>) {
         for (i, (range, w)) in tokens.iter().enumerate() {
             let whole = w.to_lowercase();
             // "second-most", "third-largest": the ordinal is the compound's first part.
@@ -643,7 +731,7 @@ impl Analysis {
                 _ => whole,
             };
             // Ordinal words count after a determiner ("the second song"), not in "per second".
-            let determined = i > 0 && ORDINAL_DETERMINERS.contains(&a.words[i - 1].as_str());
+            let determined = i > 0 && ORDINAL_DETERMINERS.contains(&self.words[i - 1].as_str());
             if let Some(n) = ordinal(&lower).filter(|_| determined || lower.starts_with(|c: char| c.is_ascii_digit())) {
                 let v = BigRational::from_integer(n.into());
                 nums.push(Num {
@@ -660,14 +748,19 @@ impl Analysis {
                 });
             }
         }
+    }
+
+    /// How each amount is stated ("up to", "more than"); the bound words stop counting as
+    /// content.
+    fn add_bounds(&mut self, nums: &mut [Num]) {
         let mut bound_words: Vec<Range<usize>> = Vec::new();
-        for n in &mut nums {
+        for n in nums.iter_mut() {
             if n.value.is_integer() {
-                push_term(&mut a.terms, format!("#{}", n.written.to_integer()));
+                push_term(&mut self.terms, format!("#{}", n.written.to_integer()));
             }
-            let first = a.token_starts.partition_point(|&s| s < n.range.start);
-            let end = a.token_starts.partition_point(|&s| s < n.range.end);
-            let (bound, words) = bound_of(&a.words, first, end);
+            let first = self.token_starts.partition_point(|&s| s < n.range.start);
+            let end = self.token_starts.partition_point(|&s| s < n.range.end);
+            let (bound, words) = bound_of(&self.words, first, end);
             n.bound = bound;
             bound_words.extend(words);
         }
@@ -675,26 +768,27 @@ impl Analysis {
         // about: they are not content.
         if !bound_words.is_empty() {
             let bound_keys: Vec<String> =
-                bound_words.iter().flat_map(|r| r.clone()).filter_map(|i| a.token_keys[i].take()).collect();
+                bound_words.iter().flat_map(|r| r.clone()).filter_map(|i| self.token_keys[i].take()).collect();
             for k in bound_keys {
-                let elsewhere = a.token_keys.iter().flatten().any(|x| *x == k);
+                let elsewhere = self.token_keys.iter().flatten().any(|x| *x == k);
                 if !elsewhere {
-                    a.keys.retain(|x| *x != k);
-                    a.terms.retain(|x| *x != k);
-                    a.affirmed.retain(|x| *x != k);
-                    a.negated.retain(|x| *x != k);
+                    self.keys.retain(|x| *x != k);
+                    self.terms.retain(|x| *x != k);
+                    self.affirmed.retain(|x| *x != k);
+                    self.negated.retain(|x| *x != k);
                 }
             }
         }
-        for n in &mut nums {
-            n.near = a.near_bytes(&n.range, NEAR_AMOUNT);
-        }
-        a.nums = nums;
-        let near: Vec<Vec<String>> = a.names.iter().map(|n| a.near_tokens(n.tokens.clone(), NEAR)).collect();
+    }
+
+    /// Each name's nearby words, aliases and frame (the words around it that say which slot it
+    /// fills).
+    fn frame_names(&mut self, text: &str, tokens: &[(Range<usize>, &str)]) {
+        let near: Vec<Vec<String>> = self.names.iter().map(|n| self.near_tokens(n.tokens.clone(), NEAR)).collect();
         let frame_word = |i: usize| -> Option<String> {
-            let w = a.words.get(i)?;
+            let w = self.words.get(i)?;
             // "a Boeing 737" and "an Airbus A220" fill one slot.
-            Some(a.token_keys[i].clone().unwrap_or_else(|| if w == "an" { "a".into() } else { w.clone() }))
+            Some(self.token_keys[i].clone().unwrap_or_else(|| if w == "an" { "a".into() } else { w.clone() }))
         };
         let frame_of = |n: &Name| Frame {
             before: [n.tokens.start.checked_sub(1).and_then(frame_word), n.tokens.start.checked_sub(2).and_then(frame_word)],
@@ -709,20 +803,19 @@ impl Analysis {
                 n.tokens
                     .start
                     .checked_sub(d)
-                    .and_then(|i| a.words.get(i))
+                    .and_then(|i| self.words.get(i))
                     .is_some_and(|w| matches!(w.as_str(), "only" | "exclusively" | "solely"))
             }),
         };
-        for (n, k) in a.names.iter_mut().zip(near) {
+        for (n, k) in self.names.iter_mut().zip(near) {
             n.near = k;
             n.aliases = name_aliases(text, n);
             n.frame = frame_of(n);
         }
-        if let Some(o) = a.opener.as_mut() {
+        if let Some(o) = self.opener.as_mut() {
             o.aliases = name_aliases(text, o);
             o.frame = frame_of(o);
         }
-        a
     }
 
     /// Makes the opening word a name again (the sources never write it in lower case): it stops
