@@ -212,6 +212,30 @@ fn trimmed_term(s: &str) -> String {
     normalize(&strip_emphasis(s)).trim_matches(|c: char| matches!(c, '"' | '“' | '”' | '\'' | '*' | '_' | ' ')).to_string()
 }
 
+/// A sentence's cues, read once: its flags, whether it is an opinion, complete, a condition
+/// (prefix or postfix), a definition, an exception, a permission or an instruction.
+struct Reading<'a> {
+    sent: &'a str,
+    f: u32,
+    opinion: bool,
+    basis: Basis,
+    complete: bool,
+    cond: Option<(Range<usize>, Range<usize>)>,
+    post: Option<(Range<usize>, Range<usize>, String)>,
+    def: Option<Range<usize>>,
+    exc: Option<(String, Range<usize>, String)>,
+    this: Source<'a>,
+    permission: bool,
+    instruction: bool,
+}
+
+impl Reading<'_> {
+    /// A confidence, capped for an opinion.
+    fn conf(&self, c: u8) -> u8 {
+        if self.opinion { OPINION.min(c) } else { c }
+    }
+}
+
 impl<'a> Walker<'a> {
     fn new(input: &'a MapInput<'a>) -> Self {
         let span = input.span();
@@ -347,30 +371,59 @@ impl<'a> Walker<'a> {
 
     fn sentence(&mut self, sents: &[Sent], i: usize) {
         let s = &sents[i];
-        let text = self.text;
-        let sent = &text[s.clean.clone()];
-        let f = s.flags;
         self.entities(s);
         if s.stmt.ends_with('?') || s.stmt.chars().count() < 8 {
             return;
         }
         self.intro_material(s);
-        let complete = gate::truncated_and_complete(&s.stmt) == (false, true);
+        let r = self.read(s);
+        let next = sents.get(i + 1);
+        let prev = i.checked_sub(1).map(|k| &sents[k]);
+        let atomic_key = self.atomic_unit(s, &r);
+        self.concept(s, &r);
+        self.conditionals(&r, atomic_key.as_ref());
+        self.exceptions(s, prev, r.exc.as_ref(), r.basis);
+        self.principle_or_anti_pattern(s, next, &r);
+        self.causal_chain(s, prev, &r);
+        let normative = self.pattern_or_model(s, &r);
+        if normative || cues::has_modal(r.sent) || cues::is_decision(r.sent) {
+            self.prev_normative = Some((s.clean.clone(), s.stmt.clone()));
+        }
+        if atomic_key.is_some() {
+            self.prev_atomic = atomic_key;
+        }
+    }
+
+    /// What a sentence's cues say, read once for every section it may feed.
+    fn read(&self, s: &Sent) -> Reading<'a> {
+        let text = self.text;
+        let sent = &text[s.clean.clone()];
+        let f = s.flags;
         let opinion = f & flag::OPINION != 0;
-        let basis = if opinion { Basis::AuthorOpinion } else { Basis::Explicit };
-        let conf = |c: u8| if opinion { OPINION.min(c) } else { c };
         let cond = if f & flag::CONDITIONAL != 0 { cues::conditional(sent, self.lang) } else { None };
         let post =
             if cond.is_none() && f & (flag::CONDITIONAL | flag::ONLY_WHEN) != 0 { cues::postfix_conditional(sent) } else { None };
-        let def = cues::definition(sent);
-        let exc = if f & flag::EXCEPTION != 0 { cues::exception_split(sent) } else { None };
-        let this = self.src(s.clean.clone());
-        let permission = f & flag::HEDGE == 0 && cues::is_permission(sent);
-        let instruction = gate::is_imperative(sent);
-        let next = sents.get(i + 1);
-        let prev = i.checked_sub(1).map(|k| &sents[k]);
+        Reading {
+            sent,
+            f,
+            opinion,
+            basis: if opinion { Basis::AuthorOpinion } else { Basis::Explicit },
+            complete: gate::truncated_and_complete(&s.stmt) == (false, true),
+            cond,
+            post,
+            def: cues::definition(sent),
+            exc: if f & flag::EXCEPTION != 0 { cues::exception_split(sent) } else { None },
+            this: self.src(s.clean.clone()),
+            permission: f & flag::HEDGE == 0 && cues::is_permission(sent),
+            instruction: gate::is_imperative(sent),
+        }
+    }
 
-        // Atomic unit.
+    /// The sentence as an atomic unit (typed by its strongest cue); its key.
+    fn atomic_unit(&mut self, s: &Sent, r: &Reading<'a>) -> Option<String> {
+        let Reading { cond, post, def, this, .. } = r;
+        let (f, basis, complete, permission, instruction) = (r.f, r.basis, r.complete, r.permission, r.instruction);
+        let conf = |c: u8| r.conf(c);
         let mut atomic_key = None;
         if complete {
             let kind = if def.is_some() {
@@ -406,21 +459,33 @@ impl<'a> Walker<'a> {
             {
                 it = it.with_field("dependencies", Field::Refs(vec![k.clone()]));
             }
-            atomic_key = self.emit(it, std::slice::from_ref(&this), true);
+            atomic_key = self.emit(it, std::slice::from_ref(this), true);
         }
 
-        // Concepts.
-        if let Some(t) = def {
+        atomic_key
+    }
+
+    /// A definition ("X is …", "X means …") as a concept.
+    fn concept(&mut self, s: &Sent, r: &Reading<'a>) {
+        let Reading { sent, def, this, .. } = r;
+        let basis = r.basis;
+        let conf = |c: u8| r.conf(c);
+        if let Some(t) = def.clone() {
             let label = trimmed_term(&sent[t]);
             if !label.is_empty() {
                 let it = Self::new_item(Section::Concepts, basis, conf(STATED))
                     .with("label", &label)
                     .with("definition", &as_sentence(&s.stmt));
-                self.emit(it, std::slice::from_ref(&this), true);
+                self.emit(it, std::slice::from_ref(this), true);
             }
         }
+    }
 
-        // Conditionals.
+    /// A condition ("if …, then …", "… only when …") as a trigger, decision, heuristic or rule.
+    fn conditionals(&mut self, r: &Reading<'a>, atomic_key: Option<&String>) {
+        let Reading { sent, cond, post, exc, this, .. } = r;
+        let basis = r.basis;
+        let conf = |c: u8| r.conf(c);
         if let Some((c, t)) = cond.clone() {
             let c_txt = clause(&sent[c]);
             let t_txt = normalize(&strip_emphasis(&sent[t]));
@@ -433,7 +498,7 @@ impl<'a> Walker<'a> {
                 let mut it = Self::new_item(Section::ContextualTriggers, basis, conf(PARSED))
                     .with("if_user_says_or_context_contains", &c_txt)
                     .with(if negative { "agent_should_not" } else { "agent_should" }, &t_txt);
-                if let Some(k) = &atomic_key {
+                if let Some(k) = atomic_key {
                     it = it.with_field("activate_knowledge", Field::Refs(vec![k.clone()]));
                 }
                 it
@@ -450,7 +515,7 @@ impl<'a> Walker<'a> {
                     .with("then", &t_txt)
                     .with("because", because.as_deref().unwrap_or(""))
             };
-            self.emit(it, std::slice::from_ref(&this), true);
+            self.emit(it, std::slice::from_ref(this), true);
         }
         if let Some((m, c, cue)) = post.clone() {
             let main = clause(&sent[m]);
@@ -463,13 +528,15 @@ impl<'a> Walker<'a> {
             } else {
                 Self::new_item(Section::IfThenRules, basis, conf(PARSED)).with("if", &cnd).with("then", &as_sentence(&main))
             };
-            self.emit(it, std::slice::from_ref(&this), true);
+            self.emit(it, std::slice::from_ref(this), true);
         }
+    }
 
-        // Exceptions.
-        self.exceptions(s, prev, exc.as_ref(), basis);
-
-        // Anti-patterns, else principles.
+    /// A prohibition or a mistake as an anti-pattern, else a plain obligation as a principle.
+    fn principle_or_anti_pattern(&mut self, s: &Sent, next: Option<&Sent>, r: &Reading<'a>) {
+        let Reading { sent, cond, post, exc, this, .. } = r;
+        let (f, basis, complete, permission, instruction) = (r.f, r.basis, r.complete, r.permission, r.instruction);
+        let conf = |c: u8| r.conf(c);
         if f & (flag::PROHIBITION | flag::MISTAKE) != 0 && cond.is_none() {
             self.anti_pattern(s, next, basis);
         } else if complete
@@ -485,17 +552,22 @@ impl<'a> Walker<'a> {
                 .with("statement", &s.stmt)
                 .with("applies_when", cues::when_clause(sent).as_deref().unwrap_or(""))
                 .with("rationale", cues::rationale(sent).as_deref().unwrap_or(""));
-            self.emit(it, std::slice::from_ref(&this), true);
+            self.emit(it, std::slice::from_ref(this), true);
         }
+    }
 
-        // Causal chains.
+    /// A cause and its effects, within the sentence or from the one before ("Therefore, …").
+    fn causal_chain(&mut self, s: &Sent, prev: Option<&Sent>, r: &Reading<'a>) {
+        let Reading { sent, this, .. } = r;
+        let (f, basis) = (r.f, r.basis);
+        let conf = |c: u8| r.conf(c);
         if f & flag::CAUSAL != 0 {
             if let Some(c) = cues::causal(sent) {
                 let it = Self::new_item(Section::CausalChains, basis, conf(MILD))
                     .with("cause", &clause(&sent[c.cause.clone()]))
                     .with("effect", &clause(&sent[c.effect.clone()]))
                     .with_list("secondary_effects", c.secondary.iter().map(|r| clause(&sent[r.clone()])).collect());
-                self.emit(it, std::slice::from_ref(&this), true);
+                self.emit(it, std::slice::from_ref(this), true);
             } else if f & flag::THEREFORE != 0
                 && let Some(p) = prev
             {
@@ -507,8 +579,13 @@ impl<'a> Walker<'a> {
                 self.emit(it, &sources, true);
             }
         }
+    }
 
-        // Patterns and mental models.
+    /// A recurring pattern or a named mental model; whether the sentence is normative.
+    fn pattern_or_model(&mut self, s: &Sent, r: &Reading<'a>) -> bool {
+        let Reading { sent, cond, post, this, .. } = r;
+        let (f, basis, complete) = (r.f, r.basis, r.complete);
+        let conf = |c: u8| r.conf(c);
         let normative = f & (flag::PROHIBITION | flag::OBLIGATION | flag::RECOMMENDATION | flag::ONLY_WHEN) != 0;
         if f & flag::PATTERN != 0 && !normative && cond.is_none() && post.is_none() && complete {
             let main = sent.split([',', ';']).next().unwrap_or(sent);
@@ -516,7 +593,7 @@ impl<'a> Walker<'a> {
                 .with("name", &gate::label(&strip_emphasis(main), 12))
                 .with("observed_when", cues::when_clause(sent).as_deref().unwrap_or(""))
                 .with("underlying_mechanism", cues::rationale(sent).as_deref().unwrap_or(""));
-            self.emit(it, std::slice::from_ref(&this), true);
+            self.emit(it, std::slice::from_ref(this), true);
         }
         if f & flag::MENTAL != 0
             && let Some(name) = cues::mental_model(&strip_emphasis(sent))
@@ -525,15 +602,10 @@ impl<'a> Walker<'a> {
                 .with("name", &name)
                 .with("description", &as_sentence(&s.stmt))
                 .with("use_when", cues::when_clause(sent).as_deref().unwrap_or(""));
-            self.emit(it, std::slice::from_ref(&this), true);
+            self.emit(it, std::slice::from_ref(this), true);
         }
 
-        if normative || cues::has_modal(sent) || cues::is_decision(sent) {
-            self.prev_normative = Some((s.clean.clone(), s.stmt.clone()));
-        }
-        if atomic_key.is_some() {
-            self.prev_atomic = atomic_key;
-        }
+        normative
     }
 
     fn exceptions(&mut self, s: &Sent, prev: Option<&Sent>, exc: Option<&(String, Range<usize>, String)>, basis: Basis) {
