@@ -186,35 +186,22 @@ pub fn compile_with(mapper: &dyn Mapper, sources: &[SourceInput<'_>], opts: &Opt
     crate::par::on_threads(opts.threads, || compile_inner(mapper, sources, opts))
 }
 
-fn compile_inner(mapper: &dyn Mapper, sources: &[SourceInput<'_>], opts: &Options) -> Result<CompileResult, CompileError> {
-    if sources.is_empty() {
-        return Err(CompileError::NoSources);
-    }
-    let mut docs: Vec<Document> = Vec::with_capacity(sources.len());
-    for s in sources {
-        docs.push(source::read_source(s.name, s.bytes, &opts.read)?);
-    }
-    let sha256 = if sources.len() == 1 {
-        docs[0].sha256.clone()
-    } else {
-        let mut all = Vec::new();
-        for s in sources {
-            all.extend_from_slice(s.bytes);
-        }
-        crate::hash::sha256_hex(&all)
-    };
-    // Package language: the evidence of every source together.
-    let mut counts = LangCounts::default();
-    let mut chars_total = 0u64;
-    for d in &docs {
-        chars_total += d.profile.source_char_count;
-        counts.add(&sample(&d.text));
-    }
-    let language = match counts.best(3) {
-        Lang::Und => docs.iter().max_by_key(|d| d.profile.source_char_count).map_or(Lang::Und, |d| d.language),
-        l => l,
-    };
-    // Spans, package-wide.
+/// Every document's spans (moved into one package-wide list), mapped chunk by chunk.
+struct Mapped {
+    spans: Vec<Span>,
+    span_files: Vec<String>,
+    span_formats: Vec<Format>,
+    partials: Vec<Vec<Item>>,
+    chunk_count: usize,
+    warnings: Vec<String>,
+    intro: Intro,
+    domain: DomainSignal,
+    signals: SourceSignals,
+}
+
+/// Maps every document's chunks (each on every allowed thread, folded in order) and gathers
+/// the signals the package's metadata is derived from.
+fn map_documents(mapper: &dyn Mapper, docs: &mut [Document], opts: &Options, language: Lang) -> Result<Mapped, CompileError> {
     let mut spans: Vec<Span> = Vec::new();
     let mut span_files: Vec<String> = Vec::new();
     let mut span_formats: Vec<Format> = Vec::new();
@@ -266,6 +253,39 @@ fn compile_inner(mapper: &dyn Mapper, sources: &[SourceInput<'_>], opts: &Option
     if dropped_numeric > 0 {
         warnings.push(format!("{dropped_numeric} items were not kept because two excerpts could not show all their numbers"));
     }
+    Ok(Mapped { spans, span_files, span_formats, partials, chunk_count, warnings, intro, domain, signals })
+}
+
+fn compile_inner(mapper: &dyn Mapper, sources: &[SourceInput<'_>], opts: &Options) -> Result<CompileResult, CompileError> {
+    if sources.is_empty() {
+        return Err(CompileError::NoSources);
+    }
+    let mut docs: Vec<Document> = Vec::with_capacity(sources.len());
+    for s in sources {
+        docs.push(source::read_source(s.name, s.bytes, &opts.read)?);
+    }
+    let sha256 = if sources.len() == 1 {
+        docs[0].sha256.clone()
+    } else {
+        let mut all = Vec::new();
+        for s in sources {
+            all.extend_from_slice(s.bytes);
+        }
+        crate::hash::sha256_hex(&all)
+    };
+    // Package language: the evidence of every source together.
+    let mut counts = LangCounts::default();
+    let mut chars_total = 0u64;
+    for d in &docs {
+        chars_total += d.profile.source_char_count;
+        counts.add(&sample(&d.text));
+    }
+    let language = match counts.best(3) {
+        Lang::Und => docs.iter().max_by_key(|d| d.profile.source_char_count).map_or(Lang::Und, |d| d.language),
+        l => l,
+    };
+    let Mapped { spans, span_files, span_formats, partials, chunk_count, mut warnings, intro, domain, signals } =
+        map_documents(mapper, &mut docs, opts, language)?;
     // Reduce, promote, coverage, sanitize.
     let items: Vec<Item> = partials.into_iter().flatten().collect();
     let reduced = reduce::reduce(items);
