@@ -6,6 +6,7 @@ import json
 import os
 import pathlib
 import subprocess
+import sys
 
 import pytest
 
@@ -260,3 +261,15 @@ def test_a_store_researches_a_topic(tmp_path: pathlib.Path) -> None:
     assert "Session tokens expire after 15 minutes" in result["synthesis"]
     with pytest.raises(warrant.InputError):
         store.research("   ")
+
+
+def test_the_extension_has_no_network_code_and_imports_nothing_that_has() -> None:
+    # No HTTP client, TLS stack or socket code is linked in (the CLI's optional model client is
+    # not part of the package); importing loads only the extension and the standard library.
+    native = pathlib.Path(warrant._native.__file__).read_bytes()
+    for marker in (b"ureq", b"rustls", b"hyper::", b"tokio::"):
+        assert marker not in native, marker
+    out = subprocess.run([sys.executable, "-c", "import sys, warrant; print(sorted(sys.modules))"],
+                         capture_output=True, text=True, check=True)
+    loaded = set(eval(out.stdout))  # a printed list of module names
+    assert not loaded & {"socket", "ssl", "http", "urllib.request", "requests"}, loaded & {"socket", "ssl", "http"}
