@@ -1,8 +1,12 @@
-//! Helpers for tests and benchmarks that read the licensed upstream data in `../shared/data`.
+//! Helpers shared by Warrant's tests and benchmarks (a dev-dependency only).
 //!
-//! The data is never copied into the repository. Tests find it beside the checkout, or where
-//! `WARRANT_CONFORMANCE_DATA` points. When it is missing, a test fails under `CI=true` and
-//! otherwise says loudly that it was not run.
+//! - **Shared data.** The licensed upstream data in `../shared/data` is never copied into the
+//!   repository. Tests find it beside the checkout, or where `WARRANT_CONFORMANCE_DATA` points
+//!   ([`data_dir`]). When it is missing, a test fails under `CI=true` and otherwise says loudly
+//!   that it was not run.
+//! - **The CLI.** [`warrant()`] (and [`warrant_at`], [`warrant_std`]) run the `warrant` binary
+//!   in a clean environment, for `warrant-cli`'s integration tests ([`cli`]).
+//! - **A fake LLM endpoint** on loopback ([`fake_llm`]).
 
 use std::path::{Path, PathBuf};
 
@@ -75,4 +79,7 @@ pub fn gsm8k_solution_texts() -> Option<Vec<String>> {
     Some(out)
 }
 
+pub mod cli;
 pub mod fake_llm;
+
+pub use cli::{clean_env, warrant, warrant_at, warrant_bin, warrant_std};
