@@ -7,6 +7,11 @@
 //! - **The CLI.** [`warrant()`] (and [`warrant_at`], [`warrant_std`]) run the `warrant` binary
 //!   in a clean environment, for `warrant-cli`'s integration tests ([`cli`]).
 //! - **A fake LLM endpoint** on loopback ([`fake_llm`]).
+//! - **Golden files**, whole files in the repository compared byte for byte
+//!   ([`golden::assert_golden`]: `crates/ckf/tests/golden/`, the evidence pack in
+//!   `crates/evidence/tests/fixtures/`). `WARRANT_BLESS=1 cargo test -p CRATE --test TARGET`
+//!   rewrites them after a deliberate change (review the diff before committing); a failure
+//!   prints the first differing line and that command.
 
 use std::path::{Path, PathBuf};
 
@@ -81,5 +86,6 @@ pub fn gsm8k_solution_texts() -> Option<Vec<String>> {
 
 pub mod cli;
 pub mod fake_llm;
+pub mod golden;
 
 pub use cli::{clean_env, warrant, warrant_at, warrant_bin, warrant_std};
