@@ -3,7 +3,8 @@
 //! [`assert_golden`] passes when the file holds exactly `actual`. Otherwise it fails with the
 //! first line that differs and the command that rewrites the file. With `WARRANT_BLESS=1` it
 //! writes `actual` to the file instead (after a deliberate change; review the diff before
-//! committing).
+//! committing). Snapshots kept by insta (`tests/snapshots/*.snap`) are accepted with
+//! `INSTA_UPDATE=always` or `cargo insta review` instead: see the crate's documentation.
 
 use std::fmt::Write as _;
 use std::path::Path;
