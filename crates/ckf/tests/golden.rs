@@ -1,7 +1,8 @@
 //! Golden packages (a FAQ, a JSONL policy set, a Markdown runbook, a normative text), byte-level
 //! determinism, the locality of edits, and the invariants on every golden.
 //!
-//! `WARRANT_BLESS=1 cargo test -p warrant-ckf --test golden` rewrites the golden files.
+//! `WARRANT_BLESS=1 cargo test -p warrant-ckf --test golden` rewrites the golden files
+//! (`warrant_testkit::golden`).
 
 #![allow(clippy::unwrap_used)]
 
@@ -15,6 +16,7 @@ use warrant_ckf::compile::{Options, SourceInput, compile};
 use warrant_ckf::encode::{to_json, to_markdown, to_yaml};
 use warrant_ckf::model::Package;
 use warrant_ckf::normalize::normalize;
+use warrant_testkit::golden::assert_golden;
 
 const FIXTURES: [&str; 4] = ["faq.md", "policies.jsonl", "runbook.md", "statute.txt"];
 
@@ -29,22 +31,7 @@ fn compile_fixture(name: &str) -> (Package, String) {
 }
 
 fn check_golden(file: &str, actual: &str) {
-    let path = golden(file);
-    if std::env::var("WARRANT_BLESS").is_ok_and(|v| v == "1") {
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected =
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (run with WARRANT_BLESS=1)", path.display()));
-    if expected != actual {
-        let line = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).unwrap_or(0);
-        panic!(
-            "{file} differs from its golden at line {}:\n  golden: {}\n  actual: {}\n(run with WARRANT_BLESS=1 if the change is intended)",
-            line + 1,
-            expected.lines().nth(line).unwrap_or(""),
-            actual.lines().nth(line).unwrap_or("")
-        );
-    }
+    assert_golden(golden(file), actual);
 }
 
 #[test]

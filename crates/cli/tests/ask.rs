@@ -7,13 +7,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
-use warrant_testkit::{data_dir, read_jsonl};
-
-fn warrant() -> Command {
-    let mut c = Command::cargo_bin("warrant").unwrap();
-    c.env_remove("WARRANT_STORE");
-    c
-}
+use warrant_testkit::{data_dir, read_jsonl, warrant};
 
 fn write(dir: &Path, name: &str, content: &str) -> PathBuf {
     let p = dir.join(name);

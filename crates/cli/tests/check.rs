@@ -6,16 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::Value;
+use warrant_testkit::warrant_at;
 
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-
-fn warrant() -> Command {
-    let mut c = Command::cargo_bin("warrant").unwrap();
-    c.current_dir(ROOT).env_remove("WARRANT_STORE").env_remove("SOURCE_DATE_EPOCH");
-    c
-}
 
 fn json_out(out: &[u8]) -> Value {
     serde_json::from_slice(out).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(out)))
@@ -59,7 +53,7 @@ fn demo_expectations(got: &[(String, String)]) {
 
 #[test]
 fn the_demo_blocks_on_the_contradicted_price_with_exact_quotes() {
-    let out = warrant()
+    let out = warrant_at(ROOT)
         .args(["check", "--sources", "examples/check/sources", "--format", "json", "examples/check/answer.md"])
         .assert()
         .code(1)
@@ -82,7 +76,7 @@ fn the_demo_blocks_on_the_contradicted_price_with_exact_quotes() {
     assert!(report["graph"]["context"]["claim_verification"].is_object());
 
     // The same input gives the same bytes.
-    let again = warrant()
+    let again = warrant_at(ROOT)
         .args(["check", "--sources", "examples/check/sources", "--format", "json", "examples/check/answer.md"])
         .output()
         .unwrap();
@@ -94,8 +88,8 @@ fn a_store_made_by_ingest_gives_the_same_verdicts() {
     let tmp = tempfile::tempdir().unwrap();
     let store = tmp.path().join("store");
     let store = store.to_str().unwrap();
-    warrant().args(["ingest", "--store", store, "examples/check/sources"]).assert().code(0);
-    let out = warrant()
+    warrant_at(ROOT).args(["ingest", "--store", store, "examples/check/sources"]).assert().code(0);
+    let out = warrant_at(ROOT)
         .args(["check", "--store", store, "--format", "json", "examples/check/answer.md"])
         .assert()
         .code(1)
@@ -104,13 +98,13 @@ fn a_store_made_by_ingest_gives_the_same_verdicts() {
         .clone();
     demo_expectations(&statuses(&json_out(&out)));
     // --store and --sources are one or the other.
-    warrant()
+    warrant_at(ROOT)
         .args(["check", "--store", store, "--sources", "examples/check/sources", "examples/check/answer.md"])
         .assert()
         .code(2);
     // A store that does not exist is an error, not an empty check.
     let missing = tmp.path().join("nope");
-    let err = warrant().args(["check", "--store", missing.to_str().unwrap(), "examples/check/answer.md"]).assert().code(2);
+    let err = warrant_at(ROOT).args(["check", "--store", missing.to_str().unwrap(), "examples/check/answer.md"]).assert().code(2);
     assert!(String::from_utf8_lossy(&err.get_output().stderr).contains("--store"));
 }
 
@@ -121,34 +115,29 @@ fn without_store_or_sources_check_uses_the_store_every_other_command_finds() {
     let answer = answer.to_str().unwrap();
     let sources = Path::new(ROOT).join("examples/check/sources");
     // `./.warrant` in the working directory, as `warrant ingest` makes it by default.
-    warrant().current_dir(tmp.path()).args(["ingest", sources.to_str().unwrap()]).assert().code(0);
+    warrant_at(tmp.path()).args(["ingest", sources.to_str().unwrap()]).assert().code(0);
     assert!(tmp.path().join(".warrant").is_dir());
-    let out = warrant().current_dir(tmp.path()).args(["check", "--format", "json", answer]).assert().code(1);
+    let out = warrant_at(tmp.path()).args(["check", "--format", "json", answer]).assert().code(1);
     demo_expectations(&statuses(&json_out(&out.get_output().stdout)));
     // `$WARRANT_STORE` from anywhere.
     let elsewhere = tempfile::tempdir().unwrap();
     let store = tmp.path().join(".warrant");
-    let out =
-        warrant().current_dir(elsewhere.path()).env("WARRANT_STORE", &store).args(["check", "--format", "json", answer]).assert();
+    let out = warrant_at(elsewhere.path()).env("WARRANT_STORE", &store).args(["check", "--format", "json", answer]).assert();
     let report = json_out(&out.code(1).get_output().stdout);
     assert_eq!(report["summary"]["unverified"], 0, "{}", report["summary"]);
     // Named and missing: an error, not an empty check.
-    let err = warrant()
-        .current_dir(elsewhere.path())
-        .env("WARRANT_STORE", elsewhere.path().join("nope"))
-        .args(["check", answer])
-        .assert()
-        .code(2);
+    let err =
+        warrant_at(elsewhere.path()).env("WARRANT_STORE", elsewhere.path().join("nope")).args(["check", answer]).assert().code(2);
     assert!(String::from_utf8_lossy(&err.get_output().stderr).contains("$WARRANT_STORE="));
     // No store anywhere: every claim unverified, gate review, exit 0.
-    let out = warrant().current_dir(elsewhere.path()).args(["check", "--format", "json", answer]).assert().code(0);
+    let out = warrant_at(elsewhere.path()).args(["check", "--format", "json", answer]).assert().code(0);
     let report = json_out(&out.get_output().stdout);
     assert_eq!(report["summary"]["unverified"], report["summary"]["claims"], "{}", report["summary"]);
 }
 
 #[test]
 fn text_report_marks_each_claim_and_ends_with_the_gate() {
-    let out = warrant()
+    let out = warrant_at(ROOT)
         .args(["check", "--sources", "examples/check/sources", "examples/check/answer.md"])
         .assert()
         .code(1)
@@ -167,7 +156,7 @@ fn text_report_marks_each_claim_and_ends_with_the_gate() {
 
 #[test]
 fn the_html_page_is_self_contained_and_colours_every_claim() {
-    let out = warrant()
+    let out = warrant_at(ROOT)
         .args(["check", "--sources", "examples/check/sources", "--format", "html", "examples/check/answer.md"])
         .assert()
         .code(1)
@@ -190,7 +179,7 @@ fn the_evidence_pack_validates_and_is_reproducible() {
     let tmp = tempfile::tempdir().unwrap();
     let pack = tmp.path().join("pack.json");
     let run = |created: &str| {
-        warrant()
+        warrant_at(ROOT)
             .args(["check", "--sources", "examples/check/sources", "--format", "json", "--created-at", created])
             .arg("--evidence-pack")
             .arg(&pack)
@@ -212,7 +201,7 @@ fn the_evidence_pack_validates_and_is_reproducible() {
     assert!(contradicts, "the counter-evidence edge is kept");
 
     // Our validator accepts it; so does the published schema when the data is present.
-    warrant().args(["validate", "--kind", "evidence_pack"]).arg(&pack).assert().code(0);
+    warrant_at(ROOT).args(["validate", "--kind", "evidence_pack"]).arg(&pack).assert().code(0);
     if let Some(dir) = warrant_testkit::data_dir("agent-evidence") {
         let schema = std::fs::read_to_string(dir.join("schemas/agentevidence-pack.schema.json")).unwrap();
         let schema = warrant_graph::schema::CompiledSchema::compile(&schema).unwrap();
@@ -221,7 +210,7 @@ fn the_evidence_pack_validates_and_is_reproducible() {
 
     // SOURCE_DATE_EPOCH stands in for --created-at; a bad time is refused before anything is written.
     std::fs::remove_file(&pack).unwrap();
-    warrant()
+    warrant_at(ROOT)
         .env("SOURCE_DATE_EPOCH", "0")
         .args(["check", "--sources", "examples/check/sources", "--evidence-pack"])
         .arg(&pack)
@@ -230,7 +219,7 @@ fn the_evidence_pack_validates_and_is_reproducible() {
         .code(1);
     assert_eq!(json_out(&std::fs::read(&pack).unwrap())["created_at"], "1970-01-01T00:00:00Z");
     std::fs::remove_file(&pack).unwrap();
-    warrant()
+    warrant_at(ROOT)
         .args(["check", "--sources", "examples/check/sources", "--created-at", "yesterday", "--evidence-pack"])
         .arg(&pack)
         .arg("examples/check/answer.md")
@@ -250,7 +239,7 @@ fn batch_reports_in_order_and_a_bad_line_is_an_error_line() {
         r#"{"id":"d","answer":"Tokens expire after one hour.","question":"When do tokens expire?"}"#,
     ];
     let batch = write(tmp.path(), "b.jsonl", lines.join("\n").as_bytes());
-    let out = warrant()
+    let out = warrant_at(ROOT)
         .args(["check", "--sources", "examples/check/sources", "--batch"])
         .arg(&batch)
         .assert()
@@ -285,7 +274,7 @@ fn curly_quotes_in_sources_are_checked_and_a_bad_line_does_not_end_the_batch() {
         r#"{"id":"q2","answer":"The shop said: act now.","sources":[{"id":"s","text":"The shop wrote “act now!” The offer ends soon…”"}]}"#,
     ];
     let batch = write(tmp.path(), "q.jsonl", lines.join("\n").as_bytes());
-    let out = warrant().args(["check", "--batch"]).arg(&batch).assert().code(2).get_output().stdout.clone();
+    let out = warrant_at(ROOT).args(["check", "--batch"]).arg(&batch).assert().code(2).get_output().stdout.clone();
     let text = String::from_utf8(out).unwrap();
     assert!(!text.contains("panicked"), "{text}");
     let rows: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -313,7 +302,7 @@ fn bad_inputs_are_refused_with_the_reason() {
         (vec!["no-such-answer.md".into()], "no such file"),
     ];
     for (args, needle) in cases {
-        let out = warrant().arg("check").args(&args).assert().code(2).get_output().clone();
+        let out = warrant_at(ROOT).arg("check").args(&args).assert().code(2).get_output().clone();
         let err = String::from_utf8_lossy(&out.stderr).to_lowercase();
         assert!(err.contains(needle), "{args:?}: expected {needle:?} in {err}");
         assert!(out.stdout.is_empty(), "{args:?}: no report on bad input");

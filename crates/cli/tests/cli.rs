@@ -4,14 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::{Value, json};
-use warrant_testkit::{data_dir, workspace_root};
-
-fn warrant() -> Command {
-    Command::cargo_bin("warrant").unwrap()
-}
+use warrant_testkit::{data_dir, warrant, workspace_root};
 
 fn example(rel: &str) -> PathBuf {
     workspace_root().join("examples").join(rel)

@@ -8,16 +8,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
-use warrant_testkit::workspace_root;
-
-fn warrant() -> Command {
-    let mut c = Command::cargo_bin("warrant").unwrap();
-    c.env_remove("SOURCE_DATE_EPOCH");
-    c
-}
+use warrant_testkit::{warrant, workspace_root};
 
 fn fixture(name: &str) -> PathBuf {
     workspace_root().join("crates/ckf/tests/fixtures").join(name)

@@ -5,13 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::{Value, json};
-
-fn warrant() -> Command {
-    Command::cargo_bin("warrant").unwrap()
-}
+use warrant_testkit::warrant;
 
 fn write(dir: &Path, name: &str, v: &Value) -> PathBuf {
     let p = dir.join(name);

@@ -5,14 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::{Value, json};
-use warrant_testkit::workspace_root;
-
-fn warrant() -> Command {
-    Command::cargo_bin("warrant").unwrap()
-}
+use warrant_testkit::{warrant, workspace_root};
 
 fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
     let p = dir.join(name);

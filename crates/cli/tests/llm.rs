@@ -10,15 +10,9 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::{Value, json};
 use warrant_testkit::fake_llm::{FakeLlm, Reply, Rule};
-use warrant_testkit::{data_dir, read_json};
+use warrant_testkit::{data_dir, read_json, warrant_at};
 
 const DOC: &str = "Session tokens expire after 30 minutes of inactivity.\nMaximum session duration is 8 hours.\n";
-
-fn warrant(cwd: &Path) -> Command {
-    let mut c = Command::cargo_bin("warrant").unwrap();
-    c.current_dir(cwd).env_remove("WARRANT_STORE").env_remove("WARRANT_LLM_API_KEY");
-    c
-}
 
 fn write(dir: &Path, name: &str, content: &str) -> PathBuf {
     let p = dir.join(name);
@@ -46,7 +40,7 @@ fn max_duration() -> Value {
 #[test]
 fn prompts_are_listed_with_versions() {
     let dir = tempfile::tempdir().unwrap();
-    let v = json_of(&run(warrant(dir.path()).args(["llm", "prompts", "--format", "json"]), 0));
+    let v = json_of(&run(warrant_at(dir.path()).args(["llm", "prompts", "--format", "json"]), 0));
     let ids: Vec<&str> = v.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
     assert_eq!(
         ids,
@@ -66,9 +60,9 @@ fn prompts_are_listed_with_versions() {
     let facts = v.as_array().unwrap().iter().find(|p| p["id"] == "facts.extract.v1").unwrap();
     assert_eq!(facts["file"], "crates/llm/prompts/facts.extract.v1.txt");
     assert_eq!(facts["version"], 1);
-    let text = String::from_utf8(run(warrant(dir.path()).args(["llm", "prompts", "--show", "facts.extract.v1"]), 0)).unwrap();
+    let text = String::from_utf8(run(warrant_at(dir.path()).args(["llm", "prompts", "--show", "facts.extract.v1"]), 0)).unwrap();
     assert!(text.contains("{{predicates}}") && text.contains("{{text}}"));
-    warrant(dir.path()).args(["llm", "prompts", "--show", "nope.v1"]).assert().code(2);
+    warrant_at(dir.path()).args(["llm", "prompts", "--show", "nope.v1"]).assert().code(2);
 }
 
 #[test]
@@ -79,7 +73,7 @@ fn ingest_with_a_model_records_and_replays_byte_for_byte() {
     let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&json!({"facts": [expiry()]}))])]);
     let url = server.url();
     let ingest = |store: &str, endpoint: Option<&str>| {
-        let mut c = warrant(d);
+        let mut c = warrant_at(d);
         c.args(["ingest", "--llm", "--store", store, "--llm-model", "fake-model", "--llm-cache", "cache", "--format", "json"]);
         if let Some(e) = endpoint {
             c.args(["--llm-endpoint", e]);
@@ -94,7 +88,7 @@ fn ingest_with_a_model_records_and_replays_byte_for_byte() {
     assert_eq!(server.count(), 1);
     let prompt = server.received()[0].prompt().to_string();
     assert!(prompt.contains("- expires_after: entity, duration") && prompt.contains("Session tokens expire after 30 minutes"));
-    let facts = |store: &str| run(warrant(d).args(["facts", "--store", store]), 0);
+    let facts = |store: &str| run(warrant_at(d).args(["facts", "--store", store]), 0);
     let recorded_facts = facts("s1");
     let f: Vec<Value> =
         String::from_utf8(recorded_facts.clone()).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -107,7 +101,7 @@ fn ingest_with_a_model_records_and_replays_byte_for_byte() {
     assert_eq!((again["documents"].as_u64(), again["unchanged_documents"].as_u64()), (Some(0), Some(1)));
     assert_eq!(server.count(), 1);
     // Without --llm the same store re-extracts with the patterns (a different ingest key).
-    let plain = json_of(&run(warrant(d).args(["ingest", "--store", "s1", "--format", "json", "auth.md"]), 0));
+    let plain = json_of(&run(warrant_at(d).args(["ingest", "--store", "s1", "--format", "json", "auth.md"]), 0));
     assert_eq!((plain["documents"].as_u64(), plain["facts"].as_u64()), (Some(1), Some(2)));
 
     // Offline: no endpoint, the server gone; the cache answers.
@@ -117,7 +111,7 @@ fn ingest_with_a_model_records_and_replays_byte_for_byte() {
     assert_eq!(facts("s2"), recorded_facts);
     // A request the cache never saw fails clearly (exit 2), nothing is fabricated.
     write(d, "other.md", "Refresh tokens expire after 30 days.\n");
-    let out = warrant(d)
+    let out = warrant_at(d)
         .args([
             "ingest",
             "--llm",
@@ -156,18 +150,13 @@ fn ingest_consistency_flags_an_unreliable_model() {
         Reply::json(&json!({"facts": [expiry(), max_duration()]})),
         Reply::json(&json!({"facts": [expiry()]})),
     ])]);
-    let out = run(
-        warrant(d).args(["ingest", "--llm", "--consistency", "3", "--store", "s", "--llm-endpoint", &server.url()]).args([
-            "--llm-model",
-            "fake-model",
-            "--llm-cache",
-            "cache",
-            "--format",
-            "json",
-            "auth.md",
-        ]),
-        0,
-    );
+    let out =
+        run(
+            warrant_at(d)
+                .args(["ingest", "--llm", "--consistency", "3", "--store", "s", "--llm-endpoint", &server.url()])
+                .args(["--llm-model", "fake-model", "--llm-cache", "cache", "--format", "json", "auth.md"]),
+            0,
+        );
     let v = json_of(&out);
     let c = &v["consistency"];
     assert_eq!((c["runs"].as_u64(), c["document"].as_str(), c["reliable"].as_bool()), (Some(3), Some("auth.md"), Some(false)));
@@ -180,7 +169,7 @@ fn ingest_consistency_flags_an_unreliable_model() {
     // Text report.
     let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&json!({"facts": [expiry()]}))])]);
     let out = run(
-        warrant(d).args([
+        warrant_at(d).args([
             "ingest",
             "--llm",
             "--consistency",
@@ -204,12 +193,12 @@ fn pattern_consistency_is_one() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     write(d, "auth.md", DOC);
-    let v = json_of(&run(warrant(d).args(["ingest", "--consistency", "3", "--store", "s", "--format", "json", "auth.md"]), 0));
+    let v = json_of(&run(warrant_at(d).args(["ingest", "--consistency", "3", "--store", "s", "--format", "json", "auth.md"]), 0));
     assert_eq!(
         v["consistency"],
         json!({"runs": 3, "jaccardAvg": 1.0, "jaccardMin": 1.0, "reliable": true, "document": "auth.md"})
     );
-    warrant(d).args(["ingest", "--consistency", "1", "--store", "s", "auth.md"]).assert().code(2);
+    warrant_at(d).args(["ingest", "--consistency", "1", "--store", "s", "auth.md"]).assert().code(2);
 }
 
 #[test]
@@ -220,7 +209,7 @@ fn ingest_falls_back_to_patterns_when_the_model_fails() {
     write(d, "warrant.toml", "[llm]\nmax_retries = 1\nbackoff_ms = 1\ntimeout_secs = 5\n");
     let server = FakeLlm::start(vec![Rule::any(vec![Reply::Status(503, "overloaded".into())])]);
     let v = json_of(&run(
-        warrant(d).args([
+        warrant_at(d).args([
             "ingest",
             "--llm",
             "--store",
@@ -248,16 +237,16 @@ fn model_flags_without_a_model_are_bad_input() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     write(d, "auth.md", DOC);
-    let out = warrant(d).args(["ingest", "--llm", "--store", "s", "auth.md"]).assert().code(2).get_output().stderr.clone();
+    let out = warrant_at(d).args(["ingest", "--llm", "--store", "s", "auth.md"]).assert().code(2).get_output().stderr.clone();
     assert!(String::from_utf8(out).unwrap().contains("--llm needs a model"));
     assert!(!d.join("s").exists(), "nothing written");
-    let out = warrant(d)
+    let out = warrant_at(d)
         .args(["ingest", "--llm", "--store", "s", "--llm-endpoint", "http://127.0.0.1:9/v1", "auth.md"])
         .assert()
         .code(2);
     assert!(String::from_utf8(out.get_output().stderr.clone()).unwrap().contains("a model name is required"));
     write(d, "warrant.toml", "[llm]\nendpoint = 3\n");
-    let out = warrant(d).args(["ingest", "--llm", "--store", "s", "auth.md"]).assert().code(2);
+    let out = warrant_at(d).args(["ingest", "--llm", "--store", "s", "auth.md"]).assert().code(2);
     let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(err.contains("warrant.toml:2: invalid type: integer `3`, expected a string"), "{err}");
 }
@@ -276,7 +265,7 @@ fn check_second_opinion_records_and_replays_with_a_replay_case() {
                          "confidence": 0.85, "rationale": "The entrance arch is the gateway."});
     let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&verdict)])]);
     let check = |endpoint: Option<&str>, case: &str| {
-        let mut c = warrant(d);
+        let mut c = warrant_at(d);
         c.env("WARRANT_LLM_API_KEY", "sk-cli-secret-42")
             .args([
                 "check",
@@ -326,7 +315,7 @@ fn check_second_opinion_records_and_replays_with_a_replay_case() {
     for f in ["case1.json", "case2.json"] {
         assert!(!std::fs::read_to_string(d.join(f)).unwrap().contains("sk-cli-secret-42"));
     }
-    warrant(d).args(["validate", "--kind", "replay", "case1.json", "case2.json"]).assert().code(0);
+    warrant_at(d).args(["validate", "--kind", "replay", "case1.json", "case2.json"]).assert().code(0);
     // The evidence pack carries the replay case and marks the model's edge.
     let pack = read_json(&d.join("pack-case1.json"));
     assert_eq!(pack["replay_cases"][0]["determinism"], "approximate");
@@ -336,7 +325,7 @@ fn check_second_opinion_records_and_replays_with_a_replay_case() {
     assert_eq!(edge["notes"], "a model's verdict (second opinion by judge, prompt claims.verify.v1), not a rule result");
     let replayed_pack = read_json(&d.join("pack-case2.json"));
     assert_eq!(replayed_pack["replay_cases"][0]["replay_steps"][0]["output"], "replayed");
-    warrant(d).args(["validate", "pack-case1.json", "pack-case2.json"]).assert().code(0);
+    warrant_at(d).args(["validate", "pack-case1.json", "pack-case2.json"]).assert().code(0);
 }
 
 #[test]
@@ -347,8 +336,10 @@ fn extract_takes_claims_from_the_model() {
     let reply = json!({"claims": [{"text": "Paris is the capital of France", "modality": "factual"},
                                    {"text": "it is lovely", "modality": "opinion"}]});
     let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&reply)])]);
-    let g =
-        json_of(&run(warrant(d).args(["extract", "--llm", "--llm-endpoint", &server.url(), "--llm-model", "m", "answer.md"]), 0));
+    let g = json_of(&run(
+        warrant_at(d).args(["extract", "--llm", "--llm-endpoint", &server.url(), "--llm-model", "m", "answer.md"]),
+        0,
+    ));
     let claims: Vec<(&str, &str, u64)> = g["claims"]
         .as_array()
         .unwrap()
@@ -359,8 +350,10 @@ fn extract_takes_claims_from_the_model() {
     assert_eq!(g["context"]["extraction_method"]["claims"], "llm");
     // The model fails: the deterministic graph, marked degraded.
     let server = FakeLlm::start(vec![Rule::any(vec![Reply::Content("no json here".into())])]);
-    let g =
-        json_of(&run(warrant(d).args(["extract", "--llm", "--llm-endpoint", &server.url(), "--llm-model", "m", "answer.md"]), 0));
+    let g = json_of(&run(
+        warrant_at(d).args(["extract", "--llm", "--llm-endpoint", &server.url(), "--llm-model", "m", "answer.md"]),
+        0,
+    ));
     assert!(
         g["context"]["extraction_degraded"].as_str().unwrap().starts_with("graph.extract: the model's output was rejected twice")
     );
@@ -381,7 +374,7 @@ fn policy_eval_judges_the_reasoning_example() {
     let graph = cape.join("examples/reasoning/argument-unsound.json");
     let rubric = cape.join("rubrics/reasoning.argument-soundness.v1.json");
     let eval = |extra: &[&str], code: i32| {
-        let mut c = warrant(d);
+        let mut c = warrant_at(d);
         c.args(["policy", "eval", "--pack", "pack.json", "--format", "json", "--rubric"]).arg(&rubric).args(extra).arg(&graph);
         json_of(&run(&mut c, code))
     };
@@ -441,7 +434,7 @@ fn an_endpoint_that_echoes_the_api_key_never_gets_it_printed_or_stored() {
         ];
         let mut redacted = 0;
         for args in runs {
-            let out = warrant(d).env("WARRANT_LLM_API_KEY", KEY).args(&args).args(model).output().unwrap();
+            let out = warrant_at(d).env("WARRANT_LLM_API_KEY", KEY).args(&args).args(model).output().unwrap();
             let all = everything_written(d, &out);
             assert!(!all.contains("panicked"), "{args:?}: {all}");
             assert!(!all.contains(KEY) && !all.contains("0123456789abcdefSECRET"), "{reply:?} {args:?} leaked the key");
@@ -462,7 +455,7 @@ fn a_degraded_second_opinion_is_said_on_stderr_and_in_the_text_report() {
     write(d, "source.md", SOURCE);
     write(d, "warrant.toml", "[llm]\nmax_retries = 0\ntimeout_secs = 5\n");
     let server = FakeLlm::start(vec![Rule::any(vec![Reply::RateLimited])]);
-    let out = warrant(d)
+    let out = warrant_at(d)
         .args([
             "check",
             "--llm-verify",

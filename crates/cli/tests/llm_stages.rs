@@ -12,14 +12,9 @@ use std::time::Duration;
 use assert_cmd::Command;
 use serde_json::{Value, json};
 use warrant_testkit::fake_llm::{FakeLlm, Reply, Rule};
+use warrant_testkit::warrant_at;
 
 const DOC: &str = "Session tokens expire after 30 minutes of inactivity.\nMaximum session duration is 8 hours.\n";
-
-fn warrant(cwd: &Path) -> Command {
-    let mut c = Command::cargo_bin("warrant").unwrap();
-    c.current_dir(cwd).env_remove("WARRANT_STORE").env_remove("WARRANT_LLM_API_KEY");
-    c
-}
 
 fn write(dir: &Path, name: &str, content: &str) -> PathBuf {
     let p = dir.join(name);
@@ -50,7 +45,7 @@ fn setup() -> tempfile::TempDir {
     let d = dir.path();
     write(d, "auth.md", DOC);
     write(d, "warrant.toml", "[llm]\nmax_retries = 0\nbackoff_ms = 1\ntimeout_secs = 1\n");
-    run(warrant(d).args(["ingest", "--store", "s", "auth.md"]), 0);
+    run(warrant_at(d).args(["ingest", "--store", "s", "auth.md"]), 0);
     dir
 }
 
@@ -69,7 +64,7 @@ fn expiry_plan() -> Value {
 }
 
 fn ask(d: &Path, url: Option<&str>, question: &str, extra: &[&str]) -> Vec<u8> {
-    let mut c = warrant(d);
+    let mut c = warrant_at(d);
     c.args(["ask", "--store", "s", "--llm-plan", "--llm-model", "fake-model"]).args(extra);
     if let Some(u) = url {
         c.args(["--llm-endpoint", u]);
@@ -83,7 +78,7 @@ fn ask_llm_plan_uses_a_valid_model_plan() {
     let dir = setup();
     let d = dir.path();
     // Without a model the rule planner cannot plan this wording.
-    let plain = json_of(&run(warrant(d).args(["ask", "--store", "s", IDLE_QUESTION]), 0));
+    let plain = json_of(&run(warrant_at(d).args(["ask", "--store", "s", IDLE_QUESTION]), 0));
     assert_eq!(plain["verdict"], "unsupported");
 
     let server = FakeLlm::start(vec![Rule::any(vec![Reply::json(&expiry_plan())])]);
@@ -138,7 +133,7 @@ fn ask_llm_plan_falls_back_on_schema_violations() {
          (neither in the vocabulary nor concluded by a rule); the rule planner's plan was used"
     );
     assert_eq!(server.count(), 2);
-    let rules_only = json_of(&run(warrant(d).args(["ask", "--store", "s", RULE_QUESTION]), 0));
+    let rules_only = json_of(&run(warrant_at(d).args(["ask", "--store", "s", RULE_QUESTION]), 0));
     assert_eq!(v["plan"], rules_only["plan"]);
 
     // Unknown keys, unknown params and bad types are refused the same way.
@@ -196,7 +191,8 @@ fn ask_llm_plan_records_and_replays_byte_for_byte() {
     assert!(rec.contains("ask.plan") && rep.contains("ask.plan"), "{rec}");
     assert_ne!(rec, rep, "the recorded case says model, the replayed one says replayed");
     // A model stage without a model is bad input.
-    let out = warrant(d).args(["ask", "--store", "s", "--llm-plan", IDLE_QUESTION]).assert().code(2).get_output().stderr.clone();
+    let out =
+        warrant_at(d).args(["ask", "--store", "s", "--llm-plan", IDLE_QUESTION]).assert().code(2).get_output().stderr.clone();
     assert!(String::from_utf8_lossy(&out).contains("--llm-plan needs a model"));
 }
 
@@ -211,7 +207,7 @@ const ASSESS_MARK: &str = "Decide whether the evidence below answers";
 const SYNTH_MARK: &str = "Answer the research topic from the evidence";
 
 fn research(d: &Path, store: &str, url: Option<&str>, extra: &[&str], code: i32) -> Vec<u8> {
-    let mut c = warrant(d);
+    let mut c = warrant_at(d);
     c.args(["research", "--store", store, "--now", "2026-01-01T00:00:00Z", "--llm", "--llm-model", "fake-model"]).args(extra);
     if let Some(u) = url {
         c.args(["--llm-endpoint", u]);
@@ -238,7 +234,7 @@ fn good_synth() -> Reply {
 }
 
 fn show(d: &Path, store: &str, run_id: &str) -> Value {
-    json_of(&run(warrant(d).args(["research", "--store", store, "--show", run_id]), 0))
+    json_of(&run(warrant_at(d).args(["research", "--store", store, "--show", run_id]), 0))
 }
 
 fn latest<'a>(record: &'a Value, category: &str) -> &'a Value {
@@ -294,8 +290,8 @@ fn research_llm_repairs_an_invalid_route_once() {
 fn research_llm_falls_back_to_the_rule_stages_on_schema_violations() {
     let dir = setup();
     let d = dir.path();
-    run(warrant(d).args(["ingest", "--store", "plain", "auth.md"]), 0);
-    let plain = json_of(&run(warrant(d).args(["research", "--store", "plain", "--now", "2026-01-01T00:00:00Z", TOPIC]), 0));
+    run(warrant_at(d).args(["ingest", "--store", "plain", "auth.md"]), 0);
+    let plain = json_of(&run(warrant_at(d).args(["research", "--store", "plain", "--now", "2026-01-01T00:00:00Z", TOPIC]), 0));
     let server = FakeLlm::start(vec![
         Rule::when(ROUTE_MARK, vec![Reply::json(&json!({"action": "fly", "args": {}}))]),
         Rule::when(ASSESS_MARK, vec![Reply::json(&json!({"sufficient": "yes"}))]),
@@ -363,7 +359,7 @@ fn research_llm_falls_back_on_500_and_timeout() {
 fn research_llm_records_and_replays_byte_for_byte() {
     let dir = setup();
     let d = dir.path();
-    run(warrant(d).args(["ingest", "--store", "s2", "auth.md"]), 0);
+    run(warrant_at(d).args(["ingest", "--store", "s2", "auth.md"]), 0);
     let server = FakeLlm::start(vec![
         Rule::when(ROUTE_MARK, vec![good_route()]),
         Rule::when(ASSESS_MARK, vec![good_assess()]),
@@ -381,7 +377,7 @@ fn research_llm_records_and_replays_byte_for_byte() {
     let v = json_of(&recorded);
     assert_eq!(show(d, "s", v["run_id"].as_str().unwrap()), show(d, "s2", v["run_id"].as_str().unwrap()));
     // A model stage without a model is bad input.
-    warrant(d).args(["research", "--store", "s", "--llm", TOPIC]).assert().code(2);
+    warrant_at(d).args(["research", "--store", "s", "--llm", TOPIC]).assert().code(2);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -428,7 +424,7 @@ fn good_partial() -> Value {
 }
 
 fn compile(d: &Path, url: Option<&str>, extra: &[&str]) -> (Vec<u8>, Value, String) {
-    let mut c = warrant(d);
+    let mut c = warrant_at(d);
     c.args(["compile", "--llm", "--llm-model", "fake-model", "--report", "report.json"]).args(extra);
     if let Some(u) = url {
         c.args(["--llm-endpoint", u]);
@@ -498,7 +494,7 @@ fn compile_llm_repairs_then_falls_back() {
 
     // Schema violations, twice: the rule mapper's package, with the reason.
     let (plain, _, _) = {
-        let out = run(warrant(d).args(["compile", "refund.md"]), 0);
+        let out = run(warrant_at(d).args(["compile", "refund.md"]), 0);
         (out, Value::Null, String::new())
     };
     for (bad, why) in [
@@ -539,7 +535,7 @@ fn compile_llm_repairs_then_falls_back() {
 fn compile_llm_falls_back_on_500_and_timeout() {
     let dir = compile_setup();
     let d = dir.path();
-    let plain = json_of(&run(warrant(d).args(["compile", "refund.md"]), 0));
+    let plain = json_of(&run(warrant_at(d).args(["compile", "refund.md"]), 0));
     let server = FakeLlm::start(vec![Rule::any(vec![Reply::Status(500, "boom".into())])]);
     let (out, report, _) = compile(d, Some(&server.url()), &[]);
     assert_eq!(
@@ -571,5 +567,5 @@ fn compile_llm_records_and_replays_byte_for_byte() {
     assert_ne!(case("rec.json"), case("rep.json"), "model outputs, then replayed ones");
     assert_eq!(String::from_utf8(replayed).unwrap(), String::from_utf8(recorded).unwrap());
     assert_eq!(rep_report, rec_report);
-    warrant(d).args(["compile", "--llm", "refund.md"]).assert().code(2);
+    warrant_at(d).args(["compile", "--llm", "refund.md"]).assert().code(2);
 }

@@ -6,12 +6,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::Value;
-
-fn warrant() -> Command {
-    let mut c = Command::cargo_bin("warrant").unwrap();
-    c.env_remove("WARRANT_STORE");
-    c
-}
+use warrant_testkit::warrant;
 
 /// A store with three small documents.
 fn store(dir: &Path) -> PathBuf {

@@ -9,15 +9,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
 
-use assert_cmd::Command;
-use assert_cmd::cargo::cargo_bin;
 use serde_json::Value;
-
-fn warrant() -> Command {
-    let mut c = Command::cargo_bin("warrant").unwrap();
-    c.env_remove("WARRANT_STORE");
-    c
-}
+use warrant_testkit::{clean_env, warrant, warrant_bin, warrant_std};
 
 fn write(dir: &Path, name: &str, content: &str) -> PathBuf {
     let p = dir.join(name);
@@ -95,14 +88,8 @@ fn a_closed_pipe_ends_every_printing_command_quietly() {
     let fx = Fixture::new();
     graph_for(&fx);
     for (name, args) in fx.printing_commands() {
-        let mut child = StdCommand::new(cargo_bin("warrant"))
-            .args(&args)
-            .env_remove("WARRANT_STORE")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child =
+            warrant_std().args(&args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
         // The reader goes away before the command has printed anything (`| head -c0`).
         drop(child.stdout.take());
         let out = child.wait_with_output().unwrap();
@@ -121,14 +108,7 @@ fn a_full_disk_is_one_error_line_and_exit_2_for_every_printing_command() {
     graph_for(&fx);
     for (name, args) in fx.printing_commands() {
         let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
-        let out = StdCommand::new(cargo_bin("warrant"))
-            .args(&args)
-            .env_remove("WARRANT_STORE")
-            .stdin(Stdio::null())
-            .stdout(full)
-            .stderr(Stdio::piped())
-            .output()
-            .unwrap();
+        let out = warrant_std().args(&args).stdin(Stdio::null()).stdout(full).stderr(Stdio::piped()).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!stderr.contains("panicked"), "{name}: {stderr}");
         assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
@@ -157,11 +137,11 @@ fn feed_a_gigabyte(child: &mut std::process::Child, byte: u8) -> std::thread::Jo
 /// this stream), fed a gigabyte on stdin.
 #[cfg(target_os = "linux")]
 fn under_memory_limit(args: &[&str], byte: u8) -> (std::process::Output, u64) {
-    let mut child = StdCommand::new("bash")
+    let mut child = clean_env(&mut StdCommand::new("bash"))
         .arg("-c")
         .arg("ulimit -v 400000 && exec \"$@\"")
         .arg("warrant")
-        .arg(cargo_bin("warrant"))
+        .arg(warrant_bin())
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -10,13 +10,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use warrant_testkit::workspace_root;
+use warrant_testkit::{warrant, warrant_std, workspace_root};
 
 const TOKEN: &str = "t0ken-for-tests";
-
-fn warrant() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("warrant").unwrap()
-}
 
 /// A `warrant serve` process; killed on drop if still running.
 struct Serve {
@@ -28,7 +24,7 @@ impl Serve {
     fn start(store: &Path, extra: &[&str]) -> Serve {
         let token_file = store.with_extension("token");
         std::fs::write(&token_file, format!("  {TOKEN}\n")).unwrap();
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("warrant"))
+        let mut child = warrant_std()
             .args(["serve", "--addr", "127.0.0.1:0", "--store"])
             .arg(store)
             .arg("--token-file")

@@ -5,19 +5,13 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command as StdCommand, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
 use warrant_store::{FactQuery, SqliteStore, Store};
-use warrant_testkit::data_dir;
-
-fn warrant() -> Command {
-    let mut c = Command::cargo_bin("warrant").unwrap();
-    c.env_remove("WARRANT_STORE");
-    c
-}
+use warrant_testkit::{data_dir, warrant, warrant_std};
 
 fn write(dir: &Path, name: &str, content: &str) -> PathBuf {
     let p = dir.join(name);
@@ -297,12 +291,10 @@ fn sigkill_mid_ingest_leaves_old_or_new_state() {
 
     let wal = store_dir.join("store.sqlite-wal");
     assert!(!wal.exists() || std::fs::metadata(&wal).unwrap().len() == 0, "the first ingest checkpointed its WAL");
-    let bin = assert_cmd::cargo::cargo_bin("warrant");
-    let mut child = StdCommand::new(bin)
+    let mut child = warrant_std()
         .args(["ingest", "--format", "json", "--store"])
         .arg(&store_dir)
         .arg(&v2)
-        .env_remove("WARRANT_STORE")
         // A small page cache: the transaction spills to the WAL early, which shows it started.
         .env("WARRANT_STORE_CACHE_MB", "2")
         .stdout(Stdio::null())
@@ -356,9 +348,8 @@ fn readers_work_during_an_ingest_and_ingests_serialise() {
     warrant().args(["ingest", "--store"]).arg(&store_dir).arg(&base).assert().code(0);
     let a = write(dir.path(), "a.jsonl", &corpus(3000, 2));
     let b = write(dir.path(), "b.jsonl", &corpus(3000, 3));
-    let bin = assert_cmd::cargo::cargo_bin("warrant");
     let spawn = |f: &Path| {
-        StdCommand::new(&bin)
+        warrant_std()
             .args(["ingest", "--format", "json", "--store"])
             .arg(&store_dir)
             .arg(f)

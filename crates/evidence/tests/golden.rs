@@ -1,13 +1,14 @@
 //! Golden files: the builder's output for a fixed input is byte-for-byte stable, and every
 //! fixture under `tests/fixtures/` (one per kind; also the fuzz seeds) validates cleanly as
-//! the kind detected from its content. `UPDATE_GOLDEN=1 cargo test -p warrant-evidence --test
-//! golden` rewrites the golden pack after a deliberate change.
+//! the kind detected from its content. `WARRANT_BLESS=1 cargo test -p warrant-evidence --test
+//! golden` rewrites the golden pack after a deliberate change (`warrant_testkit::golden`).
 
 #![allow(clippy::unwrap_used)]
 
 use std::path::PathBuf;
 
 use warrant_evidence::*;
+use warrant_testkit::golden::assert_golden;
 
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
@@ -73,17 +74,8 @@ fn golden_pack() -> EvidencePack {
 
 #[test]
 fn the_builder_output_is_stable() {
-    let path = fixtures().join("evidence_pack.json");
     let text = serde_json::to_string_pretty(&golden_pack()).unwrap() + "\n";
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &text).unwrap();
-    }
-    let want = std::fs::read_to_string(&path).unwrap();
-    assert!(
-        text == want,
-        "{} differs from the builder output; rerun with UPDATE_GOLDEN=1 if the change is deliberate",
-        path.display()
-    );
+    assert_golden(fixtures().join("evidence_pack.json"), &text);
 }
 
 #[test]

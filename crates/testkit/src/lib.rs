@@ -1,8 +1,28 @@
-//! Helpers for tests and benchmarks that read the licensed upstream data in `../shared/data`.
+//! Helpers shared by Warrant's tests and benchmarks (a dev-dependency only).
 //!
-//! The data is never copied into the repository. Tests find it beside the checkout, or where
-//! `WARRANT_CONFORMANCE_DATA` points. When it is missing, a test fails under `CI=true` and
-//! otherwise says loudly that it was not run.
+//! - **Shared data.** The licensed upstream data in `../shared/data` is never copied into the
+//!   repository. Tests find it beside the checkout, or where `WARRANT_CONFORMANCE_DATA` points
+//!   ([`data_dir`]). When it is missing, a test fails under `CI=true` and otherwise says loudly
+//!   that it was not run.
+//! - **The CLI.** [`warrant()`] (and [`warrant_at`], [`warrant_std`]) run the `warrant` binary
+//!   in a clean environment, for `warrant-cli`'s integration tests ([`cli`]).
+//! - **A fake LLM endpoint** on loopback ([`fake_llm`]).
+//!
+//! # Expected output: golden files and snapshots
+//!
+//! Output that must not change is kept in one of two forms, each with its own switch to accept
+//! a deliberate change. Review the diff before committing either.
+//!
+//! - **Golden files**: whole files in the repository, compared byte for byte by
+//!   [`golden::assert_golden`] (`crates/ckf/tests/golden/`, the evidence pack in
+//!   `crates/evidence/tests/fixtures/`). `WARRANT_BLESS=1 cargo test -p CRATE --test TARGET`
+//!   rewrites them; a failure prints the first differing line and that command. Use them when
+//!   the file is itself an artefact (read by other tests, fuzz seeds, documentation).
+//! - **Snapshots**: [insta](https://insta.rs) `.snap` files in `tests/snapshots/` beside the
+//!   test (the demo's text, JSON and HTML reports in `crates/check/tests/snapshots/`).
+//!   `INSTA_UPDATE=always cargo test -p CRATE --test TARGET` rewrites them, or `cargo insta
+//!   review` (with `cargo-insta` installed) accepts them one by one. By default a failing
+//!   snapshot leaves a `.snap.new` beside it (ignored by git); under `CI=true` it only fails.
 
 use std::path::{Path, PathBuf};
 
@@ -75,4 +95,8 @@ pub fn gsm8k_solution_texts() -> Option<Vec<String>> {
     Some(out)
 }
 
+pub mod cli;
 pub mod fake_llm;
+pub mod golden;
+
+pub use cli::{clean_env, warrant, warrant_at, warrant_bin, warrant_std};
