@@ -30,13 +30,7 @@ pub fn sha256_ref(bytes: &[u8]) -> String {
     format!("sha256:{}", hex(&Sha256::digest(bytes)))
 }
 
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
-}
+use warrant_text::hash::hex;
 
 /// A stable id `<prefix>-<16 hex digits of the parts' digest>`. `prefix` must be a valid id.
 pub fn stable_id(prefix: &str, parts: &[&str]) -> String {

@@ -221,13 +221,7 @@ pub fn request_key(model: &str, prompt: &str, options: &CompletionOptions) -> St
     hex(&Sha256::digest(body.to_string().as_bytes()))
 }
 
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
-}
+pub(crate) use warrant_text::hash::hex;
 
 /// The reply of a chat-completions call: content and token counts.
 pub fn parse_chat_completion(body: &str) -> Result<(String, Option<u64>, Option<u64>), LlmError> {

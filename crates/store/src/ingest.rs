@@ -14,6 +14,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
 use std::sync::Arc;
+use warrant_text::hash::hex;
 
 use warrant_facts::{
     ChunkContext, Consistency, Fact, FactExtractor, RejectionCounts, ValidatedFact, Vocabulary, entity_match_key, extract_facts,
@@ -98,13 +99,9 @@ impl PreparedDocument {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// SHA-256 of a text, hex.
 pub fn sha256_hex(text: &str) -> String {
-    hex(&Sha256::digest(text.as_bytes()))
+    warrant_text::hash::sha256_hex(text.as_bytes())
 }
 
 /// The ingest key of a document: a hash of its text hash, version, title, metadata and the

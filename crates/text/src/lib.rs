@@ -12,6 +12,7 @@
 pub mod arith;
 pub mod date;
 pub mod fasthash;
+pub mod hash;
 pub mod io;
 pub mod number;
 pub mod quantity;
