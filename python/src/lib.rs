@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use warrant::batch::isolated;
 use warrant::check::ItemError as Failed;
 use warrant::check::{CheckRequest, Session, SourceFiles};
+use warrant::inputs::AnswerInput;
 use warrant::{Env, Error};
 
 pyo3::create_exception!(
@@ -66,16 +67,9 @@ fn session(
 static SESSIONS: Mutex<Vec<(String, Arc<Session>)>> = Mutex::new(Vec::new());
 const CACHED_SESSIONS: usize = 8;
 
-/// The session for `req` (whose JSON is `request`), from the cache when the same settings and
-/// sources were seen recently.
-fn cached_session(request: &str, req: &CheckRequest) -> Result<Arc<Session>, Error> {
-    // The key: the request without what differs per answer (a map's keys are sorted).
-    let mut v: serde_json::Value = serde_json::from_str(request).map_err(|e| Error::input(format!("invalid request: {e}")))?;
-    if let Some(m) = v.as_object_mut() {
-        m.remove("answer");
-        m.remove("output_id");
-    }
-    let key = v.to_string();
+/// The session for `req`, from the cache when a request with the same `key` (its JSON without
+/// what differs per answer) was seen recently.
+fn cached_session(key: String, req: &CheckRequest) -> Result<Arc<Session>, Error> {
     let mut cache = SESSIONS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(i) = cache.iter().position(|(k, _)| *k == key) {
         let hit = cache.remove(i);
@@ -151,14 +145,24 @@ fn check(
 ) -> PyResult<Report> {
     let report = py.detach(|| {
         isolated(|| {
-            let req = parse_request(request)?;
-            let answer = req.answer.clone().ok_or_else(|| Error::input_at("/answer", "expected an answer"))?;
+            // Read once; what differs per answer is taken out, and the rest is the cache key.
+            let mut v: serde_json::Value =
+                serde_json::from_str(request).map_err(|e| Error::input(format!("invalid request: {e}")))?;
+            let mut take = |k: &str| v.as_object_mut().and_then(|m| m.remove(k));
+            let (answer, output_id) = (take("answer"), take("output_id"));
+            let key = v.to_string();
+            let req: CheckRequest = serde_json::from_value(v).map_err(|e| Error::input(format!("invalid request: {e}")))?;
+            let answer: AnswerInput =
+                serde_json::from_value(answer.ok_or_else(|| Error::input_at("/answer", "expected an answer"))?)
+                    .map_err(|e| Error::input_at("/answer", format!("invalid request: /answer: {e}")))?;
+            let output_id: Option<String> = serde_json::from_value(output_id.unwrap_or_default())
+                .map_err(|e| Error::input(format!("invalid request: {e}")))?;
             let s = if source_paths.is_empty() && store.is_none() && req.sources.is_some() {
-                cached_session(request, &req)?
+                cached_session(key, &req)?
             } else {
                 Arc::new(session(&req, source_paths, max_source_bytes, store.as_deref())?)
             };
-            s.check_answer(&answer, None, req.output_id.clone())
+            s.check_answer(&answer, None, output_id)
         })
     });
     report.map(Report).map_err(raise)
@@ -195,18 +199,26 @@ fn check_batch(
                 let req = parse_request(request)?;
                 let s = session(&req, source_paths, max_source_bytes, store.as_deref())?;
                 // An item that is not JSON is that item's error; the others are checked.
-                let parsed: Vec<Result<serde_json::Value, String>> =
-                    items.iter().map(|i| serde_json::from_str(i).map_err(|e| format!("invalid JSON: {e}"))).collect();
-                let values: Vec<serde_json::Value> = parsed.iter().filter_map(|p| p.as_ref().ok().cloned()).collect();
+                let mut values = Vec::with_capacity(items.len());
+                let mut unreadable = Vec::with_capacity(items.len());
+                for item in &items {
+                    match serde_json::from_str(item) {
+                        Ok(v) => {
+                            values.push(v);
+                            unreadable.push(None);
+                        }
+                        Err(e) => unreadable.push(Some(format!("invalid JSON: {e}"))),
+                    }
+                }
                 let threads = workers.unwrap_or_else(warrant::batch::workers);
                 let mut checked = s.check_items_on(&values, threads).into_iter();
-                Ok(parsed
+                Ok(unreadable
                     .into_iter()
-                    .map(|p| match p {
-                        Ok(_) => checked
+                    .map(|why| match why {
+                        None => checked
                             .next()
                             .unwrap_or_else(|| Err(Failed { id: serde_json::Value::Null, message: "not checked".into() })),
-                        Err(message) => Err(Failed { id: serde_json::Value::Null, message }),
+                        Some(message) => Err(Failed { id: serde_json::Value::Null, message }),
                     })
                     .collect::<Vec<_>>())
             })

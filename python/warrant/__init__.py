@@ -280,18 +280,15 @@ def _packs(packs: Sequence[Any] | None) -> list[Any] | None:
 def _request(*, sources: Sequence[SourceLike] | None, question: str | None, packs: Sequence[Any] | None,
              tools: Any, strict: bool, min_support: float | None, explain: bool) -> tuple[dict[str, Any], list[str]]:
     docs, paths = _sources(sources)
-    req: dict[str, Any] = {"strict": strict, "explain": explain}
-    if docs is not None:
-        req["sources"] = docs
-    if question is not None:
-        req["question"] = question
-    if (p := _packs(packs)) is not None:
-        req["packs"] = p
-    if tools is not None:
-        req["tools"] = tools
-    if min_support is not None:
-        req["min_support"] = min_support
+    req = _with({"strict": strict, "explain": explain}, sources=docs, question=question, packs=_packs(packs),
+                tools=tools, min_support=min_support)
     return req, paths
+
+
+def _with(req: dict[str, Any], **optional: Any) -> dict[str, Any]:
+    """``req`` with those of the ``optional`` fields that are given (not ``None``)."""
+    req.update({k: v for k, v in optional.items() if v is not None})
+    return req
 
 
 def _fail_on(fail_on: str) -> str:
@@ -311,9 +308,7 @@ def check(answer: Any, *, sources: Sequence[SourceLike] | None = None, store: st
     fail_on = _fail_on(fail_on)
     req, paths = _request(sources=sources, question=question, packs=packs, tools=tools, strict=strict,
                           min_support=min_support, explain=explain)
-    req["answer"] = _answer_value(answer)
-    if output_id is not None:
-        req["output_id"] = output_id
+    _with(req, answer=_answer_value(answer), output_id=output_id)
     try:
         native = _native.check(json.dumps(req), paths, max_source_bytes, os.fspath(store) if store else None)
     except _native.NativeError as e:
@@ -373,13 +368,8 @@ def extract(answer: Any, *, context: Mapping[str, Any] | None = None, tools: Any
             output_id: str | None = None, max_bytes: int = 16 * 1024 * 1024) -> dict[str, Any]:
     """The answer's PredicateGraph (claims, entities, arithmetic, tool calls, citations, code,
     discourse acts, with spans), as ``warrant extract`` prints it."""
-    req: dict[str, Any] = {"answer": _answer_value(answer)}
-    if context is not None:
-        req["context"] = dict(context)
-    if tools is not None:
-        req["tools"] = tools
-    if output_id is not None:
-        req["output_id"] = output_id
+    req = _with({"answer": _answer_value(answer)}, context=dict(context) if context is not None else None, tools=tools,
+                output_id=output_id)
     try:
         graph, _diagnostics = _native.extract(json.dumps(req), max_bytes)
     except _native.NativeError as e:
@@ -401,13 +391,7 @@ def validate(document: Any, *, kind: str | None = None, name: str | None = None,
     knowledge package; ``kind`` is detected when omitted): ``{file, kind, valid, errors,
     warnings}``, as ``warrant validate --format json`` reports it. ``related`` maps other
     documents of the same evidence by name, for cross-references."""
-    req: dict[str, Any] = {"document": document, "strict": strict}
-    if kind is not None:
-        req["kind"] = kind
-    if name is not None:
-        req["name"] = name
-    if previous is not None:
-        req["previous"] = previous
+    req = _with({"document": document, "strict": strict}, kind=kind, name=name, previous=previous)
     if related:
         req["related"] = [{"name": k, "document": v} for k, v in related.items()]
     report: dict[str, Any] = _native_json(_native.validate, json.dumps(req))
@@ -424,10 +408,7 @@ def policy_eval(input: Any, *, packs: Sequence[Any] | None = None, tools: Any = 
     value = input if isinstance(input, (str, Mapping)) else _answer_value(input)
     req: dict[str, Any] = {"input": dict(value) if isinstance(value, Mapping) else value, "strict": strict,
                            "packs": _packs(packs) or [], "rubrics": list(rubrics)}
-    if tools is not None:
-        req["tools"] = tools
-    if context is not None:
-        req["context"] = dict(context)
+    _with(req, tools=tools, context=dict(context) if context is not None else None)
     result: dict[str, Any] = _native_json(_native.policy_eval, json.dumps(req), max_bytes)
     return result
 
@@ -447,13 +428,8 @@ def compile(sources: Sequence[Any], *, title: str | None = None, version: str | 
         else:
             raise InputError(f"sources[{i}]: expected a (name, text) pair or a path", kind="input",
                              pointer=f"/sources/{i}")
-    req: dict[str, Any] = {"sources": items, "compression_level": compression_level, "no_promotion": not promotion}
-    if title is not None:
-        req["title"] = title
-    if version is not None:
-        req["version"] = version
-    if coverage is not None:
-        req["coverage"] = coverage
+    req = _with({"sources": items, "compression_level": compression_level, "no_promotion": not promotion},
+                title=title, version=version, coverage=coverage)
     package: dict[str, Any] = _native_json(_native.compile, json.dumps(req), max_bytes)
     return package
 
@@ -506,10 +482,7 @@ class Store:
                 raise _raise(e) from None
             return summary_files
         req: dict[str, Any] = {"documents": [_record(i, d) for i, d in enumerate(docs)], "no_extract": not extract}
-        if facts is not None:
-            req["facts"] = [dict(f) for f in facts]
-        if version is not None:
-            req["version"] = version
+        _with(req, facts=[dict(f) for f in facts] if facts is not None else None, version=version)
         summary: dict[str, Any] = self._call("ingest", req)
         return summary
 
@@ -522,17 +495,14 @@ class Store:
               version: str | None = None) -> list[dict[str, Any]]:
         """The stored facts, in source order, as ``warrant facts`` lists them: every field
         narrows the list (``subject`` as stored, else its canonical form)."""
-        req = {k: v for k, v in (("subject", subject), ("predicate", predicate), ("version", version)) if v is not None}
+        req = _with({}, subject=subject, predicate=predicate, version=version)
         facts: list[dict[str, Any]] = self._call("facts", req)
         return facts
 
     def ask(self, question: str, *, version: str | None = None) -> dict[str, Any]:
         """Answers ``question`` from the store's facts: the answer contract (``text``,
         ``verdict`` supported | conflicting | unsupported, ``factChain``, ``conflicts``, …)."""
-        req: dict[str, Any] = {"question": question}
-        if version is not None:
-            req["version"] = version
-        answer: dict[str, Any] = self._call("ask", req)
+        answer: dict[str, Any] = self._call("ask", _with({"question": question}, version=version))
         return answer
 
     def research(self, topic: str, *, hints: Mapping[str, str] | None = None, budget_tokens: int = 0,
@@ -540,10 +510,8 @@ class Store:
         """Researches ``topic`` over the store's knowledge graph: ``{synthesis, evidence,
         decomp_trace, tokens_used, iterations, run_id, sufficient?}``; the run is recorded
         beside the store. ``now`` (RFC 3339) makes the run reproducible."""
-        req: dict[str, Any] = {"topic": topic, "hints": dict(hints or {}), "budget_tokens": budget_tokens,
-                               "max_iterations": max_iterations}
-        if now is not None:
-            req["now"] = now
+        req = _with({"topic": topic, "hints": dict(hints or {}), "budget_tokens": budget_tokens,
+                     "max_iterations": max_iterations}, now=now)
         result: dict[str, Any] = self._call("research", req)
         return result
 

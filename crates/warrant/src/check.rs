@@ -143,7 +143,7 @@ enum Against {
 pub struct Session {
     checker: Checker,
     against: Against,
-    env: Env,
+    vocab: Arc<warrant_facts::Vocabulary>,
     tools: Option<Value>,
     /// Named in a store's errors (`--store DIR`, `sources`).
     store_context: Option<String>,
@@ -217,7 +217,7 @@ impl Session {
         Ok(Self {
             checker,
             against,
-            env: env.clone(),
+            vocab: Arc::clone(env.vocabulary()),
             tools: req.tools.clone(),
             store_context,
             question: req.question.clone(),
@@ -245,7 +245,7 @@ impl Session {
     }
 
     fn run(&self, req: &Request<'_>) -> std::result::Result<Report, CheckError> {
-        let vocab = self.env.vocabulary();
+        let vocab = &self.vocab;
         match &self.against {
             Against::Corpus { corpus, store: Some(store) } => {
                 self.checker.check_with_store(req, store.as_ref(), vocab, Some(corpus))

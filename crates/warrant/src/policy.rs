@@ -60,6 +60,9 @@ pub fn eval(req: &PolicyEvalRequest, max_answer_bytes: usize) -> Result<RunResul
         let at = format!("/input{}", e.pointer);
         Error::input_at(at.clone(), format!("{at}: {}", e.message))
     };
+    // A model output is read as `/v1/check` reads an answer, then extracted.
+    let answer =
+        |input: AnswerInput| request_answer(&input, req.input_format, max_answer_bytes, req.context.as_ref(), req.tools.as_ref());
     let (graph, lints) = match &req.input {
         v @ Value::Object(_) if is_graph(v) => load_graph(v.clone()).map_err(graph_error)?,
         Value::String(text) => {
@@ -70,26 +73,10 @@ pub fn eval(req: &PolicyEvalRequest, max_answer_bytes: usize) -> Result<RunResul
                 let e = serde_json::from_str::<Value>(text).err().map(|e| e.to_string()).unwrap_or_default();
                 return Err(Error::input_at("/input", format!("/input: a PredicateGraph that is not valid JSON: {e}")));
             } else {
-                let answer = request_answer(
-                    &AnswerInput::Text(text.clone()),
-                    req.input_format,
-                    max_answer_bytes,
-                    req.context.as_ref(),
-                    req.tools.as_ref(),
-                )?;
-                extract_graph(&answer)
+                extract_graph(&answer(AnswerInput::Text(text.clone()))?)
             }
         }
-        Value::Object(m) => {
-            let answer = request_answer(
-                &AnswerInput::Message(m.clone()),
-                req.input_format,
-                max_answer_bytes,
-                req.context.as_ref(),
-                req.tools.as_ref(),
-            )?;
-            extract_graph(&answer)
-        }
+        Value::Object(m) => extract_graph(&answer(AnswerInput::Message(m.clone()))?),
         _ => {
             return Err(Error::usage("/input: expected a PredicateGraph, a message object or answer text").at_pointer("/input"));
         }

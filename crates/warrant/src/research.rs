@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::Value;
-use warrant_research::{Chain, FixedClock, Intent, RunLog, SqliteRunLog, StoreGraph, Timestamp, research_graph};
+use warrant_research::{Chain, FixedClock, Intent, RunLog, RunRecord, SqliteRunLog, StoreGraph, Timestamp, research_graph};
 
 use crate::env::Env;
 use crate::error::{Error, Result};
@@ -68,8 +68,6 @@ pub fn research(env: &Env, req: &ResearchRequest) -> Result<Value> {
 
 /// A recorded run (its intent, every payload version, its status triples, its result), or
 /// `None` when there is no such run (runs are kept 24 h).
-pub fn run(env: &Env, run_id: &str) -> Result<Option<Value>> {
-    let log = run_log(env)?;
-    let record = log.load(run_id.trim()).map_err(|e| Error::internal(e.to_string()))?;
-    record.map(|r| serde_json::to_value(&r).map_err(|e| Error::internal(format!("cannot serialise: {e}")))).transpose()
+pub fn run(env: &Env, run_id: &str) -> Result<Option<RunRecord>> {
+    run_log(env)?.load(run_id.trim()).map_err(|e| Error::internal(e.to_string()))
 }
