@@ -140,16 +140,20 @@ impl SqliteStore {
         // Two processes creating the same new store at once meet locks that SQLite reports as
         // busy without waiting (switching a new file to WAL, the first migration): opening is
         // retried until the busy timeout, so creating a store is as safe as writing to one.
+        // A file another process is creating this very moment can also read, for an instant, as
+        // a header without Warrant's application id or as no database at all: a creating open
+        // looks again a few times (about 60 ms in all) before calling it not a store.
         let deadline = std::time::Instant::now() + busy_timeout;
         let mut pause = Duration::from_millis(2);
+        let mut not_a_store_retries = if create { 5 } else { 0 };
         loop {
             match Self::open_file_once(&file, create, busy_timeout) {
-                Err(StoreError::Busy) if std::time::Instant::now() < deadline => {
-                    std::thread::sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(100));
-                }
+                Err(StoreError::Busy) if std::time::Instant::now() < deadline => {}
+                Err(StoreError::NotAStore(_)) if not_a_store_retries > 0 => not_a_store_retries -= 1,
                 other => return other,
             }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(100));
         }
     }
 
