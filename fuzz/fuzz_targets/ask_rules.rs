@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use warrant_answer::rules::parse_rules;
+use warrant_answer::parse_rules;
 use warrant_answer::{Answerer, AskOptions, Goal, QueryPlan, RuleLibrary, validate_contract};
 use warrant_facts::Vocabulary;
 use warrant_store::SqliteStore;

@@ -4,12 +4,12 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
-use warrant_cpl::judge::check_output;
-use warrant_extract::llm::facts::facts_of_reply;
-use warrant_extract::llm::graph::claims_of_reply;
+use warrant_cpl::check_output;
+use warrant_extract::facts::facts_of_reply;
+use warrant_extract::graph::claims_of_reply;
 use warrant_facts::{ChunkContext, Vocabulary, parse_candidate, validate_candidate};
-use warrant_graph::schema::CompiledSchema;
-use warrant_llm::json::parse_reply;
+use warrant_graph::CompiledSchema;
+use warrant_llm::parse_reply;
 
 const CHUNK: &str = "Session tokens expire after 30 minutes of inactivity. Maximum session duration is 8 hours.";
 const ANSWER: &str = "Paris is the capital of France. I think it is lovely.";
@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     if let Err(e) = warrant_llm::parse_chat_completion(text) {
         assert!(!e.to_string().contains('\n'));
     }
-    let _ = warrant_llm::cache::parse_entry(text, "k");
+    let _ = warrant_llm::parse_entry(text, "k");
     if let Err(e) = warrant_llm::LlmConfig::from_toml(text, "warrant.toml") {
         assert!(!e.to_string().contains('\n'), "one-line errors: {e}");
     }
@@ -44,7 +44,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(schema) = CompiledSchema::compile(&schema.to_string()) {
         if let Ok((out, score)) = check_output("verifier.x.y", &schema, &v) {
             assert!((0.0..=1.0).contains(&score));
-            let _ = warrant_cpl::judge::meta_verify(&out, score);
+            let _ = warrant_cpl::meta_verify(&out, score);
         }
     }
 });

@@ -8,14 +8,14 @@ use std::sync::LazyLock;
 
 use libfuzzer_sys::fuzz_target;
 use warrant_answer::RuleLibrary;
-use warrant_answer::llm_plan::validate_plan;
+use warrant_answer::validate_plan;
 use warrant_ckf::chunk::chunks;
 use warrant_ckf::lang::Lang;
 use warrant_ckf::map::MapInput;
 use warrant_ckf::map::llm::decode_partial;
 use warrant_ckf::source::{Document, ReadOptions, read_source};
 use warrant_facts::Vocabulary;
-use warrant_llm::json::parse_reply;
+use warrant_llm::parse_reply;
 use warrant_research::model::{validate_assess, validate_route, validate_synthesis};
 
 static VOCAB: LazyLock<Vocabulary> = LazyLock::new(Vocabulary::builtin);

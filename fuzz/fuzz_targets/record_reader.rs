@@ -3,8 +3,8 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use warrant_facts::Vocabulary;
-use warrant_store::chunk::chunk_text;
-use warrant_store::sources::{parse_json_records, parse_jsonl, parse_manual_facts};
+use warrant_store::chunk_text;
+use warrant_store::{parse_json_records, parse_jsonl, parse_manual_facts};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

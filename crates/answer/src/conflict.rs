@@ -10,9 +10,9 @@
 use serde::Serialize;
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
-use warrant_facts::value::{parse_duration_minutes, parse_number, parse_timestamp_ms};
 use warrant_facts::{ArgType, Cardinality, Fact, Object, Polarity, Vocabulary};
-use warrant_text::number::{BigInt, BigRational};
+use warrant_facts::{parse_duration_minutes, parse_number, parse_timestamp_ms};
+use warrant_text::number::BigRational;
 
 /// A normalised object value (§10 step 2).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -101,6 +101,7 @@ pub fn conflict_key(f: &Fact, vocab: &Vocabulary) -> ConflictKey {
 }
 
 /// Why two facts conflict.
+#[allow(clippy::enum_variant_names)] // the names are the contract's strings ("version_mismatch")
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConflictReason {
@@ -148,14 +149,14 @@ pub fn minimal_pairs<'f>(group: &[&'f Fact], vocab: &Vocabulary) -> Vec<(&'f Fac
     classes.iter().skip(1).map(|(_, rep)| (first, *rep, reason(first, rep))).collect()
 }
 
-/// Exact minutes as a rational (for tests and callers comparing durations).
-pub fn minutes(n: i64) -> BigRational {
-    BigRational::from_integer(BigInt::from(n))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Exact minutes as a rational.
+    fn minutes(n: i64) -> BigRational {
+        BigRational::from_integer(warrant_text::number::BigInt::from(n))
+    }
     use serde_json::json;
 
     fn fact(subject: &str, predicate: &str, object: Value, version: &str, polarity: &str, condition: Option<&str>) -> Fact {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use warrant_facts::Fact;
-use warrant_facts::signature::{Bindings, match_with};
+use warrant_facts::{Bindings, match_with};
 use warrant_store::Store;
 
 use crate::rules::{RuleLibrary, object_text};

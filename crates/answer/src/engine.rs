@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
 use serde_json::Value;
-use warrant_facts::signature::{Bindings, Role, Signature, is_variable, match_with};
 use warrant_facts::{ArgType, Cardinality, Fact, Object, Polarity, Vocabulary, normalize_version};
+use warrant_facts::{Bindings, Role, Signature, is_variable, match_with};
 use warrant_store::{FactQuery, Store, StoreError};
 
 use crate::conflict::{condition_key, conflict_key, fact_value, minimal_pairs, norm_value};
@@ -757,7 +757,7 @@ impl<'a, 's> Cx<'a, 's> {
             verdict: Verdict::Supported,
             chunks_used: chunks,
             fact_chain: chain.entries,
-            support_scores: chain.scores.into_iter().map(|(k, v)| (k, warrant_facts::fact::confidence_json(v))).collect(),
+            support_scores: chain.scores.into_iter().map(|(k, v)| (k, warrant_facts::confidence_json(v))).collect(),
             conflicts: Vec::new(),
             plan: self.plan_json(),
             diagnostics: self.diags.iter().cloned().collect(),
@@ -786,7 +786,7 @@ impl<'a, 's> Cx<'a, 's> {
             text: None,
             verdict: Verdict::Conflicting,
             chunks_used: chunks,
-            support_scores: facts.iter().map(|f| (f.id.clone(), warrant_facts::fact::confidence_json(f.confidence))).collect(),
+            support_scores: facts.iter().map(|f| (f.id.clone(), warrant_facts::confidence_json(f.confidence))).collect(),
             fact_chain: facts
                 .iter()
                 .map(|f| ChainEntry { fact_id: f.id.clone(), role: ChainRole::Premise, fact: f.to_json(true) })
@@ -822,13 +822,13 @@ fn unify_head(head: &RulePattern, goal: &Signature) -> Option<Bindings> {
         if hr.is_variable {
             let name = hr.value.as_str().unwrap_or_default();
             match b.get(name) {
-                Some(v) if !warrant_facts::signature::values_equal(v, &g.value) => return None,
+                Some(v) if !warrant_facts::values_equal(v, &g.value) => return None,
                 Some(_) => {}
                 None => {
                     b.insert(name.to_string(), g.value.clone());
                 }
             }
-        } else if !warrant_facts::signature::values_equal(&hr.value, &g.value) {
+        } else if !warrant_facts::values_equal(&hr.value, &g.value) {
             return None;
         }
     }

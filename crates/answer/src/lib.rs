@@ -50,18 +50,23 @@
 //! assert_eq!((a.verdict, a.text), (Verdict::Unsupported, None));
 //! # Ok::<(), warrant_store::StoreError>(())
 //! ```
+#![warn(missing_docs)]
 
-pub mod conflict;
-pub mod contract;
-pub mod engine;
-pub mod eval;
-pub mod llm_plan;
-pub mod plan;
-pub mod planner;
-pub mod rules;
+mod conflict;
+mod contract;
+mod engine;
+mod eval;
+mod llm_plan;
+mod plan;
+mod planner;
+mod rules;
 
+pub use contract::span_names_subject_and_object;
 pub use contract::{Answer, ChainEntry, ChainRole, Conflict, Verdict, check_chain, validate_contract};
 pub use engine::{Answerer, AskOptions, versions_equal};
+pub use eval::{Mode, consistency_key, jaccard_consistency, metrics, parse_questions, run_suite};
+pub use llm_plan::{PlanSource, plan_with_model, validate_plan};
 pub use plan::{Goal, PlanError, QueryPlan};
 pub use planner::Planner;
 pub use rules::{Rule, RuleError, RuleLibrary};
+pub use rules::{object_text, parse_rules};

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 use warrant_facts::Vocabulary;
-use warrant_llm::json::one_line;
+use warrant_llm::one_line;
 use warrant_llm::{Llm, complete_json, prompts};
 use warrant_store::StoreError;
 

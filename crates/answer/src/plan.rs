@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use warrant_facts::canonical_entity;
-use warrant_facts::signature::{Signature, is_variable};
+use warrant_facts::{Signature, is_variable};
 
 /// A plan that could not be read: a JSON pointer into it and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -248,7 +248,7 @@ impl Planner {
         // Goal
         if let Some(rule) = goal_rule {
             let mut g = Goal::new(rule.head.subject.clone(), &rule.head.predicate, rule.head.object.clone());
-            if let (Some(s), true) = (subjects.first(), warrant_facts::signature::is_variable(&rule.head.subject)) {
+            if let (Some(s), true) = (subjects.first(), warrant_facts::is_variable(&rule.head.subject)) {
                 g.subject = Some(Value::String(s.clone()));
             }
             plan.goal = Some(g);

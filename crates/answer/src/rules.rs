@@ -47,9 +47,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use regex::{Regex, RegexBuilder};
 use serde_json::Value;
-use warrant_facts::signature::{Signature, is_variable};
-use warrant_facts::value::{minutes_of, number_of, parse_duration_minutes, parse_timestamp_ms};
+use warrant_facts::{Signature, is_variable};
 use warrant_facts::{ValueError, Vocabulary};
+use warrant_facts::{minutes_of, number_of, parse_duration_minutes, parse_timestamp_ms};
 use warrant_text::Decimal;
 use warrant_text::number::{BigInt, BigRational};
 

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use warrant_answer::contract::ChainRole;
+use warrant_answer::ChainRole;
 use warrant_answer::{Answerer, AskOptions, QueryPlan, RuleLibrary, Verdict, check_chain};
 use warrant_facts::{Fact, Vocabulary};
 use warrant_store::{DocumentInput, IngestOptions, SqliteStore, Store, ingest};

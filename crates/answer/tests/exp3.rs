@@ -7,11 +7,11 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use warrant_answer::contract::ChainRole;
-use warrant_answer::eval::{Mode, metrics, parse_questions, run_suite};
+use warrant_answer::ChainRole;
 use warrant_answer::{Answerer, AskOptions, QueryPlan, RuleLibrary, Verdict};
+use warrant_answer::{Mode, metrics, parse_questions, run_suite};
 use warrant_facts::{Fact, Vocabulary};
-use warrant_store::sources::parse_json_records;
+use warrant_store::parse_json_records;
 use warrant_store::{IngestOptions, SqliteStore, Store, ingest};
 use warrant_testkit::{data_dir, read_json};
 
@@ -134,11 +134,11 @@ fn exp3_with_the_pattern_extractor() {
     let runs: Vec<std::collections::BTreeSet<String>> = (0..3)
         .map(|_| {
             let prepared = warrant_store::prepare(&docs[0], &IngestOptions::default());
-            prepared.facts.iter().map(|(_, f)| warrant_answer::eval::consistency_key(&f.fact)).collect()
+            prepared.facts.iter().map(|(_, f)| warrant_answer::consistency_key(&f.fact)).collect()
         })
         .collect();
     assert_eq!(runs[0].len(), 2);
-    assert_eq!(warrant_answer::eval::jaccard_consistency(&runs), (1.0, 1.0));
+    assert_eq!(warrant_answer::jaccard_consistency(&runs), (1.0, 1.0));
 }
 
 #[test]

@@ -11,10 +11,10 @@
 
 use std::path::PathBuf;
 
-use warrant_answer::contract::{ChainRole, span_names_subject_and_object};
-use warrant_answer::eval::{metrics, parse_questions, run_suite};
 use warrant_answer::{Answerer, Verdict};
-use warrant_store::sources::read_sources;
+use warrant_answer::{ChainRole, span_names_subject_and_object};
+use warrant_answer::{metrics, parse_questions, run_suite};
+use warrant_store::read_sources;
 use warrant_store::{FactQuery, IngestOptions, SqliteStore, Store, ingest};
 
 fn suite_dir() -> PathBuf {

@@ -18,13 +18,13 @@ pub fn evidence_pack(report: &Report, created_at: &str) -> Result<EvidencePack, 
 }
 
 /// [`evidence_pack`] of a check that asked a model (`--llm-verify`): the pack also carries
-/// the run's replay case ([`warrant_evidence::replay::model_replay_case`]: determinism
+/// the run's replay case ([`warrant_evidence::model_replay_case`]: determinism
 /// `approximate`, each call's output marked `model` or `replayed`), and every support edge a
 /// model's verdict produced says so in its notes. `cache` is the record/replay folder.
 pub fn evidence_pack_with_model_calls(
     report: &Report,
     created_at: &str,
-    calls: &[warrant_evidence::replay::ModelCall],
+    calls: &[warrant_evidence::ModelCall],
     cache: Option<&str>,
 ) -> Result<EvidencePack, BuildError> {
     let mut b = builder(report, created_at);
@@ -33,7 +33,7 @@ pub fn evidence_pack_with_model_calls(
     }
     // The pack id does not depend on replay cases: build once for it, then add the case.
     let id = b.build()?.evidence_pack_id;
-    let case = warrant_evidence::replay::model_replay_case(Scope::answer(report.output_id.clone()), Some(&id), calls, cache)?;
+    let case = warrant_evidence::model_replay_case(Scope::answer(report.output_id.clone()), Some(&id), calls, cache)?;
     b.replay_case(&case);
     b.build()
 }

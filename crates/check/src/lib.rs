@@ -265,7 +265,7 @@ fn attach(graph: &mut PredicateGraph, claims: &[ClaimResult], question: Option<&
         results.insert(c.claim_id.clone(), json!({"status": c.status.as_str(), "confidence": c.confidence, "reason": c.reason}));
     }
     let ctx = graph.context.get_or_insert_with(Map::new);
-    ctx.insert(warrant_cpl::builtins::verification::CONTEXT_KEY.into(), Value::Object(results));
+    ctx.insert(warrant_cpl::verification::CONTEXT_KEY.into(), Value::Object(results));
     if let Some(q) = question
         && !ctx.contains_key("user_query")
     {

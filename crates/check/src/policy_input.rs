@@ -3,7 +3,7 @@
 //! the extraction travel with the run result as diagnostics.
 
 use serde_json::Value;
-use warrant_cpl::result::RunDiagnostic;
+use warrant_cpl::RunDiagnostic;
 use warrant_extract::Answer;
 use warrant_graph::{PredicateGraph, Severity, check_graph};
 

@@ -45,7 +45,7 @@ pub fn ingest_sources(paths: &[String], max_bytes: u64) -> Result<SqliteStore, S
         }
     }
     let given: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
-    let set = warrant_store::sources::read_sources_within(&given, None, max_bytes, &mut |_| {}).map_err(|errors| {
+    let set = warrant_store::read_sources_within(&given, None, max_bytes, &mut |_| {}).map_err(|errors| {
         let first = errors.first().map(ToString::to_string).unwrap_or_default();
         let more = if errors.len() > 1 { format!(" (and {} more problem(s))", errors.len() - 1) } else { String::new() };
         SourceError { path: String::new(), reason: format!("{first}{more}") }

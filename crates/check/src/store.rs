@@ -204,7 +204,7 @@ fn objects_agree(a: &Object, b: &Object) -> bool {
             let fold = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
             fold(x) == fold(y) || same_amount(x, y)
         }
-        (Object::Number(x), Object::Number(y)) => warrant_facts::fact::numbers_equal(x, y),
+        (Object::Number(x), Object::Number(y)) => warrant_facts::numbers_equal(x, y),
         (Object::Bool(x), Object::Bool(y)) => x == y,
         _ => a.to_string() == b.to_string(),
     }

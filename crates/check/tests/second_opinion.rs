@@ -12,8 +12,8 @@ use serde_json::json;
 use warrant_check::{Checker, Report, Request};
 use warrant_extract::Answer;
 use warrant_llm::Llm;
-use warrant_llm::http::{HttpClient, HttpSettings};
-use warrant_testkit::fake_llm::{FakeLlm, Reply, Rule};
+use warrant_llm::{HttpClient, HttpSettings};
+use warrant_testkit::{FakeLlm, Reply, Rule};
 use warrant_verify::{Corpus, Source, Status};
 
 const SOURCE: &str = "The Eiffel Tower was finished in 1889. It was built as the entrance arch to the World's Fair of that year.";

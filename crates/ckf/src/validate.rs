@@ -15,7 +15,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 use serde_json::{Map, Value};
-use warrant_graph::schema::{CompiledSchema, json_kind, push_pointer};
+use warrant_graph::{CompiledSchema, json_kind, push_pointer};
 use warrant_text::fasthash::FastSet;
 
 use crate::domain::DOMAINS;

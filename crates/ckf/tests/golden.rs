@@ -16,7 +16,7 @@ use warrant_ckf::compile::{Options, SourceInput, compile};
 use warrant_ckf::encode::{to_json, to_markdown, to_yaml};
 use warrant_ckf::model::Package;
 use warrant_ckf::normalize::normalize;
-use warrant_testkit::golden::assert_golden;
+use warrant_testkit::assert_golden;
 
 const FIXTURES: [&str; 4] = ["faq.md", "policies.jsonl", "runbook.md", "statute.txt"];
 

@@ -204,7 +204,7 @@ fn the_evidence_pack_validates_and_is_reproducible() {
     warrant_at(ROOT).args(["validate", "--kind", "evidence_pack"]).arg(&pack).assert().code(0);
     if let Some(dir) = warrant_testkit::data_dir("agent-evidence") {
         let schema = std::fs::read_to_string(dir.join("schemas/agentevidence-pack.schema.json")).unwrap();
-        let schema = warrant_graph::schema::CompiledSchema::compile(&schema).unwrap();
+        let schema = warrant_graph::CompiledSchema::compile(&schema).unwrap();
         assert!(schema.is_valid(&v), "{:?}", schema.errors(&v));
     }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
-use warrant_testkit::fake_llm::{FakeLlm, Reply, Rule};
+use warrant_testkit::{FakeLlm, Reply, Rule};
 use warrant_testkit::{data_dir, read_json, warrant_at};
 
 const DOC: &str = "Session tokens expire after 30 minutes of inactivity.\nMaximum session duration is 8 hours.\n";

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
-use warrant_testkit::fake_llm::{FakeLlm, Reply, Rule};
 use warrant_testkit::warrant_at;
+use warrant_testkit::{FakeLlm, Reply, Rule};
 
 const DOC: &str = "Session tokens expire after 30 minutes of inactivity.\nMaximum session duration is 8 hours.\n";
 

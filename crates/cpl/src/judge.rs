@@ -21,8 +21,8 @@
 //! never synthesised.
 
 use serde_json::{Map, Value};
+use warrant_graph::CompiledSchema;
 use warrant_graph::PredicateGraph;
-use warrant_graph::schema::CompiledSchema;
 use warrant_llm::{Llm, complete_json, prompts};
 
 use crate::rubric::Rubric;

@@ -6,22 +6,27 @@
 //! - [`packs`]: the built-in packs compiled into the binary.
 //! - [`rubric`]: verifier rubrics; [`verifier`]: the verifier registry (D13); [`judge`]: rubrics
 //!   with an LLM judge.
+#![warn(missing_docs)]
 
-pub mod ast;
-pub mod builtins;
-pub mod eval;
-pub mod judge;
-pub mod node;
+mod ast;
+mod builtins;
+mod eval;
+mod judge;
+mod node;
 pub mod packs;
-pub mod parse;
-pub mod policy;
-pub mod result;
-pub mod rubric;
-pub mod verifier;
+mod parse;
+mod policy;
+mod result;
+mod rubric;
+mod verifier;
 
 pub use builtins::PredicateConfig;
 pub use builtins::tools::{ToolOrigin, ToolRegistry, ToolsError};
+pub use builtins::{Diag, arithmetic, verification};
 pub use eval::{Engine, EvalError};
+pub use judge::{JudgedVerifiers, check_output, meta_verify};
 pub use parse::{LoadError, LoadWarning};
 pub use policy::{Pack, Policy, Rule, TIERED_DIALECT_MESSAGE, is_tiered_dialect, load_pack, load_pack_or_policy, load_policy};
 pub use result::{PackResult, PolicyResult, RunDiagnostic, RunResult, SkippedRule, Violation};
+pub use rubric::{Rubric, load_rubric};
+pub use verifier::{RubricsWithoutJudge, Unavailable, VerifierRegistry};

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};
-use warrant_graph::{Citation, Claim, CodeBlock, DiscourseAct, Entity, Operation, PredicateGraph, Span, ToolCall};
+use warrant_graph::{Citation, Claim, CodeBlock, DiscourseAct, Entity, Operation, Span, ToolCall};
 
 use crate::ast::Collection;
 
@@ -159,33 +159,4 @@ fn walk_array<'g>(a: &'g [Value], rest: &[String]) -> Option<Cow<'g, Value>> {
         cur = step(cur, seg)?;
     }
     Some(Cow::Borrowed(cur))
-}
-
-/// The nodes of one collection, in array order.
-pub fn nodes_of(graph: &PredicateGraph, c: Collection) -> Vec<NodeRef<'_>> {
-    let mut out = Vec::new();
-    for_each_node(graph, c, |n| {
-        out.push(n);
-        true
-    });
-    out
-}
-
-/// Visits the nodes of a collection in array order until `f` returns false.
-/// Returns false iff `f` stopped the walk.
-pub fn for_each_node<'g>(graph: &'g PredicateGraph, c: Collection, mut f: impl FnMut(NodeRef<'g>) -> bool) -> bool {
-    macro_rules! walk {
-        ($field:ident, $variant:ident) => {
-            graph.$field.iter().enumerate().all(|(i, n)| f(NodeRef::$variant(i, n)))
-        };
-    }
-    match c {
-        Collection::Entities => walk!(entities, Entity),
-        Collection::Claims => walk!(claims, Claim),
-        Collection::Operations => walk!(operations, Operation),
-        Collection::ToolCalls => walk!(tool_calls, ToolCall),
-        Collection::Citations => walk!(citations, Citation),
-        Collection::CodeBlocks => walk!(code_blocks, CodeBlock),
-        Collection::DiscourseActs => walk!(discourse_acts, DiscourseAct),
-    }
 }

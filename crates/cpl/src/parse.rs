@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value};
 use warrant_graph::DiscourseType;
-use warrant_graph::schema::{json_kind, push_pointer};
+use warrant_graph::{json_kind, push_pointer};
 
 use crate::ast::{Arg, Callee, CmpOp, Collection, CustomPredicate, Expr, Kinds, Operand, Quantifier};
 use crate::builtins::Builtin;

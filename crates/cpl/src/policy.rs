@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use serde_json::Value;
 use warrant_graph::Severity;
-use warrant_graph::schema::{CompiledSchema, push_pointer};
+use warrant_graph::{CompiledSchema, push_pointer};
 
 use crate::ast::{CustomPredicate, Expr};
 use crate::parse::{self, LoadError, LoadWarning, Parser, Visible};
@@ -303,7 +303,7 @@ impl VersionReq {
             .find_map(|(p, c)| part.strip_prefix(p).map(|r| (*c, (r, *p))))
             .unwrap_or((Cmp::Eq, (part, "")));
             let (text, prefix) = rest;
-            let v = warrant_graph::load::parse_semver(text).ok_or_else(bad)?;
+            let v = warrant_graph::parse_semver(text).ok_or_else(bad)?;
             match prefix {
                 "^" => {
                     out.push((Cmp::Ge, v));
@@ -324,7 +324,7 @@ impl VersionReq {
 
     /// True when `version` satisfies every comparator.
     pub fn matches(&self, version: &str) -> bool {
-        let Some(v) = warrant_graph::load::parse_semver(version) else { return false };
+        let Some(v) = warrant_graph::parse_semver(version) else { return false };
         self.0.iter().all(|(c, w)| match c {
             Cmp::Ge => v >= *w,
             Cmp::Gt => v > *w,

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde_json::Value;
-use warrant_cpl::verifier::RubricsWithoutJudge;
+use warrant_cpl::RubricsWithoutJudge;
 use warrant_cpl::{Engine, Pack, RunResult, TIERED_DIALECT_MESSAGE, ToolOrigin, ToolRegistry, load_pack, load_policy, packs};
 use warrant_graph::{PredicateGraph, check_graph};
 use warrant_testkit::{data_dir, read_json};
@@ -182,6 +182,6 @@ fn upstream_packs_and_rubrics_load() {
         assert!(p.warnings.is_empty());
     }
     for entry in std::fs::read_dir(cape.join("rubrics")).unwrap() {
-        warrant_cpl::rubric::load_rubric(&read_json(&entry.unwrap().path())).unwrap();
+        warrant_cpl::load_rubric(&read_json(&entry.unwrap().path())).unwrap();
     }
 }

@@ -9,20 +9,20 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use warrant_cpl::judge::JudgedVerifiers;
-use warrant_cpl::rubric::load_rubric;
+use warrant_cpl::JudgedVerifiers;
+use warrant_cpl::load_rubric;
 use warrant_cpl::{Engine, Pack, RunResult, load_pack_or_policy};
 use warrant_graph::{PredicateGraph, check_graph};
 use warrant_llm::Llm;
-use warrant_llm::http::{HttpClient, HttpSettings};
-use warrant_testkit::fake_llm::{FakeLlm, Reply, Rule};
+use warrant_llm::{HttpClient, HttpSettings};
+use warrant_testkit::{FakeLlm, Reply, Rule};
 use warrant_testkit::{data_dir, read_json};
 
 const ID: &str = "verifier.reasoning.argument_soundness";
 
 struct Example {
     graph: PredicateGraph,
-    rubric: warrant_cpl::rubric::Rubric,
+    rubric: warrant_cpl::Rubric,
     expected: Value,
 }
 
@@ -205,16 +205,16 @@ fn the_three_rubrics_output_schemas_are_enforced() {
     ];
     for (file, good, (pointer, bad_value)) in cases {
         let rubric = load_rubric(&read_json(&cape.join(file))).unwrap();
-        let schema = warrant_graph::schema::CompiledSchema::compile(&rubric.output_schema.to_string()).unwrap();
-        let (out, score) = warrant_cpl::judge::check_output(&rubric.verifier_id, &schema, &good).unwrap();
+        let schema = warrant_graph::CompiledSchema::compile(&rubric.output_schema.to_string()).unwrap();
+        let (out, score) = warrant_cpl::check_output(&rubric.verifier_id, &schema, &good).unwrap();
         assert_eq!(out["verifier_id"], rubric.verifier_id.as_str(), "{file}: the id is filled in");
         assert_eq!(score, good["score"].as_f64().unwrap());
         let mut bad = good.clone();
         *bad.pointer_mut(pointer).unwrap() = bad_value;
-        let e = warrant_cpl::judge::check_output(&rubric.verifier_id, &schema, &bad).unwrap_err();
+        let e = warrant_cpl::check_output(&rubric.verifier_id, &schema, &bad).unwrap_err();
         assert!(e.starts_with(pointer) && e.ends_with("(output_schema)"), "{file}: {e}");
         let mut missing = good.clone();
         missing.as_object_mut().unwrap().remove("reasoning");
-        assert!(warrant_cpl::judge::check_output(&rubric.verifier_id, &schema, &missing).is_err(), "{file}: all four keys");
+        assert!(warrant_cpl::check_output(&rubric.verifier_id, &schema, &missing).is_err(), "{file}: all four keys");
     }
 }

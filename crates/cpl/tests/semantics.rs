@@ -407,24 +407,20 @@ fn tool_schemas_in_context_are_used() {
 }
 
 /// A registry with fixed scores, standing in for a configured judge.
-struct FixedScores(Vec<(&'static str, Result<f64, warrant_cpl::verifier::Unavailable>)>);
+struct FixedScores(Vec<(&'static str, Result<f64, warrant_cpl::Unavailable>)>);
 
-impl warrant_cpl::verifier::VerifierRegistry for FixedScores {
+impl warrant_cpl::VerifierRegistry for FixedScores {
     fn is_registered(&self, id: &str) -> bool {
         self.0.iter().any(|(i, _)| *i == id)
     }
-    fn score(&self, id: &str, _g: &PredicateGraph) -> Result<f64, warrant_cpl::verifier::Unavailable> {
-        self.0
-            .iter()
-            .find(|(i, _)| *i == id)
-            .map(|(_, s)| s.clone())
-            .unwrap_or(Err(warrant_cpl::verifier::Unavailable::NotRegistered))
+    fn score(&self, id: &str, _g: &PredicateGraph) -> Result<f64, warrant_cpl::Unavailable> {
+        self.0.iter().find(|(i, _)| *i == id).map(|(_, s)| s.clone()).unwrap_or(Err(warrant_cpl::Unavailable::NotRegistered))
     }
 }
 
 #[test]
 fn verifier_scores_compare_against_the_threshold() {
-    use warrant_cpl::verifier::Unavailable;
+    use warrant_cpl::Unavailable;
     let pol = json!({"policy_id": "p", "name": "P", "description": "", "version": "1.0.0", "rules": [
         {"rule_id": "sound", "description": "", "expression": {"verifier": {"id": "verifier.reasoning.argument_soundness", "threshold": 0.7}}},
         {"rule_id": "mixed", "description": "", "expression": {"and": [

@@ -79,7 +79,8 @@ macro_rules! open_struct {
         $(#[$fmeta:meta])* pub $field:ident $(as $key:literal)? : opt $ty:ty, $($rest:tt)*) => {
         $crate::de::open_struct!(@munch $metas $name {
             $($fields)*
-            $(#[$fmeta])* $(#[serde(rename = $key)])? #[serde(skip_serializing_if = "Option::is_none")]
+            $(#[$fmeta])* #[doc = $crate::de::member_doc!($field $(as $key)?)]
+            $(#[serde(rename = $key)])? #[serde(skip_serializing_if = "Option::is_none")]
             pub $field: Option<$ty>,
         } { $($keys)* $field $(as $key)?, } $($rest)*);
     };
@@ -87,7 +88,7 @@ macro_rules! open_struct {
         $(#[$fmeta:meta])* pub $field:ident $(as $key:literal)? : $ty:ty, $($rest:tt)*) => {
         $crate::de::open_struct!(@munch $metas $name {
             $($fields)*
-            $(#[$fmeta])* $(#[serde(rename = $key)])?
+            $(#[$fmeta])* #[doc = $crate::de::member_doc!($field $(as $key)?)] $(#[serde(rename = $key)])?
             pub $field: $ty,
         } { $($keys)* $field $(as $key)?, } $($rest)*);
     };
@@ -104,13 +105,23 @@ macro_rules! open_struct {
     };
 }
 
+/// The doc line every schema member gets: its JSON key (after any hand-written doc).
+macro_rules! member_doc {
+    ($field:ident) => {
+        concat!("JSON key `", stringify!($field), "`.")
+    };
+    ($field:ident as $key:literal) => {
+        concat!("JSON key `", $key, "`.")
+    };
+}
+
 /// A closed string enum: explicit JSON names, `ALL`, `as_str` and `Display`.
 macro_rules! closed_enum {
     ($(#[$meta:meta])* pub enum $name:ident { $($(#[$vmeta:meta])* $variant:ident = $json:literal,)* }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
         pub enum $name {
-            $($(#[$vmeta])* #[serde(rename = $json)] $variant,)*
+            $($(#[$vmeta])* #[doc = concat!("`\"", $json, "\"` in JSON.")] #[serde(rename = $json)] $variant,)*
         }
 
         impl $name {
@@ -133,4 +144,4 @@ macro_rules! closed_enum {
     };
 }
 
-pub(crate) use {closed_enum, json_key, open_deserialize, open_struct};
+pub(crate) use {closed_enum, json_key, member_doc, open_deserialize, open_struct};

@@ -10,21 +10,25 @@
 //!   `verification_result`s.
 //! - [`builder`]: [`PackBuilder`] for `warrant check --evidence-pack`, and [`ExportBuilder`].
 //! - [`ids`]: the id pattern and content-derived ids.
+#![warn(missing_docs)]
 
 mod de;
 
-pub mod builder;
-pub mod ids;
-pub mod model;
-pub mod replay;
-pub mod schema;
-pub mod validate;
+mod builder;
+mod ids;
+mod model;
+mod replay;
+mod schema;
+mod validate;
 
 pub use builder::{
     BuildError, ClaimInput, EdgeInput, ExportBuilder, GROUNDING_ID, GroundingRun, NATIVE_ID_KEY, NotChecked, PACK_FORM_KEY,
     PackBuilder, PackForm, PolicyRun, SourceInput,
 };
+pub use builder::{claim_node_id, policy_verification_id, source_node_id, tool_call_node_id};
+pub use ids::is_valid_id;
 pub use model::*;
+pub use replay::{ModelCall, model_replay_case};
 pub use schema::DocKind;
 pub use validate::{
     Code, Context, HistoryError, Issue, Report, check_document, check_review_history, parse, validate, validate_text,

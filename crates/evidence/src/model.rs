@@ -422,13 +422,21 @@ pub type Completeness = BTreeMap<String, CompletenessEntry>;
 
 /// The eight known completeness categories.
 pub mod category {
+    /// The runtime that produced the output.
     pub const RUNTIME: &str = "runtime";
+    /// Traces and metrics of the run.
     pub const TELEMETRY: &str = "telemetry";
+    /// The sources the answer rests on.
     pub const SOURCES: &str = "sources";
+    /// The claims and their verification.
     pub const CLAIMS: &str = "claims";
+    /// Files and other artefacts produced.
     pub const ARTIFACTS: &str = "artifacts";
+    /// The verification runs.
     pub const VERIFICATION: &str = "verification";
+    /// Redaction and retention.
     pub const PRIVACY: &str = "privacy";
+    /// What a replay needs.
     pub const REPLAY: &str = "replay";
     /// All eight, in the schema's order.
     pub const ALL: [&str; 8] = [RUNTIME, TELEMETRY, SOURCES, CLAIMS, ARTIFACTS, VERIFICATION, PRIVACY, REPLAY];
@@ -531,7 +539,7 @@ impl<'de> Deserialize<'de> for Confidence {
             Value::Object(o) => Ok(Self::Rubric(o)),
             other => Err(serde::de::Error::custom(format!(
                 "confidence must be a number, a string or an object, not {}",
-                warrant_graph::schema::json_kind(&other)
+                warrant_graph::json_kind(&other)
             ))),
         }
     }
@@ -1172,13 +1180,21 @@ impl Event {
 /// One of the eight documents.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Document {
+    /// An evidence pack.
     EvidencePack(Box<EvidencePack>),
+    /// A claim map.
     ClaimMap(ClaimMap),
+    /// A source map.
     SourceMap(SourceMap),
+    /// A provenance chain.
     Provenance(ProvenanceChain),
+    /// A verification document.
     Verification(VerificationDocument),
+    /// A replay case.
     Replay(ReplayCase),
+    /// An export manifest.
     ExportManifest(ExportManifest),
+    /// An event.
     Event(Box<Event>),
 }
 

@@ -8,7 +8,7 @@
 use std::sync::LazyLock;
 
 use serde_json::Value;
-use warrant_graph::schema::{CompiledSchema, SchemaError};
+use warrant_graph::{CompiledSchema, SchemaError};
 
 /// The eight Agent Evidence documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde::Serialize;
 use serde_json::{Number, Value};
 use warrant_graph::Severity;
-use warrant_graph::schema::push_pointer;
+use warrant_graph::push_pointer;
 use warrant_text::Decimal;
 
 use crate::de::closed_enum;

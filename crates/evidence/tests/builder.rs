@@ -5,9 +5,9 @@
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use warrant_evidence::builder::{claim_node_id, policy_verification_id, source_node_id};
 use warrant_evidence::*;
-use warrant_graph::schema::CompiledSchema;
+use warrant_evidence::{claim_node_id, policy_verification_id, source_node_id};
+use warrant_graph::CompiledSchema;
 
 const T0: &str = "2026-05-08T00:00:00Z";
 
@@ -81,7 +81,7 @@ fn a_built_pack_is_valid_complete_and_honest() {
     assert!(verified.iter().all(|e| e.verification_id.as_deref() == Some(GROUNDING_ID)));
     // Store chunk ids that are not valid ids are mapped, and kept verbatim.
     let s0 = &pack.sources()[0];
-    assert!(s0.source_id.starts_with("doc:refunds_0-") && ids::is_valid_id(&s0.source_id), "{}", s0.source_id);
+    assert!(s0.source_id.starts_with("doc:refunds_0-") && is_valid_id(&s0.source_id), "{}", s0.source_id);
     assert_eq!(s0.extra[NATIVE_ID_KEY], "doc:refunds#0");
     assert_eq!(pack.support_edges()[0].source_id.as_ref(), Some(&s0.source_id));
     assert!(pack.claims()[2].support_edges.is_none(), "the unverified claim has no edge");

@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use warrant_evidence::*;
-use warrant_testkit::golden::assert_golden;
+use warrant_testkit::assert_golden;
 
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")

@@ -457,7 +457,7 @@ fn findings_are_verification_results() {
     assert_eq!(issue["code"], "AEV-CLAIM-UNCLASSIFIED");
     // Stable ids, derived from the content.
     assert_eq!(results[0].verification_id, validate(DocKind::EvidencePack, &p).verification_results()[0].verification_id);
-    assert!(ids::is_valid_id(&results[0].verification_id));
+    assert!(is_valid_id(&results[0].verification_id));
 
     // The results are valid evidence: they go back into the pack.
     let mut with = p.clone();

@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used)] // tests fail loudly by design
 
 use serde_json::json;
-use warrant_evidence::replay::{ModelCall, model_replay_case};
 use warrant_evidence::{ClaimInput, ClaimStatus, Determinism, DocKind, MissingReason, PackBuilder, Producer, Scope, validate};
+use warrant_evidence::{ModelCall, model_replay_case};
 
 fn call(stage: &str, key: char, replayed: Option<bool>) -> ModelCall {
     ModelCall { stage: stage.into(), request_key: key.to_string().repeat(64), model: "m1".into(), replayed }

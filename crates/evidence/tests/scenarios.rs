@@ -5,8 +5,8 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{Value, json};
-use warrant_evidence::builder::{source_node_id, tool_call_node_id};
 use warrant_evidence::*;
+use warrant_evidence::{source_node_id, tool_call_node_id};
 
 const T0: &str = "2026-05-08T00:00:00Z";
 const T1: &str = "2026-05-08T00:05:00Z";

@@ -20,7 +20,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use warrant_evidence::{DocKind, parse};
-use warrant_graph::schema::CompiledSchema;
+use warrant_graph::CompiledSchema;
 use warrant_testkit::{data_dir, read_json};
 
 struct Pair {

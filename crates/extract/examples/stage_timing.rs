@@ -78,7 +78,7 @@ fn main() {
     });
     time("modality+domain", &|s| {
         for r in warrant_text::segment::sentences(s) {
-            claims::modality(&s[r.clone()], &s[r.clone()]);
+            claims::modality_with(&s[r.clone()], &s[r.clone()], &claims::cues(&s[r.clone()]));
             claims::domain(&s[r]);
         }
     });

@@ -560,12 +560,7 @@ pub fn cues(sentence: &str) -> Cues {
     }
 }
 
-/// The modality of a clause within its sentence.
-pub fn modality(clause: &str, sentence: &str) -> Modality {
-    modality_with(clause, sentence, &cues(sentence))
-}
-
-/// [`modality`] with the sentence's cues already computed.
+/// The modality of a clause within its sentence, given the sentence's cues.
 pub fn modality_with(clause: &str, sentence: &str, s: &Cues) -> Modality {
     let c = if clause.len() == sentence.len() { s.words } else { cue_words(clause) };
     // An imperative stays an instruction under a condition ("Please consult a pharmacist if
@@ -811,7 +806,7 @@ mod tests {
     #[test]
     fn modalities() {
         use Modality::*;
-        let m = |s: &str| modality(s, s);
+        let m = |s: &str| modality_with(s, s, &cues(s));
         assert_eq!(m("Paris is the capital of France"), Factual);
         assert_eq!(m("I think rotating tokens monthly is the safest option"), Opinion);
         assert_eq!(m("Python is the best language"), Opinion);

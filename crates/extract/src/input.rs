@@ -3,7 +3,7 @@
 //! envelope `{"text", "tool_calls"?, "context"?}`. All become one [`Answer`].
 
 use serde_json::{Map, Value};
-use warrant_graph::schema::json_kind;
+use warrant_graph::json_kind;
 
 /// Largest input accepted by default (bytes). Extraction is linear, but an unbounded input
 /// from an untrusted caller is a denial-of-service; callers may raise it.

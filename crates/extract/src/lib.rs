@@ -1,31 +1,38 @@
 //! Model output → PredicateGraph 1.0.0, deterministically.
 //!
-//! [`extract`] reads an [`Answer`] (see [`input`] for the shapes users have) and produces a
+//! [`extract`] reads an [`Answer`] (see `input` for the shapes users have) and produces a
 //! graph whose every node's span points at the exact text it came from:
 //!
-//! - [`markdown`]: code blocks, reference lists and the prose between them;
-//! - [`tool_calls`]: structured calls, fenced JSON calls and call syntax in the text;
-//! - [`claims`]: sentence- and clause-level claims with modality and domain;
-//! - [`entities`]: typed entities with normalised values;
-//! - [`operations`]: arithmetic (annotations, symbolic, prose);
-//! - [`citations`]: URLs, references, author–year, "according to";
-//! - [`discourse`]: the ten discourse-act types and their nesting;
-//! - [`llm`]: the optional model-backed extractors (claims of a graph, facts on ingest).
+//! - `markdown`: code blocks, reference lists and the prose between them;
+//! - `tool_calls`: structured calls, fenced JSON calls and call syntax in the text;
+//! - `claims`: sentence- and clause-level claims with modality and domain;
+//! - `entities`: typed entities with normalised values;
+//! - `operations`: arithmetic (annotations, symbolic, prose);
+//! - `citations`: URLs, references, author–year, "according to";
+//! - `discourse`: the ten discourse-act types and their nesting;
+//! - `llm`: the optional model-backed extractors (claims of a graph, facts on ingest).
 //!
 //! Structured tool calls have no place in the assistant's text, so the graph text is the
 //! assistant text followed by one line per structured call, written `name(<arguments as
 //! emitted>)`; each call's span covers its line. Prose nodes come only from the assistant
 //! text.
 
-pub mod citations;
-pub mod claims;
-pub mod discourse;
-pub mod entities;
-pub mod input;
-pub mod llm;
-pub mod markdown;
-pub mod operations;
-pub mod tool_calls;
+#![warn(missing_docs)]
+
+/// The extraction stages are internal; the `stages` feature makes them public for the
+/// per-stage timing tool (`examples/stage_timing.rs`) and nothing else.
+macro_rules! stage_modules {
+    ($($m:ident),*) => {$(
+        #[cfg(feature = "stages")]
+        #[allow(missing_docs)]
+        pub mod $m;
+        #[cfg(not(feature = "stages"))]
+        mod $m;
+    )*};
+}
+stage_modules!(citations, claims, discourse, entities, markdown, operations, tool_calls);
+mod input;
+mod llm;
 
 use std::ops::Range;
 
@@ -40,6 +47,8 @@ pub use input::{
     Answer, CallArguments, DEFAULT_MAX_BYTES, InputError, InputFormat, StructuredCall, add_tools, answer_from_value,
     merge_context, parse_input,
 };
+pub use llm::{LlmFactExtractor, extract_with_llm, facts, graph};
+pub use operations::{split_equation, symbolic};
 
 /// Key under which a malformed arguments string is kept, raw, in a tool call's arguments.
 pub const UNPARSED_ARGUMENTS: &str = "_unparsed_arguments";

@@ -10,8 +10,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 use serde_json::Value;
-use warrant_cpl::builtins::Diag;
-use warrant_cpl::builtins::arithmetic::result_correct;
+use warrant_cpl::Diag;
+use warrant_cpl::arithmetic::result_correct;
 use warrant_extract::{Answer, Options, extract};
 use warrant_testkit::{data_dir, read_jsonl};
 use warrant_text::arith;
@@ -52,7 +52,7 @@ fn check_solution(text: &str, id: String, t: &mut Tally) {
     for m in ANN.captures_iter(text) {
         t.annotations += 1;
         let inner = m.get(1).unwrap().as_str();
-        let Some((expr, result)) = warrant_extract::operations::split_equation(inner) else {
+        let Some((expr, result)) = warrant_extract::split_equation(inner) else {
             t.unevaluable += 1;
             continue;
         };

@@ -8,12 +8,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use warrant_extract::llm::{LlmFactExtractor, extract_with_llm};
 use warrant_extract::{Answer, Options, extract};
+use warrant_extract::{LlmFactExtractor, extract_with_llm};
 use warrant_facts::{ChunkContext, Consistency, FactExtractor, RejectionCode, Vocabulary, normalized_key};
 use warrant_llm::Llm;
-use warrant_llm::http::{HttpClient, HttpSettings};
-use warrant_testkit::fake_llm::{FakeLlm, Reply, Rule};
+use warrant_llm::{HttpClient, HttpSettings};
+use warrant_testkit::{FakeLlm, Reply, Rule};
 
 const CHUNK: &str = "Session tokens expire after 30 minutes of inactivity. Maximum session duration is 8 hours.";
 

@@ -28,22 +28,26 @@
 //! assert_eq!(f.object.to_string(), "30 minutes");
 //! assert_eq!(f.condition(), Some("inactivity"));
 //! ```
+#![warn(missing_docs)]
 
-pub mod canonical;
-pub mod consistency;
-pub mod diag;
-pub mod extract;
-pub mod fact;
-pub mod signature;
-pub mod validate;
-pub mod value;
-pub mod vocab;
+mod canonical;
+mod consistency;
+mod diag;
+mod extract;
+mod fact;
+mod signature;
+mod validate;
+mod value;
+mod vocab;
 
 pub use canonical::{canonical_entity, entity_match_key, normalize_version};
 pub use consistency::{Consistency, FactExtractor, PatternExtractor, normalized_key};
+pub use diag::{one_line, pointer_token};
 pub use extract::{Extraction, extract_candidates, extract_facts, split_sentences};
 pub use fact::{Fact, FactError, Object, Polarity, Qualifiers, Source, Span};
+pub use fact::{confidence_json, numbers_equal};
 pub use signature::{Bindings, Signature, Workpad, match_pattern};
+pub use signature::{Role, canonicalize, is_variable, match_with, merge, values_equal};
 pub use validate::{
     Candidate, ChunkContext, Mention, Rejection, RejectionCode, RejectionCounts, ValidatedFact, check_span, parse_candidate,
     validate_candidate,

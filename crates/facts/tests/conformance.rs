@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used)] // tests fail loudly by design
 
 use serde_json::{Value, json};
-use warrant_facts::signature::{Role, Signature, Workpad, match_pattern};
 use warrant_facts::{ChunkContext, Fact, Vocabulary, extract_facts};
+use warrant_facts::{Role, Signature, Workpad, match_pattern};
 use warrant_testkit::{data_dir, read_json};
 
 #[test]

@@ -19,11 +19,8 @@ fn bench(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let cache = Cache::new(dir.path());
     let key = request_key("model", &p, &opts);
-    let reply = warrant_llm::cache::Entry {
-        content: "{\"facts\": []}".repeat(40),
-        prompt_tokens: Some(900),
-        completion_tokens: Some(200),
-    };
+    let reply =
+        warrant_llm::Entry { content: "{\"facts\": []}".repeat(40), prompt_tokens: Some(900), completion_tokens: Some(200) };
     cache.put(&key, &warrant_llm::request_body("model", &p, &opts), &reply).unwrap();
     let client = CachedClient::replay_only("model", Cache::new(dir.path()));
     c.bench_function("replay one call from the cache", |b| b.iter(|| client.complete(std::hint::black_box(&p), &opts).unwrap()));

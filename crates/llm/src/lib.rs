@@ -22,14 +22,15 @@
 //! - [`redact`]: the API key and anything shaped like one, removed from every text the
 //!   endpoint sends back (error bodies that echo the request's headers, replies) before it is
 //!   printed, logged, cached, stored or returned.
+#![warn(missing_docs)]
 
-pub mod cache;
-pub mod config;
+mod cache;
+mod config;
 #[cfg(feature = "http")]
-pub mod http;
-pub mod json;
+mod http;
+mod json;
 pub mod prompts;
-pub mod redact;
+mod redact;
 
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -39,8 +40,11 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 pub use cache::{Cache, CacheMode, CachedClient};
+pub use cache::{Entry, parse_entry};
 pub use config::LlmConfig;
+pub use http::{HttpClient, HttpSettings};
 pub use json::{StageFailure, complete_json, strip_code_fence};
+pub use json::{StageOutput, one_line, parse_reply};
 
 /// How the model should format its reply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]

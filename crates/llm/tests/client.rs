@@ -6,11 +6,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use warrant_llm::http::{HttpClient, HttpSettings};
 use warrant_llm::{
     Cache, CachedClient, CompletionOptions, Llm, LlmClient, LlmConfig, LlmError, Origin, ResponseFormat, complete_json,
 };
-use warrant_testkit::fake_llm::{FakeLlm, Reply, Rule};
+use warrant_llm::{HttpClient, HttpSettings};
+use warrant_testkit::{FakeLlm, Reply, Rule};
 
 fn settings(server: &FakeLlm) -> HttpSettings {
     HttpSettings {

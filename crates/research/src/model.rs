@@ -18,8 +18,8 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
-use warrant_llm::json::{StageOutput, one_line};
 use warrant_llm::{Completion, Llm, ResponseFormat, complete_json, prompts};
+use warrant_llm::{StageOutput, one_line};
 
 use crate::llm::{Model, ModelRequest, ModelResponse, assess_context, router_context, synthesis_context};
 use crate::payload::{ACTION_DECOMPOSE, ACTION_RETIGHTEN, ACTION_WALK_SEEDS, AssessmentOutput, RouteDecision};

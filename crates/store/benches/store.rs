@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::json;
 use warrant_facts::Fact;
-use warrant_store::sources::parse_jsonl;
-use warrant_store::sqlite::STORE_FILE;
+use warrant_store::STORE_FILE;
+use warrant_store::parse_jsonl;
 use warrant_store::{DocumentInput, FactQuery, IngestOptions, SqliteStore, Store, ingest, pattern_from_json};
 
 /// xorshift64*: a small deterministic generator.

@@ -33,19 +33,20 @@
 //! assert_eq!(store.search("inactivity", 10)?[0].chunk_id, "auth#1");
 //! # Ok::<(), warrant_store::StoreError>(())
 //! ```
+#![warn(missing_docs)]
 
-pub mod chunk;
-pub mod error;
-pub mod html;
-pub mod ingest;
-pub mod model;
-pub mod sources;
-pub mod sqlite;
+mod chunk;
+mod error;
+mod html;
+mod ingest;
+mod model;
+mod sources;
+mod sqlite;
 
 use std::collections::HashMap;
 
 use warrant_facts::Fact;
-use warrant_facts::signature::Signature;
+use warrant_facts::Signature;
 
 pub use error::{Result, StoreError};
 pub use ingest::{IngestOptions, IngestSummary, PreparedDocument, Progress, extraction_consistency, ingest, prepare};
@@ -193,3 +194,9 @@ pub trait Store: Send + Sync {
         progress: &mut dyn FnMut(usize),
     ) -> Result<WriteReport>;
 }
+pub use chunk::{ChunkRange, chunk_text};
+pub use ingest::sha256_hex;
+pub use sources::{
+    SourceSet, display_path, parse_json_records, parse_jsonl, parse_manual_facts, read_sources, read_sources_within,
+};
+pub use sqlite::{STORE_FILE, current_version};

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::Value;
-use warrant_facts::signature::{Bindings, Role, Signature};
+use warrant_facts::{Bindings, Role, Signature};
 use warrant_facts::{Fact, Object};
 
 /// A document to ingest: `{"id"|"docId", "text", "version"?, "title"?, "metadata"?}`.

@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use warrant_facts::diag::{one_line, pointer_token};
 use warrant_facts::{Fact, Vocabulary};
+use warrant_facts::{one_line, pointer_token};
 
 use crate::html::html_to_text;
 use crate::model::DocumentInput;

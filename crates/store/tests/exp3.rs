@@ -6,10 +6,10 @@
 use std::path::Path;
 
 use serde_json::{Value, json};
-use warrant_facts::signature::Signature;
+use warrant_facts::Signature;
 use warrant_facts::{Fact, Vocabulary};
-use warrant_store::sources::{parse_json_records, read_sources};
 use warrant_store::{FactQuery, IngestOptions, SqliteStore, Store, ingest, pattern_from_json};
+use warrant_store::{parse_json_records, read_sources};
 use warrant_testkit::{data_dir, read_json};
 use warrant_text::clamp_slice;
 

@@ -9,9 +9,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::json;
 use warrant_facts::Fact;
-use warrant_store::chunk::ChunkRange;
-use warrant_store::sources::read_sources;
-use warrant_store::sqlite::STORE_FILE;
+use warrant_store::ChunkRange;
+use warrant_store::STORE_FILE;
+use warrant_store::read_sources;
 use warrant_store::{DocumentInput, FactQuery, IngestOptions, SqliteStore, Store, StoreError, ingest, prepare};
 
 fn doc(id: &str, text: &str, version: Option<&str>) -> DocumentInput {
@@ -265,7 +265,7 @@ fn opening_checks_what_the_file_is() {
 
     let fine = tempfile::tempdir().unwrap();
     let s = SqliteStore::open(fine.path()).unwrap();
-    assert_eq!(s.schema_version().unwrap(), warrant_store::sqlite::current_version());
+    assert_eq!(s.schema_version().unwrap(), warrant_store::current_version());
     let mode: String = rusqlite_conn(&fine.path().join(STORE_FILE)).query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
     assert_eq!(mode, "wal");
 }
@@ -291,7 +291,7 @@ fn reading_files_and_folders() {
     std::fs::write(d.join("docs/logo.png"), [0x89, 0x50, 0x4e, 0x47, 0]).unwrap();
     std::fs::write(d.join("docs/.hidden/x.txt"), "secret").unwrap();
     let set = read_sources(&[d.join("docs")], Some("1.0"), &mut |_| {}).unwrap();
-    let prefix = format!("{}/", warrant_store::sources::display_path(d));
+    let prefix = format!("{}/", warrant_store::display_path(d));
     let ids: Vec<String> = set.documents.iter().map(|x| x.id.trim_start_matches(&prefix).to_string()).collect();
     assert_eq!(ids, ["docs/a.md", "docs/sub/b.html", "c1"]);
     assert_eq!((set.files, set.skipped), (3, 2));
@@ -308,7 +308,7 @@ fn reading_files_and_folders() {
     assert_eq!((s.documents, s.facts), (3, 3));
     let c1 = store.document("c1").unwrap().unwrap();
     assert_eq!(c1.metadata, Some(json!({"team": "x"})));
-    assert_eq!(c1.sha256, warrant_store::ingest::sha256_hex("Billing is enabled."));
+    assert_eq!(c1.sha256, warrant_store::sha256_hex("Billing is enabled."));
     assert_eq!(c1.sha256.len(), 64);
 
     // Binary files named explicitly are refused; all problems are reported together.

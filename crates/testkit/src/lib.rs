@@ -23,6 +23,7 @@
 //!   `INSTA_UPDATE=always cargo test -p CRATE --test TARGET` rewrites them, or `cargo insta
 //!   review` (with `cargo-insta` installed) accepts them one by one. By default a failing
 //!   snapshot leaves a `.snap.new` beside it (ignored by git); under `CI=true` it only fails.
+#![warn(missing_docs)]
 
 use std::path::{Path, PathBuf};
 
@@ -95,8 +96,10 @@ pub fn gsm8k_solution_texts() -> Option<Vec<String>> {
     Some(out)
 }
 
-pub mod cli;
-pub mod fake_llm;
-pub mod golden;
+mod cli;
+mod fake_llm;
+mod golden;
 
 pub use cli::{clean_env, warrant, warrant_at, warrant_bin, warrant_std};
+pub use fake_llm::{FakeLlm, Reply, Rule};
+pub use golden::assert_golden;

@@ -12,6 +12,7 @@
 //! assert_eq!(report.kind, Some("cpl_policy"));
 //! # Ok::<(), warrant_validate::ValidateError>(())
 //! ```
+#![warn(missing_docs)]
 
 use std::path::Path;
 
@@ -19,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use warrant_cpl::{TIERED_DIALECT_MESSAGE, is_tiered_dialect, load_pack, load_policy};
 use warrant_evidence::{Context, DocKind, Document, Issue};
-use warrant_graph::schema::pointer_to_arrow_path;
+use warrant_graph::pointer_to_arrow_path;
 use warrant_graph::{Diagnostic, check_graph};
 
 /// Why a validation could not be carried out (as opposed to a document found invalid, which
@@ -461,7 +462,7 @@ pub fn validate_value(
             }
         },
         Kind::VerifierRubric => {
-            if let Err(e) = warrant_cpl::rubric::load_rubric(value) {
+            if let Err(e) = warrant_cpl::load_rubric(value) {
                 report.errors.push(finding(&e.pointer, e.message));
             }
         }

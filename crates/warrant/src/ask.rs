@@ -9,9 +9,9 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use warrant_answer::llm_plan::{PlanSource, plan_with_model};
-use warrant_answer::rules::parse_rules;
+use warrant_answer::parse_rules;
 use warrant_answer::{Answer, Answerer, AskOptions, QueryPlan, RuleLibrary};
+use warrant_answer::{PlanSource, plan_with_model};
 use warrant_store::Store;
 
 use crate::env::Env;

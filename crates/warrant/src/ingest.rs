@@ -39,12 +39,12 @@ pub fn ingest(env: &Env, req: &IngestRequest) -> Result<IngestSummary> {
     let vocab = env.vocabulary().as_ref().clone();
     let mut problems = Vec::new();
     let text = serde_json::to_string(&req.documents).map_err(|e| Error::internal(e.to_string()))?;
-    let (docs, errs) = warrant_store::sources::parse_json_records("documents", &text, req.version.as_deref());
+    let (docs, errs) = warrant_store::parse_json_records("documents", &text, req.version.as_deref());
     problems.extend(errs.iter().map(|e| Problem::at(format!("/documents{}", e.pointer.clone().unwrap_or_default()), &e.message)));
     let mut manual = Vec::new();
     if !req.facts.is_empty() {
         let text = serde_json::to_string(&req.facts).map_err(|e| Error::internal(e.to_string()))?;
-        let (facts, errs) = warrant_store::sources::parse_manual_facts("facts", &text, false, Some(&vocab));
+        let (facts, errs) = warrant_store::parse_manual_facts("facts", &text, false, Some(&vocab));
         manual = facts;
         problems.extend(errs.iter().map(|e| Problem::at(format!("/facts{}", e.pointer.clone().unwrap_or_default()), &e.message)));
     }
@@ -83,8 +83,8 @@ pub fn read_files(
     files: &IngestFiles,
     vocab: &warrant_facts::Vocabulary,
     on_bytes: &mut dyn FnMut(u64),
-) -> Result<(warrant_store::sources::SourceSet, Vec<warrant_facts::Fact>)> {
-    use warrant_store::sources::{SourceSet, parse_manual_facts, read_sources};
+) -> Result<(warrant_store::SourceSet, Vec<warrant_facts::Fact>)> {
+    use warrant_store::{SourceSet, parse_manual_facts, read_sources};
     let mut errors: Vec<String> = Vec::new();
     let sources = match read_sources(&files.paths, files.version.as_deref(), on_bytes) {
         Ok(set) => set,

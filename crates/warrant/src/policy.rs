@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use warrant_check::policy_input::{extract_graph, is_broken_graph, is_graph, load_graph};
-use warrant_cpl::verifier::RubricsWithoutJudge;
+use warrant_cpl::RubricsWithoutJudge;
 use warrant_cpl::{Engine, RunResult};
 
 use crate::error::{Error, Result};
@@ -50,7 +50,7 @@ pub fn eval(req: &PolicyEvalRequest, max_answer_bytes: usize) -> Result<RunResul
     let tools = tool_registry(req.tools.as_ref())?;
     let mut rubric_ids = Vec::with_capacity(req.rubrics.len());
     for (i, r) in req.rubrics.iter().enumerate() {
-        let rubric = warrant_cpl::rubric::load_rubric(r).map_err(|e| {
+        let rubric = warrant_cpl::load_rubric(r).map_err(|e| {
             let at = format!("/rubrics/{i}{}", e.pointer);
             Error::input_at(at.clone(), format!("{at}: {}", e.message))
         })?;

@@ -22,7 +22,7 @@ use std::sync::Mutex;
 
 use regex::Regex;
 use serde_json::{Map, Value};
-use warrant_llm::json::one_line;
+use warrant_llm::one_line;
 use warrant_llm::{Llm, complete_json, prompts};
 
 use crate::lang::Lang;

@@ -6,7 +6,7 @@
 //! falling back to `question`, then `title`, then `line N` / `record N` (project rule).
 
 use serde_json::{Map, Value};
-use warrant_graph::schema::json_kind;
+use warrant_graph::json_kind;
 
 use super::{SourceError, Span, SpanKind};
 

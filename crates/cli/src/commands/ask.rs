@@ -11,8 +11,8 @@ use serde_json::Value;
 use warrant::Env;
 use warrant::ask::{AskFiles, AskRequest, Question};
 use warrant_answer::Answer;
-use warrant_answer::contract::ChainRole;
-use warrant_answer::rules::object_text;
+use warrant_answer::ChainRole;
+use warrant_answer::object_text;
 use warrant_store::Store;
 
 use crate::cli::StoreArg;

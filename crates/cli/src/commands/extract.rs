@@ -93,7 +93,7 @@ fn extract_maybe_llm(
     llm: Option<&warrant_llm::Llm>,
 ) -> warrant_extract::Extraction {
     match llm {
-        Some(llm) => warrant_extract::llm::extract_with_llm(answer, opts, llm),
+        Some(llm) => warrant_extract::extract_with_llm(answer, opts, llm),
         None => extract(answer, opts),
     }
 }

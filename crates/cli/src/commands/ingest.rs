@@ -11,7 +11,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::Arc;
 
-use warrant_extract::llm::LlmFactExtractor;
+use warrant_extract::LlmFactExtractor;
 use warrant_facts::{FactExtractor, PatternExtractor, Vocabulary};
 use warrant_store::{IngestOptions, IngestSummary, Progress, SqliteStore, extraction_consistency, ingest};
 

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use warrant_evidence::Scope;
-use warrant_evidence::replay::{ModelCall, model_replay_case};
+use warrant_evidence::{ModelCall, model_replay_case};
 use warrant_llm::{Llm, LlmConfig, Origin, prompts};
 
 use crate::cli::Format;

@@ -3,8 +3,8 @@
 use std::process::ExitCode;
 
 use warrant_check::policy_input::{extract_graph, is_broken_graph, is_graph, load_graph};
+use warrant_cpl::RunDiagnostic;
 use warrant_cpl::packs::builtin_ids;
-use warrant_cpl::result::RunDiagnostic;
 use warrant_cpl::{Engine, Pack, RunResult, ToolRegistry};
 use warrant_graph::{PredicateGraph, Severity};
 
@@ -53,8 +53,8 @@ pub fn eval(args: EvalArgs) -> CliResult<ExitCode> {
     let mut rubrics = Vec::new();
     for r in &args.rubrics {
         let v = read_json(r)?;
-        let rubric = warrant_cpl::rubric::load_rubric(&v)
-            .map_err(|e| CliError::input(format!("{r}: {}: {}", pointer(&e.pointer), e.message)))?;
+        let rubric =
+            warrant_cpl::load_rubric(&v).map_err(|e| CliError::input(format!("{r}: {}: {}", pointer(&e.pointer), e.message)))?;
         rubrics.push(rubric);
     }
     // A configured model is the rubrics' judge; without one their rules are skipped.
@@ -68,7 +68,7 @@ pub fn eval(args: EvalArgs) -> CliResult<ExitCode> {
     let engine = Engine {
         strict: args.strict,
         tools,
-        verifiers: Box::new(warrant_cpl::judge::JudgedVerifiers::new(rubrics, judge.clone())),
+        verifiers: Box::new(warrant_cpl::JudgedVerifiers::new(rubrics, judge.clone())),
         ..Engine::default()
     };
     let mut result =

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use warrant_graph::schema::pointer_to_arrow_path;
+use warrant_graph::pointer_to_arrow_path;
 use warrant_validate::{EvidenceSet, FileReport, Kind, previous_version, validate_text};
 
 use crate::cli::{Format, ValidateArgs};

@@ -19,8 +19,8 @@ use rusqlite::{
 };
 use serde_json::Value;
 use sha2::Digest;
-use warrant_facts::fact::numbers_equal;
-use warrant_facts::signature::{Bindings, Role, Signature, match_with};
+use warrant_facts::numbers_equal;
+use warrant_facts::{Bindings, Role, Signature, match_with};
 use warrant_facts::{Fact, Object, Polarity, Qualifiers, Source, Span, canonical_entity, entity_match_key, normalize_version};
 
 pub use schema::{APPLICATION_ID, current_version};

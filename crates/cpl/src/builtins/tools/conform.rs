@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use jsonschema::error::{TypeKind, ValidationErrorKind as K};
 use serde_json::{Map, Value};
 use warrant_graph::ToolCall;
-use warrant_graph::schema::push_pointer;
+use warrant_graph::push_pointer;
 
 use super::schema::Check;
 use super::{ToolView, with_schema};

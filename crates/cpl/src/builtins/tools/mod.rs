@@ -19,7 +19,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use serde_json::Value;
 use warrant_graph::ToolCall;
-use warrant_graph::schema::push_pointer;
+use warrant_graph::push_pointer;
 
 use super::Diag;
 use schema::Compiled;

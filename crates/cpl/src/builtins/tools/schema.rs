@@ -12,7 +12,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::sync::{Arc, LazyLock, Mutex};
 
 use serde_json::{Map, Value};
-use warrant_graph::schema::push_pointer;
+use warrant_graph::push_pointer;
 
 use super::types::{JsonType, KNOWN_NAMES, TypeName, resolve};
 
