@@ -4,7 +4,7 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use warrant_check::Checker;
-use warrant_check::batch::parse_item;
+use warrant_check::parse_item;
 use warrant_verify::{Corpus, Source};
 
 fuzz_target!(|data: &[u8]| {

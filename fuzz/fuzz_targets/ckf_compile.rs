@@ -4,10 +4,10 @@
 //! one thread, where the first compile used every core).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use warrant_ckf::compile::{Options, SourceInput, compile};
-use warrant_ckf::normalize::normalize;
-use warrant_ckf::source::{ReadOptions, read_source};
-use warrant_ckf::validate::{Mode, check};
+use warrant_ckf::{Options, SourceInput, compile};
+use warrant_ckf::normalize;
+use warrant_ckf::{ReadOptions, read_source};
+use warrant_ckf::{Mode, check};
 
 const NAMES: [&str; 9] =
     ["doc.txt", "doc.md", "faq.md", "act.txt", "page.html", "records.jsonl", "records.json", "talk.vtt", "talk.srt"];
@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
     let name = NAMES[pick as usize % NAMES.len()];
     let sources = [SourceInput { name, bytes }];
     let Ok(r) = compile(&sources, &Options::default()) else { return };
-    let json = warrant_ckf::encode::to_json(&r.package).expect("package serialises");
+    let json = warrant_ckf::to_json(&r.package).expect("package serialises");
     let v: serde_json::Value = serde_json::from_str(&json).expect("package is JSON");
     let report = check(&v, Mode::Write);
     assert!(report.errors.is_empty(), "write-mode errors: {:?}", report.errors);
@@ -29,6 +29,6 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let again = compile(&sources, &Options { threads: 1, ..Options::default() }).expect("compiled once");
-    let again = warrant_ckf::encode::to_json_with_threads(&again.package, 1).expect("serialises");
+    let again = warrant_ckf::to_json_with_threads(&again.package, 1).expect("serialises");
     assert_eq!(json, again, "not deterministic (all cores, then one thread)");
 });

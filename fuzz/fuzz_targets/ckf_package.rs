@@ -2,8 +2,8 @@
 //! validated in both modes, as `warrant validate --kind ckf_package` does. Must never panic.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use warrant_ckf::encode::parse_any;
-use warrant_ckf::validate::{Mode, check, looks_like_package, read_package};
+use warrant_ckf::parse_any;
+use warrant_ckf::{Mode, check, looks_like_package, read_package};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

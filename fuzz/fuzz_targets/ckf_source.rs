@@ -4,7 +4,7 @@
 //! a document read has spans whose ranges lie inside their text.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use warrant_ckf::source::{ReadOptions, read_source};
+use warrant_ckf::{ReadOptions, read_source};
 
 const NAMES: [&str; 9] =
     ["doc.txt", "doc.md", "faq.md", "act.txt", "page.html", "records.jsonl", "records.json", "talk.vtt", "talk.srt"];

@@ -38,7 +38,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(ANSWER.get(c.range.clone()).is_some());
         }
     }
-    let _ = warrant_verify::llm::parse_verdict(&v, &["Paris is the capital of France.", "Lyon is large."]);
+    let _ = warrant_verify::parse_verdict(&v, &["Paris is the capital of France.", "Lyon is large."]);
     let schema = json!({"type": "object", "required": ["evaluation", "issues", "score", "reasoning"],
         "properties": {"score": {"type": "number", "minimum": 0, "maximum": 1}, "issues": {"type": "array"}}});
     if let Ok(schema) = CompiledSchema::compile(&schema.to_string()) {

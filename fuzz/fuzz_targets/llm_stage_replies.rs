@@ -16,7 +16,7 @@ use warrant_ckf::map::llm::decode_partial;
 use warrant_ckf::source::{Document, ReadOptions, read_source};
 use warrant_facts::Vocabulary;
 use warrant_llm::parse_reply;
-use warrant_research::model::{validate_assess, validate_route, validate_synthesis};
+use warrant_research::{validate_assess, validate_route, validate_synthesis};
 
 static VOCAB: LazyLock<Vocabulary> = LazyLock::new(Vocabulary::builtin);
 static RULES: LazyLock<RuleLibrary> = LazyLock::new(RuleLibrary::builtin);

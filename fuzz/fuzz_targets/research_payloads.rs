@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     if let Some(i) = round_trip::<Intent>(text) {
         if i.validate().is_ok() {
-            let _ = warrant_research::hints::check(&i.hints);
+            let _ = warrant_research::check(&i.hints);
         }
     }
     if let Some(c) = round_trip::<ClassifierOutput>(text) {
@@ -39,11 +39,11 @@ fuzz_target!(|data: &[u8]| {
     if let Some(s) = round_trip::<SearchResult>(text) {
         let _ = s.validate();
     }
-    if let Ok(j) = warrant_research::llm::extract_json(text) {
+    if let Ok(j) = warrant_research::extract_json(text) {
         assert!(j.starts_with('{') && j.ends_with('}'));
     }
-    let _ = warrant_research::graph::parse_node_id(text);
-    let _ = warrant_research::clock::Timestamp::parse(text);
+    let _ = warrant_research::parse_node_id(text);
+    let _ = warrant_research::Timestamp::parse(text);
     let hints = text.lines().filter_map(|l| l.split_once('=')).map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let _ = warrant_research::hints::check(&hints);
+    let _ = warrant_research::check(&hints);
 });

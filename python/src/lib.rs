@@ -117,17 +117,17 @@ impl Report {
 
     /// The text report (`--format text`).
     fn text(&self) -> String {
-        warrant_check::render::text::render(&self.0)
+        warrant_check::text::render(&self.0)
     }
 
     /// The self-contained HTML page (`--format html`).
     fn html(&self) -> String {
-        warrant_check::render::html::render(&self.0)
+        warrant_check::html::render(&self.0)
     }
 
     /// The Agent Evidence pack, as pretty JSON, with `created_at` (an ISO-8601 date-time).
     fn evidence_pack(&self, created_at: &str) -> PyResult<String> {
-        let pack = warrant_check::evidence::evidence_pack(&self.0, created_at)
+        let pack = warrant_check::evidence_pack(&self.0, created_at)
             .map_err(|e| raise(Error::input_at("/created_at", format!("evidence pack: {e}"))))?;
         serde_json::to_string_pretty(&pack).map_err(|e| raise(Error::internal(format!("cannot serialise: {e}"))))
     }

@@ -239,8 +239,8 @@ fn repetitive(c: &mut Criterion) {
                     metadata: None,
                     origin: String::new(),
                 };
-                let store = warrant_check::sources::ingest_documents(vec![doc]).unwrap();
-                let corpus = warrant_check::store::corpus_of_documents(&store).unwrap();
+                let store = warrant_check::ingest_documents(vec![doc]).unwrap();
+                let corpus = warrant_check::corpus_of_documents(&store).unwrap();
                 black_box(checker.check_with_store(&req, &store, &vocab, Some(&corpus)).unwrap())
             });
         });

@@ -32,7 +32,7 @@ fn main() {
             std::fs::read_to_string("/proc/self/statm").unwrap().split(' ').nth(1).unwrap().parse::<f64>().unwrap() * 4096.0 / 1e6
         };
         let r0 = rss();
-        let index = warrant_check::chunk_index::ChunkIndex::of(&store).unwrap();
+        let index = warrant_check::ChunkIndex::of(&store).unwrap();
         let r1 = rss();
         let text: usize = (0..index.len()).map(|i| index.chunk(i).text.len()).sum();
         let t = Instant::now();
@@ -53,13 +53,13 @@ fn main() {
         let k: usize = k.to_string_lossy().parse().unwrap();
         let t = Instant::now();
         for _ in 0..k {
-            std::hint::black_box(warrant_check::chunk_index::ChunkIndex::build(&store).unwrap());
+            std::hint::black_box(warrant_check::ChunkIndex::build(&store).unwrap());
         }
         println!("index build {:.1} ms", t.elapsed().as_secs_f64() * 1e3 / k as f64);
         return;
     }
     let t = Instant::now();
-    let index = warrant_check::chunk_index::ChunkIndex::of(&store).unwrap();
+    let index = warrant_check::ChunkIndex::of(&store).unwrap();
     println!("index of {} chunks built in {:.1} ms", index.len(), t.elapsed().as_secs_f64() * 1e3);
     let t = Instant::now();
     checker.check_with_store(&req, &store, &vocab, None).unwrap();
@@ -74,7 +74,7 @@ fn main() {
     }
     for round in 0..n {
         let t = Instant::now();
-        let corpus = warrant_check::store::retrieve(&store, &texts, None, warrant_check::store::CHUNKS_PER_CLAIM).unwrap().corpus;
+        let corpus = warrant_check::retrieve(&store, &texts, None, warrant_check::CHUNKS_PER_CLAIM).unwrap().corpus;
         let t1 = t.elapsed().as_secs_f64();
         let sources: Vec<warrant_verify::Source> = (0..corpus.len()).map(|i| corpus.doc(i).clone()).collect();
         let t = Instant::now();

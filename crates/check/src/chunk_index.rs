@@ -17,7 +17,7 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 use warrant_store::{Chunk, Derived, Store, StoreError};
 use warrant_text::fasthash::FastMap;
-use warrant_verify::corpus::Analysed;
+use warrant_verify::Analysed;
 use warrant_verify::lexicon;
 
 /// BM25 term-frequency saturation.

@@ -12,15 +12,16 @@
 //! 4. **Gate**: one decision with its reasons ([`gate`]).
 //!
 //! The same inputs give the same report, byte for byte.
+#![warn(missing_docs)]
 
-pub mod batch;
-pub mod chunk_index;
-pub mod evidence;
-pub mod gate;
-pub mod policy_input;
-pub mod render;
-pub mod sources;
-pub mod store;
+mod batch;
+mod chunk_index;
+mod evidence;
+mod gate;
+mod policy_input;
+mod render;
+mod sources;
+mod store;
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -218,7 +219,7 @@ impl Checker {
             store::apply_fact_signals(store, vocab, &mut claims, scope.map(|(s, _)| s))?;
         }
         if let Some(llm) = &self.second_opinion {
-            warrant_verify::llm::second_opinion(&mut claims, corpus, question.as_deref(), llm);
+            warrant_verify::second_opinion(&mut claims, corpus, question.as_deref(), llm);
         }
         attach(&mut graph, &claims, question.as_deref(), corpus);
         let packs = self.packs_for(&graph)?;
@@ -277,3 +278,10 @@ fn attach(graph: &mut PredicateGraph, claims: &[ClaimResult], question: Option<&
         (0..corpus.len()).map(|i| &corpus.doc(i).id).filter(|id| seen.insert(*id)).map(|id| Value::String(id.clone())).collect();
     ctx.insert("sources".into(), Value::Array(ids));
 }
+pub use batch::parse_item;
+pub use chunk_index::ChunkIndex;
+pub use evidence::{evidence_pack, evidence_pack_with_model_calls};
+pub use policy_input::{GraphError, extract_graph, is_broken_graph, is_graph, load_graph};
+pub use render::{html, text};
+pub use sources::{DEFAULT_MAX_SOURCE_BYTES, ingest_documents, ingest_sources};
+pub use store::{CHUNKS_PER_CLAIM, Retrieved, apply_fact_signals, corpus_of_documents, retrieve};

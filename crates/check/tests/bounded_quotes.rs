@@ -1,12 +1,12 @@
 //! Issue 17, item 4: a source without sentence ends is read in bounded pieces, so every quote
-//! of it is bounded ([`warrant_verify::corpus::PIECE`] bytes) and still exact; and a templated
+//! of it is bounded ([`warrant_verify::PIECE`] bytes) and still exact; and a templated
 //! source is checked in time linear in its size.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly by design
 
 use warrant_check::{Checker, Request};
 use warrant_extract::Answer;
-use warrant_verify::corpus::PIECE;
+use warrant_verify::PIECE;
 use warrant_verify::{Corpus, Source};
 
 /// About `bytes` of words with no period, no line break: one "sentence" as the segmenter sees it.

@@ -11,8 +11,8 @@
 
 #![allow(clippy::unwrap_used)] // tests fail loudly by design
 
-use warrant_check::render::{html, text};
 use warrant_check::{Checker, Gate, Report, Request};
+use warrant_check::{html, text};
 use warrant_extract::{DEFAULT_MAX_BYTES, InputFormat, parse_input};
 use warrant_facts::Vocabulary;
 use warrant_store::DocumentInput;
@@ -36,8 +36,8 @@ fn demo() -> Report {
             DocumentInput { origin: id.clone(), ..DocumentInput::new(&id, std::fs::read_to_string(root.join(&id)).unwrap()) }
         })
         .collect();
-    let store = warrant_check::sources::ingest_documents(docs).unwrap();
-    let corpus = warrant_check::store::corpus_of_documents(&store).unwrap();
+    let store = warrant_check::ingest_documents(docs).unwrap();
+    let corpus = warrant_check::corpus_of_documents(&store).unwrap();
     let req = Request { answer: &answer, question: None, output_id: None };
     Checker::default().check_with_store(&req, &store, &Vocabulary::builtin(), Some(&corpus)).unwrap()
 }

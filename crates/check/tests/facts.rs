@@ -74,7 +74,7 @@ fn retrieval_quotes_point_into_the_document_not_the_chunk() {
 /// The fact signals alone (no sentence alignment): they decide from the store's facts.
 #[test]
 fn fact_signals_on_their_own() {
-    use warrant_check::store::apply_fact_signals;
+    use warrant_check::apply_fact_signals;
     use warrant_graph::{Modality, Span};
     use warrant_verify::{ClaimResult, Status};
     let s = store();
@@ -119,7 +119,7 @@ fn fact_signals_on_their_own() {
 /// with a retrieval scope only the claim's own chunks count.
 #[test]
 fn a_scope_keeps_unrelated_documents_out() {
-    use warrant_check::store::apply_fact_signals;
+    use warrant_check::apply_fact_signals;
     use warrant_graph::{Modality, Span};
     use warrant_verify::{ClaimResult, Status};
     let store = SqliteStore::open_in_memory().unwrap();
@@ -146,7 +146,7 @@ fn a_scope_keeps_unrelated_documents_out() {
     apply_fact_signals(&store, &Vocabulary::builtin(), &mut everywhere, None).unwrap();
     assert_eq!(everywhere[0].status, Status::Contradicted, "the Borealis fact conflicts without a scope");
     let mut scoped = vec![claim()];
-    let scope = warrant_check::store::retrieve(&store, &[text], None, 1).unwrap().scope;
+    let scope = warrant_check::retrieve(&store, &[text], None, 1).unwrap().scope;
     apply_fact_signals(&store, &Vocabulary::builtin(), &mut scoped, Some(&scope)).unwrap();
     assert_eq!(scoped[0].status, Status::Supported, "{:?}", scoped[0]);
     assert!(scoped[0].support_edges.iter().all(|e| e.source_id == "atlas.md"));

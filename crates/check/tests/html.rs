@@ -10,7 +10,7 @@ use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{BufferQueue, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts};
 use proptest::prelude::*;
-use warrant_check::render::html::render;
+use warrant_check::html::render;
 use warrant_check::{Checker, Report, Request, Summary};
 use warrant_cpl::{PackResult, PolicyResult, SkippedRule, Violation};
 use warrant_extract::Answer;

@@ -138,7 +138,7 @@ fn a_degraded_second_opinion_is_said_in_the_text_report() {
     let server = FakeLlm::start(vec![Rule::any(vec![Reply::RateLimited])]);
     let r = check(&Checker { second_opinion: Some(llm(&server)), ..Checker::default() }, WRONG, TOLD);
     assert_eq!(r.claims[0].status, Status::Contradicted);
-    let text = warrant_check::render::text::render(&r);
+    let text = warrant_check::text::render(&r);
     assert!(text.contains("model second opinion DEGRADED (judge): "), "{text}");
     assert!(text.contains("HTTP 429"), "{text}");
 }

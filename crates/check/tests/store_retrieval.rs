@@ -138,13 +138,13 @@ fn the_question_leads_a_bare_answer_to_its_passage() {
         DocumentInput::new("other", "Lucy Gordon is an English actress and model."),
     ];
     ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
-    let ids = |r: &warrant_check::store::Retrieved| (0..r.corpus.len()).map(|i| r.corpus.doc(i).id.clone()).collect::<Vec<_>>();
+    let ids = |r: &warrant_check::Retrieved| (0..r.corpus.len()).map(|i| r.corpus.doc(i).id.clone()).collect::<Vec<_>>();
     // The answer's own words find only the passage about the actress.
-    let alone = warrant_check::store::retrieve(&store, &["Lucy Gordon"], None, 8).unwrap();
+    let alone = warrant_check::retrieve(&store, &["Lucy Gordon"], None, 8).unwrap();
     assert_eq!(ids(&alone), ["other"]);
     // With the question as weaker context, the passage about the film is found too (the
     // corpus lists documents by id).
-    let asked = warrant_check::store::retrieve(&store, &["Lucy Gordon"], Some("Who directed Serendipity?"), 8).unwrap();
+    let asked = warrant_check::retrieve(&store, &["Lucy Gordon"], Some("Who directed Serendipity?"), 8).unwrap();
     assert_eq!(ids(&asked), ["film", "other"]);
     let answer = Answer { text: "Lucy Gordon".into(), tool_calls: vec![], context: None, id: None };
     let req = Request { answer: &answer, question: Some("Who directed Serendipity?"), output_id: None };

@@ -15,7 +15,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use warrant_ckf::compile::{Options, SourceInput, compile};
+use warrant_ckf::{Options, SourceInput, compile};
 
 #[path = "corpus.rs"]
 mod corpus;
@@ -40,14 +40,14 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let r =
                 compile(&[SourceInput { name: "handbook.md", bytes: black_box(text.as_bytes()) }], &Options::default()).unwrap();
-            warrant_ckf::encode::to_json(&r.package).unwrap().len()
+            warrant_ckf::to_json(&r.package).unwrap().len()
         })
     });
     let one = Options { threads: 1, ..Options::default() };
     g.bench_function("generated_handbook_1mb_one_thread", |b| {
         b.iter(|| {
             let r = compile(&[SourceInput { name: "handbook.md", bytes: black_box(text.as_bytes()) }], &one).unwrap();
-            warrant_ckf::encode::to_json_with_threads(&r.package, 1).unwrap().len()
+            warrant_ckf::to_json_with_threads(&r.package, 1).unwrap().len()
         })
     });
     // Real prose: the 500 HaluEval knowledge passages (Wikipedia text, dense in names and
@@ -64,7 +64,7 @@ fn benches(c: &mut Criterion) {
             b.iter(|| {
                 let r = compile(&[SourceInput { name: "passages.md", bytes: black_box(doc.as_bytes()) }], &Options::default())
                     .unwrap();
-                warrant_ckf::encode::to_json(&r.package).unwrap().len()
+                warrant_ckf::to_json(&r.package).unwrap().len()
             })
         });
     }
@@ -76,7 +76,7 @@ fn benches(c: &mut Criterion) {
             let mut n = 0;
             for (name, t) in &fx {
                 let r = compile(&[SourceInput { name, bytes: black_box(t.as_bytes()) }], &Options::default()).unwrap();
-                n += warrant_ckf::encode::to_json(&r.package).unwrap().len();
+                n += warrant_ckf::to_json(&r.package).unwrap().len();
             }
             n
         })

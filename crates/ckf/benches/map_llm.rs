@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::json;
-use warrant_ckf::compile::{Options, SourceInput, compile, compile_with};
-use warrant_ckf::map::llm::LlmMapper;
+use warrant_ckf::llm::LlmMapper;
+use warrant_ckf::{Options, SourceInput, compile, compile_with};
 use warrant_llm::{Completion, CompletionOptions, Llm, LlmClient, LlmError, Origin};
 
 struct Scripted;

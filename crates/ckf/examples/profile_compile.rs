@@ -19,7 +19,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[path = "../benches/corpus.rs"]
 mod corpus;
 
-use warrant_ckf::compile::{Options, SourceInput, compile};
+use warrant_ckf::{Options, SourceInput, compile};
 
 /// CPU time of the current thread, in nanoseconds (Linux), else 0.
 fn thread_cpu_ns() -> u64 {
@@ -57,7 +57,7 @@ fn main() {
         let t0 = process_cpu_ns();
         let t_main = thread_cpu_ns();
         let r = compile(&[SourceInput { name: &name, bytes: text.as_bytes() }], &opts).unwrap();
-        let json = warrant_ckf::encode::to_json_with_threads(&r.package, threads).unwrap();
+        let json = warrant_ckf::to_json_with_threads(&r.package, threads).unwrap();
         let main_ns = thread_cpu_ns() - t_main;
         let ns = process_cpu_ns() - t0;
         let wall = wall.elapsed().as_secs_f64();
@@ -66,7 +66,7 @@ fn main() {
             "{} bytes → {items} items, {} bytes of JSON (sha256 {}): CPU {:.0} ms all threads, {:.0} ms this thread ({:.2} MB/s per CPU second); wall {:.0} ms ({:.2} MB/s)",
             text.len(),
             json.len(),
-            &warrant_ckf::hash::sha256_hex(json.as_bytes())[..12],
+            &warrant_ckf::sha256_hex(json.as_bytes())[..12],
             ns as f64 / 1e6,
             main_ns as f64 / 1e6,
             text.len() as f64 / (ns as f64 / 1e9) / 1e6,

@@ -384,6 +384,7 @@ pub fn mentions_subdomain(name: &str, text: &str) -> bool {
     })
 }
 
+#[cfg(test)]
 /// Maps a suggested domain onto the closed enum: known values (case-insensitive, and a few
 /// common spellings) map to themselves, anything else to `general knowledge` with the
 /// suggestion returned as a subdomain.

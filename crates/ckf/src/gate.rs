@@ -94,6 +94,7 @@ pub fn is_obviously_truncated(text: &str) -> bool {
     t.ends_with([':', '-', '/', '–', '—']) || t.ends_with(" vs.") || t.ends_with(" etc.") || t == "etc." || t == "vs."
 }
 
+#[cfg(test)]
 /// The §7.6 truncation check: ends in `vs.`, `etc.` or `e.g.`; in `:`, `-`, `/`, `,` or `;`;
 /// has no final punctuation and more than 3 words; or ends in a dangling function word.
 pub fn is_truncated(text: &str) -> bool {
@@ -119,6 +120,7 @@ fn truncated_with<'a>(text: &'a str, words: &mut Words<'a>) -> bool {
     last.is_some_and(is_dangling)
 }
 
+#[cfg(test)]
 /// The §7.6 completeness check: at least 20 characters, a first character that is a letter,
 /// digit or quote, a final `.`, `!`, `?` or `…`, at least 4 words, a last word that is not
 /// dangling, and at least 60% letters.
@@ -194,6 +196,7 @@ pub fn token_occurrences(text: &str) -> Vec<Cow<'_, str>> {
 }
 
 /// Jaccard similarity of two sorted, deduplicated lists (1.0 when both are empty).
+#[cfg(test)]
 pub fn jaccard<T: Ord>(a: &[T], b: &[T]) -> f64 {
     if a.is_empty() && b.is_empty() {
         return 1.0;

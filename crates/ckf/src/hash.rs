@@ -1,7 +1,7 @@
 //! SHA-256 helpers: source and span hashes, and the short content hashes that break id
 //! collisions (§3.2).
 
-pub use warrant_text::hash::{hex, sha256_hex};
+pub use warrant_text::hash::sha256_hex;
 
 #[cfg(test)]
 mod tests {

@@ -11,11 +11,14 @@ use warrant_text::fasthash::{TextMap, TextSet};
 
 use crate::hash::sha256_hex;
 use crate::model::{Basis, Field, Item, ManifestEntry, Section, TraceRow, span_id};
-use crate::normalize::{cut_slug, slug_full};
+use crate::normalize::cut_slug;
+#[cfg(test)]
+use crate::normalize::slug_full;
 
 /// Longest slug in an id (§3.2).
 pub const MAX_SLUG: usize = 48;
 
+#[cfg(test)]
 /// The base id of an item: prefix + slug of its label, cut to 48 characters.
 pub fn base_id(it: &Item) -> String {
     let full = slug_full(&it.label(), '_');

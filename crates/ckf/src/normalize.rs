@@ -299,6 +299,7 @@ pub fn chars(s: &str) -> usize {
     warrant_text::char_len(s)
 }
 
+#[cfg(test)]
 /// The longest prefix of `s` with at most `max` chars that ends at a word boundary (a space),
 /// or the hard cut when the first word alone is longer.
 pub fn cut_at_word(s: &str, max: usize) -> &str {

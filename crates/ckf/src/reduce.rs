@@ -30,15 +30,8 @@ use crate::similarity::{EarlierMatches, JaccardIndex};
 pub struct Reduced {
     /// The 17 item sections.
     pub sections: Vec<Vec<Item>>,
-    /// Items merged into others.
-    pub merged: u32,
     /// Notes for the compile result.
     pub warnings: Vec<String>,
-}
-
-/// The §3.2 sort key.
-pub fn order_key(it: &Item) -> (u32, String, String) {
-    (it.trace.first_span(), it.label(), it.content_json())
 }
 
 /// Sorts a section in §3.2 order. The canonical content JSON only breaks ties of span and label,
@@ -188,7 +181,6 @@ pub fn reduce(items: Vec<Item>) -> Reduced {
         sections[i].push(it);
     }
     let mut redirect: TextMap<String, String> = TextMap::default();
-    let mut merged = 0u32;
     let mut out_sections = Vec::with_capacity(sections.len());
     // Sections merge independently (each on its own thread); the redirects are recorded in
     // section order, as one loop would.
@@ -198,9 +190,7 @@ pub fn reduce(items: Vec<Item>) -> Reduced {
         |(_, items)| items.len(),
         |(section, mut items)| {
             sort_section(&mut items);
-            let before = items.len();
             let groups = dedup_section(section, items);
-            let merged = (before - groups.len()) as u32;
             let (finished, absorbed): (Vec<Item>, Vec<Vec<String>>) = groups.into_iter().map(Group::finish).unzip();
             // A group that absorbed nothing holds its item unchanged: its handle is the one
             // computed before merging.
@@ -220,12 +210,11 @@ pub fn reduce(items: Vec<Item>) -> Reduced {
                 }
                 handles.push(h);
             }
-            (finished, merged, moved, handles)
+            (finished, moved, handles)
         },
     );
     let mut handles = Vec::with_capacity(done.len());
-    for (finished, n, moved, h) in done {
-        merged += n;
+    for (finished, moved, h) in done {
         redirect.extend(moved);
         out_sections.push(finished);
         handles.push(h);
@@ -234,7 +223,7 @@ pub fn reduce(items: Vec<Item>) -> Reduced {
     // Rewriting references changes no label or identity field: the handles stay valid.
     rewrite_refs_with(&mut out_sections, &redirect, &handles);
     resolve_relations(&mut out_sections, &handles[Section::Entities.index()], &mut warnings);
-    Reduced { sections: out_sections, merged, warnings }
+    Reduced { sections: out_sections, warnings }
 }
 
 fn dedup_section(section: Section, items: Vec<Item>) -> Vec<Group> {
@@ -539,7 +528,6 @@ mod tests {
         assert_eq!(e[0].trace.confidence, Score::hundredths(80));
         assert_eq!(e[0].trace.basis, Basis::Inferred);
         assert_eq!(e[0].trace.evidence.len(), 2);
-        assert_eq!(r.merged, 1);
     }
 
     #[test]

@@ -160,6 +160,7 @@ impl JaccardIndex {
         self.sets.push((id, ranks));
     }
 
+    #[cfg(test)]
     /// Ids of indexed sets with Jaccard ≥ threshold against `tokens`, in insertion order.
     pub fn matches(&self, tokens: &[String]) -> Vec<usize> {
         self.matches_iter(tokens).collect()

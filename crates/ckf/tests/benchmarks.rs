@@ -10,11 +10,11 @@ use std::path::PathBuf;
 
 use regex::Regex;
 use serde_json::Value;
-use warrant_ckf::compile::{Options, SourceInput, compile};
-use warrant_ckf::gate::tokens;
-use warrant_ckf::model::{Basis, Item, Package, Section};
-use warrant_ckf::normalize::normalize;
-use warrant_ckf::validate::{Mode, ReadError, Shape, check, read_package};
+use warrant_ckf::normalize;
+use warrant_ckf::tokens;
+use warrant_ckf::{Basis, Item, Package, Section};
+use warrant_ckf::{Mode, ReadError, Shape, check, read_package};
+use warrant_ckf::{Options, SourceInput, compile};
 
 fn load_cases(set: &str) -> Option<Vec<(PathBuf, Value)>> {
     let dir = warrant_testkit::data_dir("ckf")?.join("benchmarks").join(set).join("ckf/cases");
@@ -71,7 +71,7 @@ fn every_necessary_fragment_has_a_typed_explicit_item() {
         let raw = excerpts.iter().find(|e| e["id"] == "raw").unwrap()["text"].as_str().unwrap();
         let annotated = excerpts.iter().find(|e| e["id"] == "annotated").unwrap()["text"].as_str().unwrap();
         let package = compile_text(&name, raw);
-        let v: Value = serde_json::from_str(&warrant_ckf::encode::to_json(&package).unwrap()).unwrap();
+        let v: Value = serde_json::from_str(&warrant_ckf::to_json(&package).unwrap()).unwrap();
         let report = check(&v, Mode::Write);
         assert!(report.errors.is_empty(), "{name}: {:?}", report.errors);
         for f in case["source_traceability"]["necessary_fragments"].as_array().unwrap() {
@@ -115,7 +115,7 @@ fn portuguese_cases_compile_in_portuguese() {
         let p = compile_text(&name, raw);
         assert_eq!(p.metadata.language, "pt-BR", "{name}");
         assert!(p.section(Section::AtomicUnits).len() >= 2, "{name}");
-        let v: Value = serde_json::from_str(&warrant_ckf::encode::to_json(&p).unwrap()).unwrap();
+        let v: Value = serde_json::from_str(&warrant_ckf::to_json(&p).unwrap()).unwrap();
         assert!(check(&v, Mode::Write).errors.is_empty(), "{name}");
     }
 }

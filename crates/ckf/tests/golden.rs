@@ -12,10 +12,10 @@ use std::path::PathBuf;
 
 use common::{assert_invariants, fixture, spans, to_value};
 use serde_json::Value;
-use warrant_ckf::compile::{Options, SourceInput, compile};
-use warrant_ckf::encode::{to_json, to_markdown, to_yaml};
-use warrant_ckf::model::Package;
-use warrant_ckf::normalize::normalize;
+use warrant_ckf::Package;
+use warrant_ckf::normalize;
+use warrant_ckf::{Options, SourceInput, compile};
+use warrant_ckf::{to_json, to_markdown, to_yaml};
 use warrant_testkit::assert_golden;
 
 const FIXTURES: [&str; 4] = ["faq.md", "policies.jsonl", "runbook.md", "statute.txt"];
@@ -138,11 +138,11 @@ fn editing_one_paragraph_changes_only_its_items() {
 fn goldens_validate_in_every_encoding() {
     for name in FIXTURES {
         let v: Value = serde_json::from_str(&std::fs::read_to_string(golden(&format!("{name}.ckf.json"))).unwrap()).unwrap();
-        let r = warrant_ckf::validate::check(&v, warrant_ckf::validate::Mode::Write);
+        let r = warrant_ckf::check(&v, warrant_ckf::Mode::Write);
         assert!(r.errors.is_empty() && r.warnings.is_empty(), "{name}: {:?} {:?}", r.errors, r.warnings);
     }
     for file in ["runbook.md.ckf.md", "statute.txt.ckf.yaml"] {
-        let v = warrant_ckf::encode::parse_any(&std::fs::read_to_string(golden(file)).unwrap()).unwrap();
-        assert!(warrant_ckf::validate::check(&v, warrant_ckf::validate::Mode::Write).errors.is_empty(), "{file}");
+        let v = warrant_ckf::parse_any(&std::fs::read_to_string(golden(file)).unwrap()).unwrap();
+        assert!(warrant_ckf::check(&v, warrant_ckf::Mode::Write).errors.is_empty(), "{file}");
     }
 }

@@ -8,9 +8,9 @@ mod common;
 
 use common::{assert_invariants, compile_str, fixture, spans};
 use proptest::prelude::*;
-use warrant_ckf::compile::{CompileError, Options, SourceInput, compile};
-use warrant_ckf::model::Section;
-use warrant_ckf::validate::{Mode, check, read_package};
+use warrant_ckf::Section;
+use warrant_ckf::{CompileError, Options, SourceInput, compile};
+use warrant_ckf::{Mode, check, read_package};
 
 fn refuse(name: &str, bytes: &[u8]) -> String {
     match compile(&[SourceInput { name, bytes }], &Options::default()) {
@@ -174,8 +174,8 @@ proptest! {
                 assert_invariants(&r.package, &spans(&name, &text));
                 let again = compile(&[SourceInput { name: &name, bytes: text.as_bytes() }], &Options::default()).unwrap();
                 prop_assert_eq!(
-                    warrant_ckf::encode::to_json(&r.package).unwrap(),
-                    warrant_ckf::encode::to_json(&again.package).unwrap()
+                    warrant_ckf::to_json(&r.package).unwrap(),
+                    warrant_ckf::to_json(&again.package).unwrap()
                 );
             }
             Err(e) => prop_assert!(!e.to_string().is_empty()),

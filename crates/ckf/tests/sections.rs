@@ -7,7 +7,7 @@
 mod common;
 
 use common::{assert_invariants, compile_str, spans};
-use warrant_ckf::model::{Basis, Field, Item, Package, Section};
+use warrant_ckf::{Basis, Field, Item, Package, Section};
 
 fn run(name: &str, text: &str) -> Package {
     let p = compile_str(name, text);

@@ -8,8 +8,8 @@ mod corpus;
 
 use std::path::PathBuf;
 
-use warrant_ckf::compile::{Options, SourceInput, compile};
-use warrant_ckf::encode::{to_json, to_markdown, to_yaml};
+use warrant_ckf::{Options, SourceInput, compile};
+use warrant_ckf::{to_json, to_markdown, to_yaml};
 
 /// Every encoding of the package plus the compile report, for one thread count.
 fn outputs(sources: &[(String, Vec<u8>)], threads: usize) -> (String, String, String, String) {

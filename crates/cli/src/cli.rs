@@ -190,7 +190,7 @@ pub struct CompileArgs {
     #[arg(long, value_name = "FILE")]
     pub report: Option<String>,
     /// Largest source accepted, in bytes.
-    #[arg(long = "max-bytes", value_name = "BYTES", default_value_t = warrant_ckf::source::DEFAULT_MAX_BYTES)]
+    #[arg(long = "max-bytes", value_name = "BYTES", default_value_t = warrant_ckf::DEFAULT_MAX_BYTES)]
     pub max_bytes: usize,
     /// Map each chunk with a model (items validated against the item schema, one repair, else
     /// the rule mapper; the report lists the chunks that fell back under `degraded`).
@@ -279,7 +279,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub strict: bool,
     /// Largest total size of `--sources`, in bytes.
-    #[arg(long = "max-source-bytes", value_name = "BYTES", default_value_t = warrant_check::sources::DEFAULT_MAX_SOURCE_BYTES)]
+    #[arg(long = "max-source-bytes", value_name = "BYTES", default_value_t = warrant_check::DEFAULT_MAX_SOURCE_BYTES)]
     pub max_source_bytes: u64,
     /// Ask the configured model for a second opinion on claims the rules leave unsupported or
     /// partially supported (never on contradicted ones); its verdicts are marked as such.

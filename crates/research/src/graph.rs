@@ -18,7 +18,6 @@
 //! percent-encoded (`docs/a%2Emd`), so every id decodes back to its store key ([`parse_node_id`]).
 
 use std::collections::BTreeSet;
-use std::ops::Range;
 
 use warrant_facts::{Fact, Object, canonical_entity};
 use warrant_store::{FactQuery, SearchHit, Store};
@@ -124,7 +123,8 @@ pub fn parse_node_id(id: &str) -> Option<Node> {
 }
 
 /// Whether an id has exactly six non-empty dot-separated parts (spec §8).
-pub fn is_entity_id(id: &str) -> bool {
+#[cfg(test)]
+fn is_entity_id(id: &str) -> bool {
     let parts: Vec<&str> = id.split('.').collect();
     parts.len() == 6 && parts.iter().all(|p| !p.is_empty())
 }
@@ -536,9 +536,6 @@ fn timestamp_predicates() -> Vec<String> {
     });
     PREDICATES.clone()
 }
-
-/// The byte range of a word run (re-exported for the classifier).
-pub type WordRange = Range<usize>;
 
 #[cfg(test)]
 mod tests {

@@ -34,20 +34,21 @@
 //! assert!(run.run_id.starts_with("rg_"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+#![warn(missing_docs)]
 
-pub mod chain;
-pub mod clock;
+mod chain;
+mod clock;
 pub mod fusion;
-pub mod graph;
-pub mod hints;
-pub mod llm;
-pub mod model;
+mod graph;
+mod hints;
+mod llm;
+mod model;
 pub mod payload;
 pub mod rules;
-pub mod runlog;
-pub mod stages;
-pub mod subquery;
-pub mod text;
+mod runlog;
+mod stages;
+mod subquery;
+mod text;
 pub mod triples;
 
 pub use chain::{Chain, ChainConfig, ContinuationTask, Parent, ResearchError, RunRecord};
@@ -115,3 +116,13 @@ impl ToolParams {
 pub fn read_result(log: &dyn RunLog, run_id: &str) -> Result<Option<SearchResult>, RunLogError> {
     Ok(log.load(run_id)?.map(|r| r.search_result))
 }
+pub use chain::{Classifier, Deadlines, StatusEvent};
+pub use graph::{Node, SubQueryRunner, parse_node_id};
+pub use hints::check;
+pub use llm::{LlmAssessor, LlmRouter, LlmSynthesizer, Model, ModelRequest, ModelResponse, extract_json, router_prompt};
+pub use model::{LlmModel, ModelStages, validate_assess, validate_route, validate_synthesis};
+pub use stages::{
+    AssessConfig, AssessInput, Assessor, RouteInput, Router, RouterConfig, RuleAssessor, RuleRouter, RuleSynthesizer, Synthesis,
+    SynthesisInput, Synthesizer, Usage, Working, execute, quote_back, resolve_seed,
+};
+pub use subquery::{SubQuery, SubQueryKind};

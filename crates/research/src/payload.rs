@@ -39,10 +39,6 @@ pub const DECOMPOSE_SCOPES: [&str; 4] = ["", "narrow", "medium", "broad"];
 /// Retrieval tiers.
 pub const TIERS: [&str; 3] = ["0", "1", "2"];
 
-/// Payload categories of the `research` domain, version `v1`.
-pub const CATEGORIES: [&str; 6] =
-    ["intent", "classifier_output", "route_decision", "execution_output", "assessment_output", "result"];
-
 /// Whether `s` is exactly one of the four router actions.
 pub fn is_valid_route_action(s: &str) -> bool {
     ROUTE_ACTIONS.contains(&s)

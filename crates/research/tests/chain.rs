@@ -5,18 +5,16 @@
 
 use std::sync::Mutex;
 
-use warrant_research::chain::{Classifier, Deadlines, StatusEvent};
-use warrant_research::graph::SubQueryRunner;
+use warrant_research::SubQuery;
+use warrant_research::SubQueryRunner;
 use warrant_research::payload::*;
 use warrant_research::rules::{self, Counters, Step};
-use warrant_research::stages::{
-    AssessInput, Assessor, RouteInput, Router, Synthesis, SynthesisInput, Synthesizer, Usage, Working,
-};
-use warrant_research::subquery::SubQuery;
 use warrant_research::triples::{self, Status};
+use warrant_research::{AssessInput, Assessor, RouteInput, Router, Synthesis, SynthesisInput, Synthesizer, Usage, Working};
 use warrant_research::{
     Chain, ChainConfig, FixedClock, MemoryRunLog, Parent, RunLog, RunRecord, SqliteRunLog, StoreGraph, Timestamp, research_graph,
 };
+use warrant_research::{Classifier, Deadlines, StatusEvent};
 use warrant_store::SqliteStore;
 
 struct Cls(Result<Vec<Candidate>, String>);

@@ -9,18 +9,18 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::json;
-use warrant_research::clock::Timestamp;
+use warrant_research::SubQueryRunner;
+use warrant_research::Timestamp;
+use warrant_research::execute::{self, ExecuteInput};
 use warrant_research::fusion::{self, FusionConfig};
-use warrant_research::graph::SubQueryRunner;
-use warrant_research::llm::{LlmRouter, Model, ModelRequest, ModelResponse, extract_json, router_prompt};
 use warrant_research::payload::*;
-use warrant_research::stages::execute::{self, ExecuteInput};
-use warrant_research::stages::{
+use warrant_research::triples;
+use warrant_research::{
     AssessInput, Assessor, RouteInput, Router, RuleAssessor, RuleRouter, RuleSynthesizer, Synthesis, SynthesisInput, Synthesizer,
     Usage, Working, quote_back, resolve_seed,
 };
-use warrant_research::subquery::{SubQuery, SubQueryKind};
-use warrant_research::triples;
+use warrant_research::{LlmRouter, Model, ModelRequest, ModelResponse, extract_json, router_prompt};
+use warrant_research::{SubQuery, SubQueryKind};
 
 fn ev(id: &str, tier: &str, score: f64, source: &str) -> Evidence {
     Evidence { entity_id: id.into(), tier: tier.into(), source: source.into(), score, ..Evidence::default() }
@@ -769,7 +769,7 @@ fn run_entity_ids_and_run_id_extraction() {
 
 #[test]
 fn llm_assessor_and_synthesizer() {
-    use warrant_research::llm::{LlmAssessor, LlmSynthesizer};
+    use warrant_research::{LlmAssessor, LlmSynthesizer};
     let intent = Intent::new("t");
     let w = working("drones");
     let exec = ExecutionOutput {

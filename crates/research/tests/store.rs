@@ -3,8 +3,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-use warrant_research::graph::{Node, parse_node_id};
 use warrant_research::{Chain, FixedClock, Intent, MemoryRunLog, RunRecord, StoreGraph, Timestamp, research_graph};
+use warrant_research::{Node, parse_node_id};
 use warrant_store::{DocumentInput, IngestOptions, SqliteStore, Store, ingest};
 
 fn doc(id: &str, title: Option<&str>, text: &str) -> DocumentInput {

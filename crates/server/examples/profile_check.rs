@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use warrant_check::store::{CHUNKS_PER_CLAIM, retrieve};
+use warrant_check::{CHUNKS_PER_CLAIM, retrieve};
 use warrant_check::{Checker, Request};
 use warrant_store::SqliteStore;
 

@@ -310,8 +310,8 @@ fn check_one_answer_against_given_sources() {
             origin: String::new(),
         })
         .collect();
-    let mem = warrant_check::sources::ingest_documents(docs).expect("store");
-    let corpus = warrant_check::store::corpus_of_documents(&mem).expect("corpus");
+    let mem = warrant_check::ingest_documents(docs).expect("store");
+    let corpus = warrant_check::corpus_of_documents(&mem).expect("corpus");
     let lib = warrant_check::Checker::default()
         .check_with_store(
             &warrant_check::Request { answer: &answer, question: None, output_id: Some("a1".into()) },

@@ -274,6 +274,7 @@ fn has_run_of_digits(text: &str, n: usize) -> bool {
     false
 }
 
+/// Every date mentioned in `text` (absolute, month-and-year, relative), in order of position.
 pub fn find_dates(text: &str) -> Vec<DateMention> {
     let mut found: Vec<DateMention> = Vec::new();
     // A name counts only as a whole word ("mar" in "market" does not).

@@ -8,6 +8,7 @@
 //! - [`quantity`]: numbers, money, percentages, durations and units in prose, normalised;
 //!   [`date`]: dates and times in prose.
 //! - [`io`]: reading files, pipes and lines with a byte ceiling enforced while reading.
+#![warn(missing_docs)]
 
 pub mod arith;
 pub mod date;

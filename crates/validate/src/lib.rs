@@ -253,7 +253,7 @@ pub fn detect(v: &Value) -> Option<Kind> {
         Some(Kind::CplPolicy)
     } else if o.contains_key("verifier_id") {
         Some(Kind::VerifierRubric)
-    } else if warrant_ckf::validate::looks_like_package(v) {
+    } else if warrant_ckf::looks_like_package(v) {
         Some(Kind::CkfPackage)
     } else {
         None
@@ -355,7 +355,7 @@ pub fn validate_text(
 ) -> Result<FileReport, ValidateError> {
     match serde_json::from_str::<Value>(text) {
         Ok(value) => validate_value(file, &value, kind, strict, ev),
-        Err(e) if ckf_text(file, text, kind) => match warrant_ckf::encode::parse_any(text) {
+        Err(e) if ckf_text(file, text, kind) => match warrant_ckf::parse_any(text) {
             Ok(value) => validate_value(file, &value, kind, strict, ev),
             Err(e2) => Ok(FileReport {
                 file: file.to_string(),
@@ -386,7 +386,7 @@ fn ckf_text(file: &str, text: &str, kind: Option<Kind>) -> bool {
         || lower.ends_with(".ckf.yaml")
         || lower.ends_with(".ckf.yml")
         || lower.ends_with(".ckf.md")
-        || text.trim_start().starts_with(warrant_ckf::encode::MD_HEADER)
+        || text.trim_start().starts_with(warrant_ckf::MD_HEADER)
 }
 
 /// Validates one parsed document of a known or detected kind.
@@ -468,10 +468,10 @@ pub fn validate_value(
         }
         Kind::CkfPackage => {
             // Read mode: write-mode rules are warnings, so `strict` is write mode (§9).
-            let r = warrant_ckf::validate::check(value, warrant_ckf::validate::Mode::Read);
+            let r = warrant_ckf::check(value, warrant_ckf::Mode::Read);
             report.errors = r.errors.into_iter().map(|f| finding(&f.path, f.message)).collect();
             report.warnings = r.warnings.into_iter().map(|f| finding(&f.path, f.message)).collect();
-            if r.shape == warrant_ckf::validate::Shape::BenchmarkProjection {
+            if r.shape == warrant_ckf::Shape::BenchmarkProjection {
                 report.note = Some(
                     "a CKF-compatible benchmark projection, not a package: package readers decline it (§9.2); its projection shape was checked".into(),
                 );

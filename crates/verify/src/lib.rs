@@ -19,17 +19,18 @@
 //! - `partially_supported`: a window states at least half of the claim — `partially_supports`;
 //! - `unsupported`: checked, and nothing close was found (the nearest window, if any, is kept
 //!   as `background`).
+#![warn(missing_docs)]
 
 mod alias;
-pub mod align;
-pub mod analysis;
+mod align;
+mod analysis;
 mod calibration;
 mod combine;
-pub mod corpus;
-pub mod forms;
+mod corpus;
+mod forms;
 pub mod lexicon;
-pub mod llm;
-pub mod question;
+mod llm;
+mod question;
 mod wordnet;
 
 use serde::Serialize;
@@ -37,6 +38,9 @@ use warrant_graph::{Claim, Modality, PredicateGraph, Span};
 
 use crate::align::{Conflict, Focus, WindowEval, evaluate};
 use crate::analysis::Analysis;
+/// How the verifier reads a text (numbers, dates, names, words), for the debugging examples.
+#[cfg(feature = "debug")]
+pub use crate::analysis::Analysis as TextAnalysis;
 pub use crate::corpus::{Corpus, Source};
 
 /// Outcome of checking one claim.
@@ -536,7 +540,7 @@ fn asked_role(q: &Analysis, claim: &Analysis, text: &str) -> Option<analysis::Ro
 }
 
 /// The evaluated candidate windows for a claim text, for debugging the verifier.
-#[doc(hidden)]
+#[cfg(feature = "debug")]
 pub fn debug_windows(claim: &str, corpus: &Corpus, question: Option<&str>) -> Vec<WindowEval> {
     let q = question.map(Analysis::of);
     let analysis = claim_analysis(claim, corpus);
@@ -545,7 +549,7 @@ pub fn debug_windows(claim: &str, corpus: &Corpus, question: Option<&str>) -> Ve
 }
 
 /// The claim's focus (keys, names, amounts, dates) as the verifier sees it, for diagnostics.
-#[doc(hidden)]
+#[cfg(feature = "debug")]
 pub fn debug_focus(claim: &str, corpus: &Corpus, question: Option<&str>) -> String {
     let q = question.map(Analysis::of);
     let f = Focus::of(&claim_analysis(claim, corpus), q.as_ref());
@@ -878,3 +882,6 @@ fn make_edge(
 fn round3(x: f64) -> f64 {
     (x.clamp(0.0, 1.0) * 1000.0).round() / 1000.0
 }
+
+pub use corpus::{Analysed, PIECE};
+pub use llm::{parse_verdict, second_opinion};

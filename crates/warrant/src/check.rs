@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use warrant_check::batch::parse_item;
+use warrant_check::parse_item;
 use warrant_check::{CheckError, Checker, Report, Request};
 use warrant_cpl::Engine;
 use warrant_store::{DocumentInput, SqliteStore};
@@ -166,9 +166,8 @@ fn inline_sources(list: &[SourceInput]) -> Result<(Corpus, Arc<SqliteStore>)> {
             origin: format!("sources/{}", s.id),
         })
         .collect();
-    let store =
-        warrant_check::sources::ingest_documents(docs).map_err(|e| Error::input_at("/sources", format!("/sources: {e}")))?;
-    let corpus = warrant_check::store::corpus_of_documents(&store).map_err(|e| Error::store(e, None))?;
+    let store = warrant_check::ingest_documents(docs).map_err(|e| Error::input_at("/sources", format!("/sources: {e}")))?;
+    let corpus = warrant_check::corpus_of_documents(&store).map_err(|e| Error::store(e, None))?;
     Ok((corpus, Arc::new(store)))
 }
 
@@ -204,9 +203,8 @@ impl Session {
                 (Against::Corpus { corpus: Box::new(corpus), store: Some(store) }, None)
             }
             (None, Some(f)) if !f.paths.is_empty() => {
-                let store =
-                    warrant_check::sources::ingest_sources(&f.paths, f.max_bytes).map_err(|e| Error::input(e.to_string()))?;
-                let corpus = warrant_check::store::corpus_of_documents(&store).map_err(|e| Error::store(e, Some("sources")))?;
+                let store = warrant_check::ingest_sources(&f.paths, f.max_bytes).map_err(|e| Error::input(e.to_string()))?;
+                let corpus = warrant_check::corpus_of_documents(&store).map_err(|e| Error::store(e, Some("sources")))?;
                 (Against::Corpus { corpus: Box::new(corpus), store: Some(Arc::new(store)) }, Some("sources".to_string()))
             }
             _ => match env.store() {

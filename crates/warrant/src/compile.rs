@@ -2,8 +2,8 @@
 //! they are returned.
 
 use serde::Deserialize;
-use warrant_ckf::compile::{CompressionLevel, Options, SourceInput};
-use warrant_ckf::coverage::CoverageMode;
+use warrant_ckf::CoverageMode;
+use warrant_ckf::{CompressionLevel, Options, SourceInput};
 
 use crate::error::{Error, Result};
 
@@ -96,13 +96,13 @@ pub fn compile(req: &CompileRequest, max_source_bytes: usize) -> Result<String> 
             Coverage::Complete => CoverageMode::Complete,
         }),
         promotion: !req.no_promotion,
-        read: warrant_ckf::source::ReadOptions { max_bytes: max_source_bytes },
+        read: warrant_ckf::ReadOptions { max_bytes: max_source_bytes },
         ..Options::default()
     };
-    let result = warrant_ckf::compile::compile(&inputs, &opts).map_err(|e| Error::input(e.to_string()))?;
-    let text = warrant_ckf::encode::to_json(&result.package).map_err(|e| Error::internal(e.to_string()))?;
+    let result = warrant_ckf::compile(&inputs, &opts).map_err(|e| Error::input(e.to_string()))?;
+    let text = warrant_ckf::to_json(&result.package).map_err(|e| Error::internal(e.to_string()))?;
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| Error::internal(e.to_string()))?;
-    let report = warrant_ckf::validate::check(&value, warrant_ckf::validate::Mode::Write);
+    let report = warrant_ckf::check(&value, warrant_ckf::Mode::Write);
     if let Some(e) = report.errors.first() {
         return Err(Error::internal(format!(
             "the compiled package fails write-mode validation at {}: {} (please report this)",

@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use warrant_check::policy_input::{extract_graph, is_broken_graph, is_graph, load_graph};
+use warrant_check::{extract_graph, is_broken_graph, is_graph, load_graph};
 use warrant_cpl::RubricsWithoutJudge;
 use warrant_cpl::{Engine, RunResult};
 
@@ -56,7 +56,7 @@ pub fn eval(req: &PolicyEvalRequest, max_answer_bytes: usize) -> Result<RunResul
         })?;
         rubric_ids.push(rubric.verifier_id);
     }
-    let graph_error = |e: warrant_check::policy_input::GraphError| {
+    let graph_error = |e: warrant_check::GraphError| {
         let at = format!("/input{}", e.pointer);
         Error::input_at(at.clone(), format!("{at}: {}", e.message))
     };

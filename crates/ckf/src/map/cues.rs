@@ -39,7 +39,8 @@ pub mod flag {
     pub const DECISION: u32 = 1 << 9;
     /// consider, prefer, try to, …
     pub const SOFT: u32 = 1 << 10;
-    /// the user says / asks / mentions …
+    /// the user says / asks / mentions … (no rule reads it yet; the bit keeps the pattern's place)
+    #[allow(dead_code)]
     pub const USER_TRIGGER: u32 = 1 << 11;
     /// sentence-initial `However`, `Nevertheless`, …
     pub const HOWEVER: u32 = 1 << 12;

@@ -25,7 +25,6 @@ use serde::Serialize;
 
 use crate::lang::{self, Lang};
 
-pub use html::html_to_text;
 pub use markdown::FrontMatter;
 pub(crate) use markdown::heading as markdown_heading;
 

@@ -5,12 +5,12 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
-use warrant_ckf::compile::{Options, SourceInput, compile};
-use warrant_ckf::map::evidence::{NAVIGATION_FIELDS, contains_number, numbers};
-use warrant_ckf::model::{Package, Section};
-use warrant_ckf::normalize::normalize;
-use warrant_ckf::source::{ReadOptions, Span, read_source};
-use warrant_ckf::validate::{Mode, check};
+use warrant_ckf::evidence::{NAVIGATION_FIELDS, contains_number, numbers};
+use warrant_ckf::normalize;
+use warrant_ckf::{Mode, check};
+use warrant_ckf::{Options, SourceInput, compile};
+use warrant_ckf::{Package, Section};
+use warrant_ckf::{ReadOptions, Span, read_source};
 
 /// The path of a fixture.
 pub fn fixture(name: &str) -> PathBuf {
@@ -26,7 +26,7 @@ pub fn compile_str(name: &str, text: &str) -> Package {
 
 /// The package as a JSON value.
 pub fn to_value(p: &Package) -> Value {
-    serde_json::from_str(&warrant_ckf::encode::to_json(p).unwrap()).unwrap()
+    serde_json::from_str(&warrant_ckf::to_json(p).unwrap()).unwrap()
 }
 
 /// The spans the compiler saw for one source.

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use warrant::check::{CheckRequest, ItemError, Session, SourceFiles};
 use warrant::inputs::{AnswerInput, InputFormat as Format};
 use warrant::{Env, Gate, Report};
-use warrant_check::render;
+use warrant_check::{html, text};
 
 use crate::cli::{CheckArgs, CheckFormat, FailOn, InputFormat};
 use crate::error::{CliError, CliResult};
@@ -88,7 +88,7 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
         };
         let calls = crate::commands::llm::model_calls(session.model());
         let cache = args.llm.config()?.cache.map(|c| c.display().to_string());
-        let pack = warrant_check::evidence::evidence_pack_with_model_calls(&report, &created_at, &calls, cache.as_deref())
+        let pack = warrant_check::evidence_pack_with_model_calls(&report, &created_at, &calls, cache.as_deref())
             .map_err(|e| CliError::input(format!("--evidence-pack {out}: {e}")))?;
         let text = serde_json::to_string_pretty(&pack).map_err(|e| CliError::input(format!("cannot serialise: {e}")))? + "\n";
         write_atomic(out, text.as_bytes())?;
@@ -99,8 +99,8 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
         CheckFormat::Json => serde_json::to_string_pretty(&report)
             .map(|s| s + "\n")
             .map_err(|e| CliError::input(format!("cannot serialise: {e}")))?,
-        CheckFormat::Text => render::text::render(&report),
-        CheckFormat::Html => render::html::render(&report),
+        CheckFormat::Text => text::render(&report),
+        CheckFormat::Html => html::render(&report),
     };
     let mut out = Out::new();
     out.print(&written)?;

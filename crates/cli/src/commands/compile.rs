@@ -2,13 +2,13 @@
 
 use std::process::ExitCode;
 
-use warrant_ckf::compile::{CompileError, CompressionLevel, Options, SourceInput, compile_with};
-use warrant_ckf::coverage::CoverageMode;
-use warrant_ckf::encode;
-use warrant_ckf::map::RuleMapper;
-use warrant_ckf::map::llm::LlmMapper;
-use warrant_ckf::source::ReadOptions;
-use warrant_ckf::validate::{Mode, check};
+use warrant_ckf::CoverageMode;
+use warrant_ckf::{CompileError, CompressionLevel, Options, SourceInput, compile_with};
+
+use warrant_ckf::ReadOptions;
+use warrant_ckf::RuleMapper;
+use warrant_ckf::llm::LlmMapper;
+use warrant_ckf::{Mode, check};
 
 use crate::cli::{CompileArgs, CompressionArg, CoverageArg, PackageFormat};
 use crate::error::{CliError, CliResult};
@@ -44,7 +44,7 @@ pub fn run(args: CompileArgs) -> CliResult<ExitCode> {
     };
     let llm = args.llm_opts.stage(args.llm, "--llm")?;
     let model_mapper = llm.clone().map(LlmMapper::new);
-    let mapper: &dyn warrant_ckf::map::Mapper = match &model_mapper {
+    let mapper: &dyn warrant_ckf::Mapper = match &model_mapper {
         Some(m) => m,
         None => &RuleMapper,
     };
@@ -56,7 +56,7 @@ pub fn run(args: CompileArgs) -> CliResult<ExitCode> {
     let populated = result.package.sections.iter().filter(|s| !s.is_empty()).count();
     let package_id = result.package.metadata.package_id.clone();
     // Fail closed: what we write must pass write-mode validation.
-    let json = encode::to_json(&result.package).map_err(|e| CliError::failure(e.to_string()))?;
+    let json = warrant_ckf::to_json(&result.package).map_err(|e| CliError::failure(e.to_string()))?;
     if matches!(args.format, PackageFormat::Json) {
         // Only the JSON is written: the typed items are freed before the check parses the JSON
         // back, so its tree reuses their memory instead of asking the system for more.
@@ -76,8 +76,8 @@ pub fn run(args: CompileArgs) -> CliResult<ExitCode> {
     }
     let out = match args.format {
         PackageFormat::Json => json,
-        PackageFormat::Yaml => encode::to_yaml(&result.package).map_err(|e| CliError::failure(e.to_string()))?,
-        PackageFormat::Md => encode::to_markdown(&result.package).map_err(|e| CliError::failure(e.to_string()))?,
+        PackageFormat::Yaml => warrant_ckf::to_yaml(&result.package).map_err(|e| CliError::failure(e.to_string()))?,
+        PackageFormat::Md => warrant_ckf::to_markdown(&result.package).map_err(|e| CliError::failure(e.to_string()))?,
     };
     let degraded = model_mapper.as_ref().map(LlmMapper::degraded).unwrap_or_default();
     args.llm_opts.write_replay_case(llm.as_ref(), warrant_evidence::Scope::default().set("run_id", "compile"))?;

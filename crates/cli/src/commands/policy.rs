@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use warrant_check::policy_input::{extract_graph, is_broken_graph, is_graph, load_graph};
+use warrant_check::{extract_graph, is_broken_graph, is_graph, load_graph};
 use warrant_cpl::RunDiagnostic;
 use warrant_cpl::packs::builtin_ids;
 use warrant_cpl::{Engine, Pack, RunResult, ToolRegistry};

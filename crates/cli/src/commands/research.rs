@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use clap::Args;
-use warrant_research::model::ModelStages;
-use warrant_research::stages::{RuleAssessor, RuleRouter};
+use warrant_research::ModelStages;
 use warrant_research::{Chain, FixedClock, Intent, RunLog, RunRecord, SqliteRunLog, StoreGraph, Timestamp};
+use warrant_research::{RuleAssessor, RuleRouter};
 
 use crate::cli::{Format, StoreArg};
 use crate::commands::llm::LlmArgs;
@@ -173,14 +173,12 @@ fn show(r: &RunRecord, format: Format) -> CliResult<ExitCode> {
             outln!(out, "\nStatus triples of {} ({}):", r.run_id, r.run_entity_id)?;
             for e in &r.events {
                 match e {
-                    warrant_research::chain::StatusEvent::Set { triples } => {
+                    warrant_research::StatusEvent::Set { triples } => {
                         for t in triples {
                             outln!(out, "  {}  {} = {}  [{}]", t.timestamp, t.predicate, t.object, t.source)?;
                         }
                     }
-                    warrant_research::chain::StatusEvent::Clear { predicates } => {
-                        outln!(out, "  cleared {}", predicates.join(", "))?
-                    }
+                    warrant_research::StatusEvent::Clear { predicates } => outln!(out, "  cleared {}", predicates.join(", "))?,
                 }
             }
             if let Some(f) = &r.failure {

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 pub use assess::{AssessConfig, AssessInput, Assessor, RuleAssessor};
 pub use classify::{ClassifyConfig, classify};
-pub use execute::{ExecuteInput, from_candidates, materialize, resolve_seed};
+pub use execute::{ExecuteInput, from_candidates, resolve_seed};
 pub use route::{RouteInput, Router, RouterConfig, RuleRouter};
 pub use synthesize::{RuleSynthesizer, Synthesis, SynthesisInput, Synthesizer, quote_back};
 
