@@ -350,6 +350,95 @@ fn pct(n: usize, d: usize) -> String {
     if d == 0 { "—".into() } else { format!("{:.4}", n as f64 / d as f64) }
 }
 
+/// The tables of correct calls passed and mutants caught (as bench/README.md shows them), with
+/// the totals over categories and per kind of mutant.
+fn figures(
+    correct: &BTreeMap<&str, Correct>,
+    caught: &BTreeMap<(Kind, &str), Caught>,
+    failing_correct: &[String],
+) -> (String, Correct, BTreeMap<Kind, Caught>) {
+    let mut out = String::new();
+    writeln!(out, "\nBFCL, correct calls passed (no warning, no error)").unwrap();
+    writeln!(out, "| category | calls | core.tool-use.v1 alone (before) | warrant.tool-schema.v1 | both packs (after) |")
+        .unwrap();
+    writeln!(out, "|---|---|---|---|---|").unwrap();
+    let mut all = Correct::default();
+    for (cat, t) in correct {
+        writeln!(
+            out,
+            "| {cat} | {} | {} | {} | {} |",
+            t.calls,
+            pct(t.core, t.calls),
+            pct(t.schema, t.calls),
+            pct(t.both, t.calls)
+        )
+        .unwrap();
+        all.calls += t.calls;
+        all.core += t.core;
+        all.schema += t.schema;
+        all.both += t.both;
+    }
+    writeln!(
+        out,
+        "| all | {} | {} | {} | {} |",
+        all.calls,
+        pct(all.core, all.calls),
+        pct(all.schema, all.calls),
+        pct(all.both, all.calls)
+    )
+    .unwrap();
+    writeln!(out, "\nBFCL, mutants caught (a warning or an error on the mutated call)").unwrap();
+    writeln!(
+        out,
+        "| mutation | category | mutants | core.tool-use.v1 alone (before) | warrant.tool-schema.v1 | both packs (after) |"
+    )
+    .unwrap();
+    writeln!(out, "|---|---|---|---|---|---|").unwrap();
+    let mut per_kind: BTreeMap<Kind, Caught> = BTreeMap::new();
+    let mut grand = Caught::default();
+    for ((kind, cat), t) in caught {
+        writeln!(
+            out,
+            "| {} | {cat} | {} | {} | {} | {} |",
+            kind.label(),
+            t.mutants,
+            pct(t.core, t.mutants),
+            pct(t.schema, t.mutants),
+            pct(t.either, t.mutants)
+        )
+        .unwrap();
+        for acc in [per_kind.entry(*kind).or_default(), &mut grand] {
+            acc.mutants += t.mutants;
+            acc.core += t.core;
+            acc.schema += t.schema;
+            acc.either += t.either;
+        }
+    }
+    for (kind, t) in &per_kind {
+        writeln!(
+            out,
+            "| **{}** | all | {} | {} | {} | {} |",
+            kind.label(),
+            t.mutants,
+            pct(t.core, t.mutants),
+            pct(t.schema, t.mutants),
+            pct(t.either, t.mutants)
+        )
+        .unwrap();
+    }
+    writeln!(
+        out,
+        "| **all kinds** | all | {} | {} | {} | {} |",
+        grand.mutants,
+        pct(grand.core, grand.mutants),
+        pct(grand.schema, grand.mutants),
+        pct(grand.either, grand.mutants)
+    )
+    .unwrap();
+    writeln!(out, "\ncorrect calls flagged: {failing_correct:?}").unwrap();
+    (out, all, per_kind)
+}
+
 #[test]
 fn bfcl_correct_calls_pass_and_every_mutant_is_caught() {
     let Some(dir) = data_dir("bfcl") else { return };
@@ -445,86 +534,7 @@ fn bfcl_correct_calls_pass_and_every_mutant_is_caught() {
         }
     }
 
-    // ---- figures ----
-    let mut out = String::new();
-    writeln!(out, "\nBFCL, correct calls passed (no warning, no error)").unwrap();
-    writeln!(out, "| category | calls | core.tool-use.v1 alone (before) | warrant.tool-schema.v1 | both packs (after) |")
-        .unwrap();
-    writeln!(out, "|---|---|---|---|---|").unwrap();
-    let mut all = Correct::default();
-    for (cat, t) in &correct {
-        writeln!(
-            out,
-            "| {cat} | {} | {} | {} | {} |",
-            t.calls,
-            pct(t.core, t.calls),
-            pct(t.schema, t.calls),
-            pct(t.both, t.calls)
-        )
-        .unwrap();
-        all.calls += t.calls;
-        all.core += t.core;
-        all.schema += t.schema;
-        all.both += t.both;
-    }
-    writeln!(
-        out,
-        "| all | {} | {} | {} | {} |",
-        all.calls,
-        pct(all.core, all.calls),
-        pct(all.schema, all.calls),
-        pct(all.both, all.calls)
-    )
-    .unwrap();
-    writeln!(out, "\nBFCL, mutants caught (a warning or an error on the mutated call)").unwrap();
-    writeln!(
-        out,
-        "| mutation | category | mutants | core.tool-use.v1 alone (before) | warrant.tool-schema.v1 | both packs (after) |"
-    )
-    .unwrap();
-    writeln!(out, "|---|---|---|---|---|---|").unwrap();
-    let mut per_kind: BTreeMap<Kind, Caught> = BTreeMap::new();
-    let mut grand = Caught::default();
-    for ((kind, cat), t) in &caught {
-        writeln!(
-            out,
-            "| {} | {cat} | {} | {} | {} | {} |",
-            kind.label(),
-            t.mutants,
-            pct(t.core, t.mutants),
-            pct(t.schema, t.mutants),
-            pct(t.either, t.mutants)
-        )
-        .unwrap();
-        for acc in [per_kind.entry(*kind).or_default(), &mut grand] {
-            acc.mutants += t.mutants;
-            acc.core += t.core;
-            acc.schema += t.schema;
-            acc.either += t.either;
-        }
-    }
-    for (kind, t) in &per_kind {
-        writeln!(
-            out,
-            "| **{}** | all | {} | {} | {} | {} |",
-            kind.label(),
-            t.mutants,
-            pct(t.core, t.mutants),
-            pct(t.schema, t.mutants),
-            pct(t.either, t.mutants)
-        )
-        .unwrap();
-    }
-    writeln!(
-        out,
-        "| **all kinds** | all | {} | {} | {} | {} |",
-        grand.mutants,
-        pct(grand.core, grand.mutants),
-        pct(grand.schema, grand.mutants),
-        pct(grand.either, grand.mutants)
-    )
-    .unwrap();
-    writeln!(out, "\ncorrect calls flagged: {failing_correct:?}").unwrap();
+    let (out, all, per_kind) = figures(&correct, &caught, &failing_correct);
     eprintln!("{out}");
 
     // ---- targets ----

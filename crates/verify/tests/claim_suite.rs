@@ -127,6 +127,83 @@ fn first_quote(r: &ClaimResult) -> String {
         .map_or_else(|| "-".to_string(), |e| format!("{} {}: \"{}\"", e.relationship.as_str(), e.source_id, e.selector.exact))
 }
 
+/// Checks one claim's edges (exact selectors, known sources, unique ids) and the claim
+/// map's status rules against them.
+fn check_edges(item: &Item, r: &ClaimResult, problems: &mut Vec<String>) {
+    // 2. Exact selectors, known sources, unique edge ids.
+    let mut edge_ids = BTreeSet::new();
+    for e in &r.support_edges {
+        if !edge_ids.insert(e.edge_id.as_str()) {
+            problems.push(format!("{}: claim {:?}: duplicate edge id {}", item.id, r.text, e.edge_id));
+        }
+        match item.sources.iter().find(|(id, _)| *id == e.source_id) {
+            None => problems.push(format!("{}: edge {} names unknown source {}", item.id, e.edge_id, e.source_id)),
+            Some((_, text)) => {
+                let quoted: String =
+                    text.chars().skip(e.selector.start).take(e.selector.end.saturating_sub(e.selector.start)).collect();
+                if e.selector.end < e.selector.start || quoted != e.selector.exact {
+                    problems.push(format!(
+                        "{}: edge {} selector {}..{} quotes {:?}, not {:?}",
+                        item.id, e.edge_id, e.selector.start, e.selector.end, quoted, e.selector.exact
+                    ));
+                }
+            }
+        }
+    }
+
+    // 3. Status rules of the claim map.
+    let has = |rel: Relationship| r.support_edges.iter().any(|e| e.relationship == rel);
+    let rule_broken = match r.status {
+        Status::Supported => {
+            !(has(Relationship::Supports) || has(Relationship::PartiallySupports)) || has(Relationship::Contradicts)
+        }
+        Status::Contradicted => !has(Relationship::Contradicts),
+        Status::Unverified => !item.sources.is_empty() || !r.support_edges.is_empty(),
+        Status::NotApplicable => !r.support_edges.is_empty(),
+        Status::PartiallySupported | Status::Unsupported => false,
+    };
+    if rule_broken {
+        problems.push(format!(
+            "{}: claim {:?} is {} but its edges are {:?} ({} source(s))",
+            item.id,
+            r.text,
+            r.status.as_str(),
+            r.support_edges.iter().map(|e| e.relationship.as_str()).collect::<Vec<_>>(),
+            item.sources.len()
+        ));
+    }
+}
+/// The expected × got table, with the share of claims as expected.
+fn confusion_table(confusion: &BTreeMap<(&str, &str), usize>, items: usize, multi: usize) -> String {
+    let mut table = String::from("\nclaim suite: expected (rows) × got (columns)\n");
+    let short = ["sup", "part", "unsup", "contra", "unver", "n/a"];
+    let _ = write!(table, "{:>22}", "");
+    for s in short {
+        let _ = write!(table, "{s:>8}");
+    }
+    table.push('\n');
+    let (mut right, mut total) = (0, 0);
+    for want in STATUSES {
+        let _ = write!(table, "{want:>22}");
+        for got in STATUSES {
+            let n = confusion.get(&(want, got)).copied().unwrap_or(0);
+            total += n;
+            if want == got {
+                right += n;
+            }
+            let _ = write!(table, "{:>8}", if n == 0 { ".".to_string() } else { n.to_string() });
+        }
+        table.push('\n');
+    }
+    let _ = writeln!(
+        table,
+        "{right}/{total} claims as expected ({:.1}%), {} items, {multi} with multi-sentence answers",
+        100.0 * right as f64 / total.max(1) as f64,
+        items
+    );
+    table
+}
+
 #[test]
 fn claim_suite() {
     let only = std::env::var("CLAIM_SUITE_ONLY").ok();
@@ -204,48 +281,7 @@ fn claim_suite() {
                 )),
             }
 
-            // 2. Exact selectors, known sources, unique edge ids.
-            let mut edge_ids = BTreeSet::new();
-            for e in &r.support_edges {
-                if !edge_ids.insert(e.edge_id.as_str()) {
-                    problems.push(format!("{}: claim {:?}: duplicate edge id {}", item.id, r.text, e.edge_id));
-                }
-                match item.sources.iter().find(|(id, _)| *id == e.source_id) {
-                    None => problems.push(format!("{}: edge {} names unknown source {}", item.id, e.edge_id, e.source_id)),
-                    Some((_, text)) => {
-                        let quoted: String =
-                            text.chars().skip(e.selector.start).take(e.selector.end.saturating_sub(e.selector.start)).collect();
-                        if e.selector.end < e.selector.start || quoted != e.selector.exact {
-                            problems.push(format!(
-                                "{}: edge {} selector {}..{} quotes {:?}, not {:?}",
-                                item.id, e.edge_id, e.selector.start, e.selector.end, quoted, e.selector.exact
-                            ));
-                        }
-                    }
-                }
-            }
-
-            // 3. Status rules of the claim map.
-            let has = |rel: Relationship| r.support_edges.iter().any(|e| e.relationship == rel);
-            let rule_broken = match r.status {
-                Status::Supported => {
-                    !(has(Relationship::Supports) || has(Relationship::PartiallySupports)) || has(Relationship::Contradicts)
-                }
-                Status::Contradicted => !has(Relationship::Contradicts),
-                Status::Unverified => !item.sources.is_empty() || !r.support_edges.is_empty(),
-                Status::NotApplicable => !r.support_edges.is_empty(),
-                Status::PartiallySupported | Status::Unsupported => false,
-            };
-            if rule_broken {
-                problems.push(format!(
-                    "{}: claim {:?} is {} but its edges are {:?} ({} source(s))",
-                    item.id,
-                    r.text,
-                    r.status.as_str(),
-                    r.support_edges.iter().map(|e| e.relationship.as_str()).collect::<Vec<_>>(),
-                    item.sources.len()
-                ));
-            }
+            check_edges(item, r, &mut problems);
         }
         for (i, n) in used.iter().enumerate() {
             if *n == 0 {
@@ -269,34 +305,7 @@ fn claim_suite() {
         }
     }
 
-    // Confusion summary.
-    let mut table = String::from("\nclaim suite: expected (rows) × got (columns)\n");
-    let short = ["sup", "part", "unsup", "contra", "unver", "n/a"];
-    let _ = write!(table, "{:>22}", "");
-    for s in short {
-        let _ = write!(table, "{s:>8}");
-    }
-    table.push('\n');
-    let (mut right, mut total) = (0, 0);
-    for want in STATUSES {
-        let _ = write!(table, "{want:>22}");
-        for got in STATUSES {
-            let n = confusion.get(&(want, got)).copied().unwrap_or(0);
-            total += n;
-            if want == got {
-                right += n;
-            }
-            let _ = write!(table, "{:>8}", if n == 0 { ".".to_string() } else { n.to_string() });
-        }
-        table.push('\n');
-    }
-    let _ = writeln!(
-        table,
-        "{right}/{total} claims as expected ({:.1}%), {} items, {multi} with multi-sentence answers",
-        100.0 * right as f64 / total.max(1) as f64,
-        items.len()
-    );
-    eprintln!("{table}");
+    eprintln!("{}", confusion_table(&confusion, items.len(), multi));
 
     // 4. Coverage (whole suite only).
     if only.is_none() {

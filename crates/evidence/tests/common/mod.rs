@@ -350,49 +350,54 @@ impl Gen<'_> {
         }
     }
 
+    /// The members of an evidence pack, each optional one present or not at random.
+    fn evidence_pack_fields(&mut self, o: &mut Map<String, Value>) {
+        o.insert("evidence_pack_id".into(), self.id());
+        o.insert("scope".into(), self.scope(true));
+        o.insert("status".into(), self.pick_enum(PackStatus::ALL));
+        o.insert("created_at".into(), self.ts());
+        o.insert("updated_at".into(), self.ts());
+        o.insert("producer".into(), self.producer());
+        o.insert("completeness".into(), self.completeness());
+        let v = self.arr(Self::claim);
+        self.opt(o, "claims", v);
+        let v = self.arr(Self::source_ref);
+        self.opt(o, "sources", v);
+        let v = self.arr(Self::support_edge);
+        self.opt(o, "support_edges", v);
+        for k in ["claim_map_ref", "source_map_ref", "provenance_ref", "export_manifest_ref"] {
+            self.opt(o, k, json!("ref://x"));
+        }
+        let prov = if self.rng.chance(50) {
+            let (n, e) = (self.arr(Self::node), self.arr(Self::prov_edge));
+            json!({"nodes": n, "edges": e})
+        } else {
+            json!({"nodes": "not a graph"})
+        };
+        self.opt(o, "provenance", prov);
+        let v = self.arr(Self::verification_result);
+        self.opt(o, "verification_results", v);
+        let v = self.arr(Self::review);
+        self.opt(o, "reviews", v);
+        let v = self.arr(Self::free);
+        self.opt(o, "replay_cases", v);
+        let v = self.arr(Self::redaction);
+        self.opt(o, "redactions", v);
+        let v = self.free();
+        self.opt(o, "redaction_summary", v);
+        let v = self.arr(Self::telemetry_ref);
+        self.opt(o, "telemetry", v);
+        let v = self.arr(Self::reference);
+        self.opt(o, "refs", v);
+        self.opt(o, "warrant:pack_form", json!("full"));
+    }
+
     fn doc(&mut self, kind: DocKind) -> Value {
         let mut o = Map::new();
         o.insert("schema_version".into(), json!("0.1.0"));
         match kind {
             DocKind::EvidencePack => {
-                o.insert("evidence_pack_id".into(), self.id());
-                o.insert("scope".into(), self.scope(true));
-                o.insert("status".into(), self.pick_enum(PackStatus::ALL));
-                o.insert("created_at".into(), self.ts());
-                o.insert("updated_at".into(), self.ts());
-                o.insert("producer".into(), self.producer());
-                o.insert("completeness".into(), self.completeness());
-                let v = self.arr(Self::claim);
-                self.opt(&mut o, "claims", v);
-                let v = self.arr(Self::source_ref);
-                self.opt(&mut o, "sources", v);
-                let v = self.arr(Self::support_edge);
-                self.opt(&mut o, "support_edges", v);
-                for k in ["claim_map_ref", "source_map_ref", "provenance_ref", "export_manifest_ref"] {
-                    self.opt(&mut o, k, json!("ref://x"));
-                }
-                let prov = if self.rng.chance(50) {
-                    let (n, e) = (self.arr(Self::node), self.arr(Self::prov_edge));
-                    json!({"nodes": n, "edges": e})
-                } else {
-                    json!({"nodes": "not a graph"})
-                };
-                self.opt(&mut o, "provenance", prov);
-                let v = self.arr(Self::verification_result);
-                self.opt(&mut o, "verification_results", v);
-                let v = self.arr(Self::review);
-                self.opt(&mut o, "reviews", v);
-                let v = self.arr(Self::free);
-                self.opt(&mut o, "replay_cases", v);
-                let v = self.arr(Self::redaction);
-                self.opt(&mut o, "redactions", v);
-                let v = self.free();
-                self.opt(&mut o, "redaction_summary", v);
-                let v = self.arr(Self::telemetry_ref);
-                self.opt(&mut o, "telemetry", v);
-                let v = self.arr(Self::reference);
-                self.opt(&mut o, "refs", v);
-                self.opt(&mut o, "warrant:pack_form", json!("full"));
+                self.evidence_pack_fields(&mut o);
             }
             DocKind::ClaimMap => {
                 o.insert("claim_map_id".into(), self.id());
