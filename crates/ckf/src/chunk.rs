@@ -174,19 +174,7 @@ mod tests {
     use crate::source::SpanKind;
 
     fn span(text: &str) -> Span {
-        Span {
-            kind: SpanKind::Document,
-            text: text.into(),
-            record_id: None,
-            heading: None,
-            path: None,
-            title: None,
-            question: None,
-            answer: None,
-            body_start: 0,
-            lines: (1, 1),
-            chars: (0, 0),
-        }
+        Span { lines: (1, 1), ..Span::new(SpanKind::Document, text.into()) }
     }
 
     #[test]

@@ -320,17 +320,11 @@ mod tests {
     fn record(id: &str, title: &str, text: &str) -> Span {
         let full = format!("{title}\n\n{text}");
         Span {
-            kind: SpanKind::JsonlRecord,
             body_start: title.len() + 2,
-            text: full,
             record_id: Some(id.into()),
-            heading: None,
-            path: None,
             title: Some(title.into()),
-            question: None,
-            answer: None,
             lines: (1, 1),
-            chars: (0, 0),
+            ..Span::new(SpanKind::JsonlRecord, full)
         }
     }
 

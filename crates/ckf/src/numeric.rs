@@ -184,19 +184,7 @@ mod tests {
     use crate::source::SpanKind;
 
     fn span(text: &str) -> Span {
-        Span {
-            kind: SpanKind::Document,
-            text: text.into(),
-            record_id: None,
-            heading: None,
-            path: Some("Policy 7".into()),
-            title: None,
-            question: None,
-            answer: None,
-            body_start: 0,
-            lines: (1, 1),
-            chars: (0, 0),
-        }
+        Span { path: Some("Policy 7".into()), lines: (1, 1), ..Span::new(SpanKind::Document, text.into()) }
     }
 
     fn atomic(statement: &str, excerpt: &str) -> Item {

@@ -30,6 +30,7 @@ mod config;
 mod http;
 mod json;
 pub mod prompts;
+#[cfg(feature = "http")]
 mod redact;
 
 use std::fmt;
@@ -41,7 +42,8 @@ use sha2::{Digest, Sha256};
 
 pub use cache::{Cache, CacheMode, CachedClient};
 pub use cache::{Entry, parse_entry};
-pub use config::LlmConfig;
+pub use config::{DEFAULT_API_KEY_ENV, LlmConfig};
+#[cfg(feature = "http")]
 pub use http::{HttpClient, HttpSettings};
 pub use json::{StageFailure, complete_json, strip_code_fence};
 pub use json::{StageOutput, one_line, parse_reply};

@@ -17,44 +17,13 @@ use std::time::{Duration, Instant};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use warrant_research::{Chain, FixedClock, Intent, SqliteRunLog, StoreGraph, Timestamp, research_graph};
 use warrant_store::{DocumentInput, IngestOptions, SqliteStore, Store, ingest};
-
-/// xorshift64*.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    /// Roughly Zipf-distributed index below `n`.
-    fn zipf(&mut self, n: usize) -> usize {
-        let u = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
-        ((n as f64).powf(u) as usize).saturating_sub(1).min(n - 1)
-    }
-}
+use warrant_testkit::synth::{Rng, pseudo_words};
 
 /// `n` distinct pronounceable pseudo-words.
 fn words(n: usize) -> Vec<String> {
     const SYL: [&str; 20] =
         ["ba", "ko", "mi", "ru", "te", "na", "so", "vi", "de", "pu", "zo", "fa", "gi", "he", "jo", "ku", "la", "mo", "ni", "pe"];
-    (0..n)
-        .map(|mut i| {
-            let mut w = String::new();
-            for _ in 0..3 {
-                w.push_str(SYL[i % SYL.len()]);
-                i /= SYL.len();
-            }
-            if i > 0 {
-                w.push_str(&format!("x{i}"));
-            }
-            w
-        })
-        .collect()
+    pseudo_words(n, &SYL, "x")
 }
 
 const ENTITIES: usize = 20_000;

@@ -21,26 +21,7 @@ use warrant_facts::Fact;
 use warrant_store::STORE_FILE;
 use warrant_store::parse_jsonl;
 use warrant_store::{DocumentInput, FactQuery, IngestOptions, SqliteStore, Store, ingest, pattern_from_json};
-
-/// xorshift64*: a small deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    /// Roughly Zipf-distributed index below `n` (small indices are frequent).
-    fn zipf(&mut self, n: usize) -> usize {
-        let u = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
-        ((n as f64).powf(u) as usize).saturating_sub(1).min(n - 1)
-    }
-}
+use warrant_testkit::synth::{Rng, pseudo_words};
 
 /// Pronounceable pseudo-words: `n` distinct ones.
 fn vocabulary(n: usize) -> Vec<String> {
@@ -48,19 +29,7 @@ fn vocabulary(n: usize) -> Vec<String> {
         "ka", "lo", "mi", "ra", "tu", "ne", "so", "vi", "de", "po", "zu", "fa", "gi", "ha", "jo", "ku", "le", "mo", "ni", "pa",
         "ri", "se", "ta", "we",
     ];
-    (0..n)
-        .map(|mut i| {
-            let mut w = String::new();
-            for _ in 0..3 {
-                w.push_str(SYL[i % SYL.len()]);
-                i /= SYL.len();
-            }
-            if i > 0 {
-                w.push_str(&i.to_string());
-            }
-            w
-        })
-        .collect()
+    pseudo_words(n, &SYL, "")
 }
 
 /// Generated text: paragraphs (chunks) of `facts_per_chunk` fact sentences (one per default

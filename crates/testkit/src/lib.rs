@@ -7,6 +7,7 @@
 //! - **The CLI.** [`warrant()`] (and [`warrant_at`], [`warrant_std`]) run the `warrant` binary
 //!   in a clean environment, for `warrant-cli`'s integration tests ([`cli`]).
 //! - **A fake LLM endpoint** on loopback ([`fake_llm`]).
+//! - **Synthetic data** for benchmarks: a seeded generator and pseudo-words ([`synth`]).
 //!
 //! # Expected output: golden files and snapshots
 //!
@@ -99,6 +100,8 @@ pub fn gsm8k_solution_texts() -> Option<Vec<String>> {
 mod cli;
 mod fake_llm;
 mod golden;
+
+pub mod synth;
 
 pub use cli::{clean_env, warrant, warrant_at, warrant_bin, warrant_std};
 pub use fake_llm::{FakeLlm, Reply, Rule};

@@ -137,6 +137,26 @@ pub struct Span {
     pub chars: (u64, u64),
 }
 
+impl Span {
+    /// A span of `kind` holding `text`, with no record id, heading, title or question and
+    /// position fields zeroed (the readers fill in what they know).
+    pub fn new(kind: SpanKind, text: String) -> Self {
+        Self {
+            kind,
+            text,
+            record_id: None,
+            heading: None,
+            path: None,
+            title: None,
+            question: None,
+            answer: None,
+            body_start: 0,
+            lines: (0, 0),
+            chars: (0, 0),
+        }
+    }
+}
+
 /// What preflight found (§7.1 profile).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -392,20 +412,8 @@ fn whole_document(text: &str) -> Span {
 
 /// A span over `range` of `text`; position fields are filled by [`locate`].
 pub(crate) fn span_over(text: &str, range: Range<usize>, kind: SpanKind) -> Span {
-    Span {
-        kind,
-        text: text[range.clone()].to_string(),
-        record_id: None,
-        heading: None,
-        path: None,
-        title: None,
-        question: None,
-        answer: None,
-        body_start: 0,
-        // Byte offsets until `locate` converts them.
-        lines: (0, 0),
-        chars: (range.start as u64, range.end as u64),
-    }
+    // Byte offsets until `locate` converts them.
+    Span { chars: (range.start as u64, range.end as u64), ..Span::new(kind, text[range].to_string()) }
 }
 
 fn shift(span: &mut Span, by: usize) {

@@ -70,19 +70,7 @@ fn record_span(v: &Value, kind: SpanKind, fallback_id: String) -> Result<Span, S
         .or_else(|| o.get("question").and_then(string_id))
         .or_else(|| o.get("title").and_then(string_id))
         .unwrap_or(fallback_id);
-    let mut span = Span {
-        kind,
-        text: String::new(),
-        record_id: Some(id),
-        heading: None,
-        path: None,
-        title: None,
-        question: None,
-        answer: None,
-        body_start: 0,
-        lines: (0, 0),
-        chars: (0, 0),
-    };
+    let mut span = Span { record_id: Some(id), ..Span::new(kind, String::new()) };
     match title {
         Some((field, t)) => {
             span.text = format!("{t}\n\n{body}");
