@@ -27,7 +27,7 @@ mod similarity;
 mod source;
 mod validate;
 pub use chunk::chunks;
-pub use compile::{CompileError, CompressionLevel, Options, SourceInput, compile, compile_with};
+pub use compile::{CompileError, CompileResult, CompressionLevel, Options, SourceInput, compile, compile_with};
 pub use coverage::CoverageMode;
 pub use encode::{MD_HEADER, parse_any, to_json, to_json_with_threads, to_markdown, to_yaml};
 pub use gate::tokens;

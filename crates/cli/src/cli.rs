@@ -3,8 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-
-use crate::commands::llm::{LlmArgs, LlmCommand};
+use std::time::Duration;
 
 /// Warrant checks what AI models say: it turns model output into a typed graph, runs
 /// deterministic policies over it, and reports a verdict with the evidence behind it.
@@ -54,10 +53,10 @@ pub enum Command {
     Search(SearchArgs),
     /// Research a topic over the knowledge store: an extractive answer whose every line
     /// cites evidence (classify, route, execute, assess, synthesize).
-    Research(crate::commands::research::ResearchArgs),
+    Research(ResearchArgs),
     /// Answer a question from the store: supported, conflicting or unsupported, with the
     /// chain of facts behind the verdict.
-    Ask(crate::commands::ask::AskArgs),
+    Ask(AskArgs),
     /// The optional model stages: list their versioned prompts.
     #[command(subcommand)]
     Llm(LlmCommand),
@@ -93,27 +92,27 @@ pub struct ServeArgs {
     #[arg(long = "max-body", value_name = "BYTES", default_value_t = warrant_server::DEFAULT_MAX_BODY)]
     pub max_body: usize,
     /// Longest a request may take, in seconds (longer: 503 timeout).
-    #[arg(long, value_name = "SECS", default_value = "30", value_parser = crate::commands::serve::parse_secs)]
-    pub timeout: std::time::Duration,
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_secs)]
+    pub timeout: Duration,
     /// Requests handled at once (more: 429).
     #[arg(long = "max-concurrency", value_name = "N", default_value_t = warrant_server::DEFAULT_MAX_CONCURRENCY)]
     pub max_concurrency: usize,
     /// Longest a request's head may take to arrive, from its first byte, in seconds (longer:
     /// the connection is closed).
-    #[arg(long = "header-timeout", value_name = "SECS", default_value = "10", value_parser = crate::commands::serve::parse_secs)]
-    pub header_timeout: std::time::Duration,
+    #[arg(long = "header-timeout", value_name = "SECS", default_value = "10", value_parser = parse_secs)]
+    pub header_timeout: Duration,
     /// Longest a request's body may take to arrive, in seconds (longer: 408). A body whose
     /// declared length is over --max-body is refused at once (413).
-    #[arg(long = "body-timeout", value_name = "SECS", default_value = "30", value_parser = crate::commands::serve::parse_secs)]
-    pub body_timeout: std::time::Duration,
+    #[arg(long = "body-timeout", value_name = "SECS", default_value = "30", value_parser = parse_secs)]
+    pub body_timeout: Duration,
     /// Longest a kept-alive connection may wait for its next request, in seconds (longer: it is
     /// closed).
-    #[arg(long = "idle-timeout", value_name = "SECS", default_value = "60", value_parser = crate::commands::serve::parse_secs)]
-    pub idle_timeout: std::time::Duration,
+    #[arg(long = "idle-timeout", value_name = "SECS", default_value = "60", value_parser = parse_secs)]
+    pub idle_timeout: Duration,
     /// On SIGTERM or Ctrl-C, longest to wait for open connections to finish, in seconds; then
     /// the ones still open (half-sent requests included) are dropped.
-    #[arg(long = "shutdown-timeout", value_name = "SECS", default_value = "30", value_parser = crate::commands::serve::parse_secs)]
-    pub shutdown_timeout: std::time::Duration,
+    #[arg(long = "shutdown-timeout", value_name = "SECS", default_value = "30", value_parser = parse_secs)]
+    pub shutdown_timeout: Duration,
     /// Request log format (on stderr; filter with $WARRANT_LOG, e.g. `warn`).
     #[arg(long = "log-format", value_enum, default_value_t)]
     pub log_format: LogFormat,
@@ -320,6 +319,16 @@ pub enum InputFormat {
     Json,
 }
 
+impl From<InputFormat> for warrant::inputs::InputFormat {
+    fn from(f: InputFormat) -> Self {
+        match f {
+            InputFormat::Auto => Self::Auto,
+            InputFormat::Text => Self::Text,
+            InputFormat::Json => Self::Json,
+        }
+    }
+}
+
 /// Options shared by everything that extracts a graph from an answer.
 #[derive(Debug, Args, Clone)]
 pub struct AnswerArgs {
@@ -517,4 +526,144 @@ pub struct PacksArgs {
     /// Report format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+}
+
+/// Model options (shared by `ingest`, `extract`, `check`, `policy eval`, `ask`, `research` and `compile`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct LlmArgs {
+    /// OpenAI-compatible endpoint (`http://localhost:11434/v1`); overrides [llm] endpoint.
+    #[arg(long = "llm-endpoint", value_name = "URL")]
+    pub endpoint: Option<String>,
+    /// Model name; overrides [llm] model.
+    #[arg(long = "llm-model", value_name = "NAME")]
+    pub model: Option<String>,
+    /// Record/replay folder: requests are keyed by a hash; without an endpoint, replay only.
+    #[arg(long = "llm-cache", value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// Configuration file with an [llm] section [default: ./warrant.toml when present].
+    #[arg(long = "llm-config", value_name = "FILE")]
+    pub config: Option<String>,
+    /// Write the run's replay case (which outputs came from a model, which were replayed).
+    #[arg(long = "llm-replay-case", value_name = "FILE")]
+    pub replay_case: Option<PathBuf>,
+}
+
+/// `warrant llm …`.
+#[derive(Debug, Subcommand)]
+pub enum LlmCommand {
+    /// List the versioned prompts the model stages send.
+    Prompts(PromptsArgs),
+}
+
+/// `warrant llm prompts`.
+#[derive(Debug, Args)]
+pub struct PromptsArgs {
+    /// Print this prompt's template instead of the list.
+    #[arg(long, value_name = "ID")]
+    pub show: Option<String>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// Output format of `ask`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum AskFormat {
+    /// The answer contract as JSON.
+    #[default]
+    Json,
+    /// The answer, the verdict and the chain, readably.
+    Text,
+}
+
+/// `warrant ask`.
+#[derive(Debug, Args)]
+pub struct AskArgs {
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// Rule library (JSON) adding to the default rules; a rule with an existing id replaces
+    /// it. Repeatable.
+    #[arg(long = "rules", value_name = "FILE")]
+    pub rules: Vec<String>,
+    /// Vocabulary file (TOML or JSON) adding predicates and question patterns to the default nine.
+    #[arg(long, value_name = "FILE")]
+    pub vocab: Option<String>,
+    /// Answer from this version only (`v2.0` and `2.0` are equal); overrides the question's
+    /// or plan's version.
+    #[arg(long = "version", value_name = "V")]
+    pub answer_version: Option<String>,
+    /// A QueryPlan (JSON file, `-` for stdin) instead of a question.
+    #[arg(long, value_name = "FILE", conflicts_with = "question")]
+    pub plan: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: AskFormat,
+    /// Evidence facts used in an answer (limitFacts).
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    pub limit_facts: u32,
+    /// Chunks listed in chunksUsed (limitChunks).
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub limit_chunks: u32,
+    /// Derivation depth bound.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: u32,
+    /// Answer N times and print latency figures (p50, p90, max) to stderr; the store is
+    /// opened once, so process start is excluded.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeat: u32,
+    /// Plan the question with a model (a QueryPlan validated against the vocabulary and the
+    /// rules; one repair, then the rule planner with a `plan: degraded: …` diagnostic).
+    #[arg(long = "llm-plan", conflicts_with = "plan")]
+    pub llm_plan: bool,
+    #[command(flatten)]
+    pub llm: LlmArgs,
+    /// The question (several words are joined).
+    #[arg(value_name = "QUESTION", required_unless_present = "plan")]
+    pub question: Vec<String>,
+}
+
+/// `warrant research`.
+#[derive(Debug, Args)]
+pub struct ResearchArgs {
+    #[command(flatten)]
+    pub store: StoreArg,
+    /// Evidence token budget (default 4000).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub budget: Option<i64>,
+    /// Most refine rounds (default 5; at most 5 are run).
+    #[arg(long = "max-iterations", value_name = "N", allow_negative_numbers = true)]
+    pub max_iterations: Option<i64>,
+    /// A hint `key=value` (time_range, path_predicates, path_intent, path_start_node, limit, …).
+    /// Repeatable.
+    #[arg(long = "hint", value_name = "K=V")]
+    pub hints: Vec<String>,
+    /// Report format: the SearchResult as JSON (plus `run_id` and `sufficient`), or the
+    /// synthesis with numbered evidence.
+    #[arg(long, value_enum, default_value_t = Format::Json)]
+    pub format: Format,
+    /// Show a recorded run (its intent, status triples, payloads and result) instead of running.
+    #[arg(long, value_name = "RUN_ID", conflicts_with = "topic")]
+    pub show: Option<String>,
+    /// The run clock, RFC 3339 (default: the system clock). Fixes triple timestamps and the
+    /// time axis, for reproducible runs.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+    /// Route, assess and synthesize with a model (each reply validated, repaired once, else
+    /// the rule stage runs and the run reports the reason under `degraded`).
+    #[arg(long)]
+    pub llm: bool,
+    #[command(flatten)]
+    pub llm_opts: LlmArgs,
+    /// The topic (several words are joined).
+    #[arg(value_name = "TOPIC", required_unless_present = "show")]
+    pub topic: Vec<String>,
+}
+
+/// Parses `--timeout`: seconds, whole or decimal, greater than 0.
+pub fn parse_secs(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s.trim().parse().map_err(|_| format!("expected a number of seconds, got '{s}'"))?;
+    if !secs.is_finite() || secs <= 0.0 || secs > 1e9 {
+        return Err(format!("expected a number of seconds greater than 0, got '{s}'"));
+    }
+    Ok(Duration::from_secs_f64(secs))
 }

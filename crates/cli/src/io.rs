@@ -1,5 +1,3 @@
 //! Reading inputs and writing files: the library's helpers, whose errors become exit code 2.
 
-pub use warrant::io::{
-    Limit, Lines, display_name, parse_json, pointer, read_bytes_within, read_json, read_text, read_text_within, write_atomic,
-};
+pub use warrant::io::{Limit, Lines, display_name, read_text, read_text_within, write_atomic};

@@ -4,6 +4,7 @@
 //! reports, exit codes. Exit codes: 0 success, 1 the check failed (invalid artefact, failed
 //! pack), 2 bad usage or bad input.
 
+mod args;
 mod cli;
 mod commands;
 mod error;

@@ -232,6 +232,168 @@ fn check_is_byte_identical_through_the_library_the_cli_and_http() {
     assert_eq!(bytes, compact, "HTTP body differs from the library's");
 }
 
+/// The CLI's stdout for `args` run in `cwd` (exit code ignored: 1 is a failed evaluation).
+fn cli_stdout(args: &[&str], cwd: &Path) -> Vec<u8> {
+    let out = warrant().current_dir(cwd).args(args).output().unwrap();
+    assert!(out.status.code().is_some_and(|c| c < 2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+/// The three shells agree byte for byte: the library's value serialised compactly is the HTTP
+/// body, pretty-printed (with a newline) it is the CLI's output.
+fn assert_same_bytes<T: serde::Serialize>(what: &str, library: &T, cli: &[u8], http: (u16, Vec<u8>)) {
+    let pretty = serde_json::to_string_pretty(library).unwrap() + "\n";
+    assert_eq!(String::from_utf8_lossy(cli), pretty, "{what}: CLI output differs from the library's");
+    assert_eq!(http.0, 200, "{what}: {}", String::from_utf8_lossy(&http.1));
+    assert_eq!(
+        String::from_utf8_lossy(&http.1),
+        serde_json::to_string(library).unwrap(),
+        "{what}: HTTP body differs from the library's"
+    );
+}
+
+fn demo_answer() -> (std::path::PathBuf, &'static str, String) {
+    let root = workspace_root();
+    let path = "examples/check/answer.md";
+    let answer = std::fs::read_to_string(root.join(path)).unwrap();
+    (root, path, answer)
+}
+
+#[test]
+fn extract_is_byte_identical_through_the_library_the_cli_and_http() {
+    use warrant::extract::ExtractRequest;
+    use warrant::inputs::{AnswerInput, InputFormat};
+    let (root, path, answer) = demo_answer();
+    let dir = tempfile::tempdir().unwrap();
+    let server = Serve::start(&dir.path().join("served"), &[]);
+    let req = ExtractRequest {
+        answer: AnswerInput::Text(answer.clone()),
+        context: None,
+        tools: None,
+        output_id: None,
+        input_format: InputFormat::Auto,
+    };
+    let (graph, _) = warrant::extract::extract(&req, 1 << 24).unwrap();
+    let cli = cli_stdout(&["extract", path], &root);
+    let http = call(server.addr, "POST", "/v1/extract", Some(&json!({"answer": answer})));
+    assert_same_bytes("extract", &graph, &cli, http);
+}
+
+#[test]
+fn policy_eval_is_byte_identical_through_the_library_the_cli_and_http() {
+    use warrant::inputs::{InputFormat, PackRef};
+    use warrant::policy::PolicyEvalRequest;
+    let (root, path, answer) = demo_answer();
+    let dir = tempfile::tempdir().unwrap();
+    let server = Serve::start(&dir.path().join("served"), &[]);
+    let req = PolicyEvalRequest {
+        packs: vec![PackRef::Id("warrant.arithmetic.v1".into()), PackRef::Id("warrant.grounding.v1".into())],
+        input: Value::String(answer.clone()),
+        tools: None,
+        rubrics: Vec::new(),
+        strict: true,
+        context: None,
+        input_format: InputFormat::Auto,
+    };
+    let result = warrant::policy::eval(&req, 1 << 24).unwrap();
+    let args = [
+        "policy",
+        "eval",
+        "--pack",
+        "warrant.arithmetic.v1",
+        "--pack",
+        "warrant.grounding.v1",
+        "--strict",
+        "--format",
+        "json",
+        path,
+    ];
+    let cli = cli_stdout(&args, &root);
+    let body = json!({"packs": ["warrant.arithmetic.v1", "warrant.grounding.v1"], "input": answer, "strict": true});
+    let http = call(server.addr, "POST", "/v1/policy/eval", Some(&body));
+    assert_same_bytes("policy eval", &result, &cli, http);
+}
+
+#[test]
+fn validate_is_byte_identical_through_the_library_the_cli_and_http() {
+    use warrant::validate::ValidateRequest;
+    let (root, path, _) = demo_answer();
+    let dir = tempfile::tempdir().unwrap();
+    let server = Serve::start(&dir.path().join("served"), &[]);
+    // A graph with a dangling reference, so the report has something to say.
+    let mut graph: Value = serde_json::from_slice(&cli_stdout(&["extract", path], &root)).unwrap();
+    graph["claims"][0]["id"] = json!("renamed");
+    let file = dir.path().join("graph.json");
+    std::fs::write(&file, serde_json::to_string_pretty(&graph).unwrap()).unwrap();
+    let name = file.to_str().unwrap();
+    let req = ValidateRequest {
+        document: graph.clone(),
+        kind: None,
+        name: Some(name.into()),
+        strict: true,
+        previous: None,
+        related: Vec::new(),
+    };
+    let report = warrant::validate::validate(&req).unwrap();
+    let cli = cli_stdout(&["validate", "--strict", "--format", "json", name], &root);
+    let http = call(server.addr, "POST", "/v1/validate", Some(&json!({"document": graph, "name": name, "strict": true})));
+    assert_same_bytes("validate", &report, &cli, http);
+}
+
+#[test]
+fn compile_is_byte_identical_through_the_library_the_cli_and_http() {
+    use warrant::compile::{CompileRequest, CompileSource, Coverage};
+    let dir = tempfile::tempdir().unwrap();
+    let server = Serve::start(&dir.path().join("served"), &[]);
+    let src = dir.path().join("refunds.md");
+    let text = "# Refunds\n\nVersion 2\n\nRefunds must be approved within 5 days. Never refund cash.\n\n\
+                ## Escalation\n\nIf a refund exceeds $500, escalate to a manager.\n";
+    std::fs::write(&src, text).unwrap();
+    let name = src.to_str().unwrap();
+    let req = CompileRequest {
+        sources: vec![CompileSource { name: name.into(), text: text.into() }],
+        title: Some("Refund policy".into()),
+        coverage: Some(Coverage::Complete),
+        ..CompileRequest::default()
+    };
+    let library = warrant::compile::compile(&req, 1 << 24).unwrap();
+    let cli =
+        cli_stdout(&["compile", "--format", "json", "--title", "Refund policy", "--coverage", "complete", name], dir.path());
+    let body = json!({"sources": [{"name": name, "text": text}], "title": "Refund policy", "coverage": "complete"});
+    let (status, http) = call(server.addr, "POST", "/v1/compile", Some(&body));
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&http));
+    // The package is returned as its canonical JSON text, the same bytes everywhere.
+    assert_eq!(String::from_utf8_lossy(&cli), library, "CLI output differs from the library's");
+    assert_eq!(String::from_utf8_lossy(&http), library, "HTTP body differs from the library's");
+}
+
+#[test]
+fn research_is_byte_identical_through_the_library_the_cli_and_http() {
+    use warrant::research::ResearchRequest;
+    let dir = tempfile::tempdir().unwrap();
+    let records = json!([
+        {"id": "auth", "text": "Session tokens expire after 15 minutes of inactivity.", "version": "2.0"},
+        {"id": "plans", "text": "The Team plan costs $12 per user per month."}
+    ]);
+    let file = dir.path().join("records.json");
+    std::fs::write(&file, records.to_string()).unwrap();
+    // Three stores with the same records and fresh run logs, so the run ids agree too.
+    let (library_store, cli_store, served) = (dir.path().join("lib"), dir.path().join("cli"), dir.path().join("served"));
+    for store in [&library_store, &cli_store, &served] {
+        cli_stdout(&["ingest", "--format", "json", "--store", store.to_str().unwrap(), file.to_str().unwrap()], dir.path());
+    }
+    let server = Serve::start(&served, &[]);
+    let (topic, now) = ("session tokens expire", "2026-06-02T18:30:45Z");
+    let env = warrant::Env::open_existing(&library_store).unwrap();
+    let req = ResearchRequest { topic: topic.into(), now: Some(now.into()), ..ResearchRequest::default() };
+    let library = warrant::research::research(&env, &req).unwrap();
+    let cli =
+        cli_stdout(&["research", "--format", "json", "--now", now, "--store", cli_store.to_str().unwrap(), topic], dir.path());
+    let http = call(server.addr, "POST", "/v1/research", Some(&json!({"topic": topic, "now": now})));
+    assert_same_bytes("research", &library, &cli, http);
+    assert!(library["synthesis"].as_str().is_some_and(|s| s.contains("Session tokens expire after 15 minutes")), "{library}");
+}
+
 #[test]
 fn sigterm_finishes_the_requests_in_flight_then_exits_0() {
     let dir = tempfile::tempdir().unwrap();

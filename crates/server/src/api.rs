@@ -248,8 +248,7 @@ async fn compile(State(state): State<AppState>, work: Work, JsonBody(req): JsonB
 #[utoipa::path(get, path = "/v1/packs", tag = "policies",
     responses((status = 200, description = "As `warrant policy packs --format json`: `[{pack_id, name, version, description, policies}]`", body = Vec<Object>)))]
 async fn packs() -> ApiResult<Response> {
-    let listing = warrant_cpl::packs::listing().map_err(ApiError::internal)?;
-    json_response(&listing)
+    json_response(&warrant::policy::packs_listing()?)
 }
 
 /// This document.

@@ -52,6 +52,13 @@ impl Env {
         Ok(Self::new().with_store(Arc::new(store)).with_store_dir(dir))
     }
 
+    /// Opens the store at `dir`, which must exist; the error is the store's own (it names
+    /// the folder).
+    pub fn open_existing(dir: &Path) -> Result<Self> {
+        let store = SqliteStore::open_existing(dir).map_err(|e| Error::store(e, None))?;
+        Ok(Self::new().with_store(Arc::new(store)).with_store_dir(dir))
+    }
+
     /// The store a shell finds without being told: `$WARRANT_STORE` (which must exist when
     /// set), else `./.warrant` when it exists, else none.
     pub fn discover() -> Result<Self> {

@@ -208,3 +208,11 @@ pub fn vocabulary(path: Option<&str>) -> Result<warrant_facts::Vocabulary> {
         .map_err(|e| Error::in_file(name, format!("{name}: {e}")))?;
     builtin.extended(&file).map_err(|e| Error::in_file(name, format!("{name}: {e}")))
 }
+
+/// A context file (`--context`): a JSON object of keys merged into an answer's context.
+pub fn context_file(path: &str) -> Result<Map<String, Value>> {
+    match read_json(path)? {
+        Value::Object(m) => Ok(m),
+        _ => Err(Error::in_file(path, format!("{path}: expected a JSON object of context keys"))),
+    }
+}

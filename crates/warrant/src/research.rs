@@ -1,12 +1,19 @@
 //! Researching a topic over the store's knowledge graph: classify, route, execute and assess
 //! in rounds, then an extractive synthesis citing its evidence; the run is recorded beside the
 //! store.
+//!
+//! [`research`] serves a [`ResearchRequest`] (the body of `POST /v1/research`);
+//! [`research_intent`] takes an [`Intent`] as the command line builds it (its numbers may be
+//! out of range, to be refused here), with a model for the stages; [`run`] reads a recorded
+//! run back.
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::Value;
-use warrant_research::{Chain, FixedClock, Intent, RunLog, RunRecord, SqliteRunLog, StoreGraph, Timestamp, research_graph};
+use warrant_research::ModelStages;
+use warrant_research::{Chain, FixedClock, Intent, RunLog, RunRecord, SqliteRunLog, StoreGraph, Timestamp};
+use warrant_research::{RuleAssessor, RuleRouter};
 
 use crate::env::Env;
 use crate::error::{Error, Result};
@@ -39,31 +46,77 @@ fn run_log(env: &Env) -> Result<SqliteRunLog> {
     SqliteRunLog::open(dir).map_err(|e| Error::internal(e.to_string()))
 }
 
+/// A research run, and what the model stages fell back on.
+#[derive(Debug, Clone)]
+pub struct Researched {
+    /// The recorded run.
+    pub record: RunRecord,
+    /// Why a model stage fell back to its rule stage, one line each (also among the run's
+    /// warnings).
+    pub degraded: Vec<String>,
+}
+
+impl Researched {
+    /// The result (`{synthesis, evidence, decomp_trace, tokens_used, iterations, run_id,
+    /// sufficient?}`), with `degraded` when a model stage fell back.
+    pub fn result_json(&self) -> Value {
+        let mut v = self.record.result_json();
+        if let (Some(m), false) = (v.as_object_mut(), self.degraded.is_empty()) {
+            m.insert("degraded".into(), serde_json::json!(self.degraded));
+        }
+        v
+    }
+}
+
+/// The run clock `now` (RFC 3339) names; `at` names it in the error (`--now`, `/now`).
+fn clock(now: &str, at: &str) -> Result<Timestamp> {
+    Timestamp::parse(now).ok_or_else(|| {
+        let e = Error::input(format!("{at}: expected an RFC 3339 time such as 2026-06-02T18:30:45Z, got {now:?}"));
+        if at.starts_with('/') { e.at_pointer(at) } else { e }
+    })
+}
+
 /// Researches `req.topic` over the environment's store and records the run: the result
 /// (`{synthesis, evidence, decomp_trace, tokens_used, iterations, run_id, sufficient?}`).
 pub fn research(env: &Env, req: &ResearchRequest) -> Result<Value> {
-    let store = env.store().ok_or_else(|| Error::input("no store to research (create one with `warrant ingest`)"))?;
     let intent = Intent {
         topic: req.topic.clone(),
         hints: req.hints.clone(),
         budget_tokens: i64::from(req.budget_tokens),
         max_iterations: i64::from(req.max_iterations),
-    }
-    .checked()
-    .map_err(Error::input)?;
+    };
+    let now = req.now.as_deref().map(|n| (n, "/now"));
+    Ok(research_intent(env, intent, now)?.result_json())
+}
+
+/// Researches `intent` over the environment's store (classify, route, execute ⇄ assess,
+/// synthesize) and records the run beside the store. With a model in the environment, it
+/// routes, assesses and synthesizes (each reply validated, else the rule stage runs and the
+/// reason is in [`Researched::degraded`]). `now`: the run clock (RFC 3339) and what names it
+/// in errors (`--now`, `/now`).
+pub fn research_intent(env: &Env, intent: Intent, now: Option<(&str, &str)>) -> Result<Researched> {
+    let store = env.store().ok_or_else(|| Error::input("no store to research (create one with `warrant ingest`)"))?;
+    let intent = intent.checked().map_err(Error::input)?;
     let mut chain = Chain::new(StoreGraph::new(store.as_ref()));
-    if let Some(now) = &req.now {
-        let t = Timestamp::parse(now).ok_or_else(|| {
-            Error::input_at("/now", format!("/now: expected an RFC 3339 time such as 2026-06-02T18:30:45Z, got {now:?}"))
-        })?;
-        chain = chain.with_clock(FixedClock(t));
+    let stages = env.model().cloned().map(ModelStages::new);
+    if let Some(m) = &stages {
+        chain = chain
+            .with_router(m.router(RuleRouter::default()))
+            .with_assessor(m.assessor(RuleAssessor::default()))
+            .with_synthesizer(m.synthesizer());
+    }
+    if let Some((now, at)) = now {
+        chain = chain.with_clock(FixedClock(clock(now, at)?));
     }
     let log = run_log(env)?;
-    let record = research_graph(&chain, &log, &intent, None).map_err(|e| match e {
-        warrant_research::Error::Research(e) => Error::input(e.to_string()),
-        warrant_research::Error::RunLog(e) => Error::internal(e.to_string()),
-    })?;
-    Ok(record.result_json())
+    // research_graph's steps, with the model stages' fallbacks added to the run's warnings
+    // before it is recorded.
+    let seq = log.next_seq().map_err(|e| Error::internal(e.to_string()))?;
+    let mut record = chain.run(&intent, None, seq).map_err(|e| Error::input(e.to_string()))?;
+    let degraded = stages.as_ref().map(ModelStages::degraded).unwrap_or_default();
+    record.warnings.extend(degraded.iter().map(|d| format!("model degraded: {d}")));
+    log.save(&record, Timestamp::parse(&record.started_at).unwrap_or_default()).map_err(|e| Error::internal(e.to_string()))?;
+    Ok(Researched { record, degraded })
 }
 
 /// A recorded run (its intent, every payload version, its status triples, its result), or

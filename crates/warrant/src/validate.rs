@@ -1,10 +1,18 @@
 //! Validating artefacts: graphs, policies, packs, rubrics, evidence documents and knowledge
 //! packages, each by its kind, with errors and warnings by JSON pointer.
+//!
+//! [`validate`] serves a [`ValidateRequest`] (the body of `POST /v1/validate`); a
+//! [`Validator`] validates files (`warrant validate FILE…`), and [`data_root`] with
+//! [`validate_as`] a CAPE-layout data root (`--all`).
+
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use serde_json::Value;
+use warrant_validate::{EvidenceSet, FileReport, Kind};
 
 use crate::error::{Error, Result};
+use crate::io::{display_name, read_json, read_text};
 
 /// Another document validated alongside (for cross-references between evidence documents).
 #[derive(Debug, Clone, Deserialize)]
@@ -65,4 +73,99 @@ pub fn validate(req: &ValidateRequest) -> Result<warrant_validate::FileReport> {
     }
     warrant_validate::validate_value(&name, &req.document, req.kind, req.strict, &ev)
         .map_err(|e| Error::input_at("/previous", e.to_string()))
+}
+
+/// Validates files read from disk (`warrant validate FILE…`): the evidence documents among
+/// them are cross-referenced, and an evidence pack may be held against its previous version.
+pub struct Validator {
+    kind: Option<Kind>,
+    strict: bool,
+    evidence: EvidenceSet,
+}
+
+impl Validator {
+    /// Reads the evidence documents among `files` that pass their schema, for
+    /// cross-references (unreadable ones are skipped here and reported when validated; stdin
+    /// is not read), and `previous`, the previous version of the one document validated.
+    pub fn for_files(files: &[String], kind: Option<Kind>, strict: bool, previous: Option<&str>) -> Result<Self> {
+        let mut evidence = EvidenceSet::default();
+        for file in files.iter().filter(|f| *f != "-") {
+            let Ok(text) = read_text(file) else { continue };
+            let Ok(value) = serde_json::from_str::<Value>(&text) else { continue };
+            evidence.add(file, &value, kind);
+        }
+        if let Some(p) = previous {
+            let value = read_json(p)?;
+            evidence.previous = Some(
+                warrant_validate::previous_version(display_name(p), &value, kind)
+                    .map_err(|e| Error::in_file(display_name(p), e.to_string()))?,
+            );
+        }
+        Ok(Self { kind, strict, evidence })
+    }
+
+    /// Validates the file at `path` (`-`: stdin), reported under its name.
+    pub fn validate_file(&self, path: &str) -> Result<FileReport> {
+        let text = read_text(path)?;
+        validate_named(display_name(path), &text, self.kind, self.strict, &self.evidence)
+    }
+}
+
+fn validate_named(name: &str, text: &str, kind: Option<Kind>, strict: bool, ev: &EvidenceSet) -> Result<FileReport> {
+    warrant_validate::validate_text(name, text, kind, strict, ev).map_err(|e| Error::in_file(name, e.to_string()))
+}
+
+/// One section of a CAPE-layout data root: its title, the kind of its files, and the files
+/// (each named relative to the root).
+#[derive(Debug, Clone)]
+pub struct Section {
+    /// `PredicateGraphs`, `Policy Packs` or `Verifier Rubrics`.
+    pub title: &'static str,
+    /// The kind every file of the section is validated as.
+    pub kind: Kind,
+    /// `(name relative to the root, path)`, sorted.
+    pub files: Vec<(String, PathBuf)>,
+}
+
+fn sorted_json(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(out) };
+    for e in entries {
+        let p = e.map_err(|e| Error::in_file(dir.display().to_string(), format!("{}: cannot list: {e}", dir.display())))?.path();
+        if p.is_file() && p.extension().is_some_and(|x| x == "json") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The files of a CAPE-layout data root (`warrant validate --all`): examples/*/*.json as
+/// graphs (not `*.expectations.json`), packs/*.json as packs, rubrics/*.json as rubrics.
+pub fn data_root(root: &Path) -> Result<Vec<Section>> {
+    if !root.is_dir() {
+        return Err(Error::in_file(root.display().to_string(), format!("{}: not a directory", root.display())));
+    }
+    let mut graphs = Vec::new();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("examples"))
+        .map(|it| it.filter_map(std::result::Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect())
+        .unwrap_or_default();
+    dirs.sort();
+    for d in dirs {
+        graphs.extend(sorted_json(&d)?.into_iter().filter(|p| !p.to_string_lossy().ends_with(".expectations.json")));
+    }
+    let named = |files: Vec<PathBuf>| -> Vec<(String, PathBuf)> {
+        files.into_iter().map(|p| (p.strip_prefix(root).unwrap_or(&p).display().to_string(), p)).collect()
+    };
+    Ok(vec![
+        Section { title: "PredicateGraphs", kind: Kind::Predicategraph, files: named(graphs) },
+        Section { title: "Policy Packs", kind: Kind::PolicyPack, files: named(sorted_json(&root.join("packs"))?) },
+        Section { title: "Verifier Rubrics", kind: Kind::VerifierRubric, files: named(sorted_json(&root.join("rubrics"))?) },
+    ])
+}
+
+/// Validates one file of a data root as `kind`, reported under `name`.
+pub fn validate_as(path: &Path, name: &str, kind: Kind, strict: bool) -> Result<FileReport> {
+    let text = read_text(&path.to_string_lossy())?;
+    validate_named(name, &text, Some(kind), strict, &EvidenceSet::default())
 }

@@ -6,7 +6,6 @@
 
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
 use serde_json::Value;
 use warrant::Env;
 use warrant::ask::{AskFiles, AskRequest, Question};
@@ -15,67 +14,9 @@ use warrant_answer::ChainRole;
 use warrant_answer::object_text;
 use warrant_store::Store;
 
-use crate::cli::StoreArg;
-use crate::commands::llm::LlmArgs;
-use crate::commands::open_store;
+use crate::cli::{AskArgs, AskFormat};
 use crate::error::CliResult;
 use crate::out::Out;
-
-/// Output format of `ask`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
-pub enum AskFormat {
-    /// The answer contract as JSON.
-    #[default]
-    Json,
-    /// The answer, the verdict and the chain, readably.
-    Text,
-}
-
-/// `warrant ask`.
-#[derive(Debug, Args)]
-pub struct AskArgs {
-    #[command(flatten)]
-    pub store: StoreArg,
-    /// Rule library (JSON) adding to the default rules; a rule with an existing id replaces
-    /// it. Repeatable.
-    #[arg(long = "rules", value_name = "FILE")]
-    pub rules: Vec<String>,
-    /// Vocabulary file (TOML or JSON) adding predicates and question patterns to the default nine.
-    #[arg(long, value_name = "FILE")]
-    pub vocab: Option<String>,
-    /// Answer from this version only (`v2.0` and `2.0` are equal); overrides the question's
-    /// or plan's version.
-    #[arg(long = "version", value_name = "V")]
-    pub answer_version: Option<String>,
-    /// A QueryPlan (JSON file, `-` for stdin) instead of a question.
-    #[arg(long, value_name = "FILE", conflicts_with = "question")]
-    pub plan: Option<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub format: AskFormat,
-    /// Evidence facts used in an answer (limitFacts).
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
-    pub limit_facts: u32,
-    /// Chunks listed in chunksUsed (limitChunks).
-    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
-    pub limit_chunks: u32,
-    /// Derivation depth bound.
-    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=64))]
-    pub depth: u32,
-    /// Answer N times and print latency figures (p50, p90, max) to stderr; the store is
-    /// opened once, so process start is excluded.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
-    pub repeat: u32,
-    /// Plan the question with a model (a QueryPlan validated against the vocabulary and the
-    /// rules; one repair, then the rule planner with a `plan: degraded: …` diagnostic).
-    #[arg(long = "llm-plan", conflicts_with = "plan")]
-    pub llm_plan: bool,
-    #[command(flatten)]
-    pub llm: LlmArgs,
-    /// The question (several words are joined).
-    #[arg(value_name = "QUESTION", required_unless_present = "plan")]
-    pub question: Vec<String>,
-}
 
 /// Runs `warrant ask`.
 pub fn run(args: AskArgs) -> CliResult<ExitCode> {
@@ -94,7 +35,7 @@ pub fn run(args: AskArgs) -> CliResult<ExitCode> {
     // Every input is checked before the model is set up or the store opened.
     let question = Question::new(&env, &req, &files)?;
     let env = env.with_model(args.llm.stage(args.llm_plan, "--llm-plan")?);
-    let store = open_store(&args.store)?;
+    let store = args.store.open()?;
     let asker = question.over(&env, &store)?;
     let (answer, latency) = asker.timed(args.repeat as usize)?;
     if args.repeat > 1 {

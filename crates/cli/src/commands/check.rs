@@ -4,13 +4,13 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 use warrant::check::{CheckRequest, ItemError, Session, SourceFiles};
-use warrant::inputs::{AnswerInput, InputFormat as Format};
+use warrant::inputs::AnswerInput;
 use warrant::{Env, Gate, Report};
 use warrant_check::{html, text};
 
-use crate::cli::{CheckArgs, CheckFormat, FailOn, InputFormat};
+use crate::cli::{CheckArgs, CheckFormat, FailOn};
 use crate::error::{CliError, CliResult};
-use crate::io::{Limit, Lines, display_name, read_json, read_text_within, write_atomic};
+use crate::io::{Limit, Lines, display_name, read_text_within, write_atomic};
 use crate::out::{Out, outln};
 use crate::timestamp;
 
@@ -32,15 +32,7 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
     let model = args.llm.stage(args.llm_verify, "--llm-verify")?;
     let packs = warrant::inputs::pack_specs(&args.packs)?;
     let vocab = warrant::inputs::vocabulary(args.vocab.as_deref())?;
-    let context = match &args.input.context {
-        Some(ctx) => Some(
-            read_json(ctx)?
-                .as_object()
-                .cloned()
-                .ok_or_else(|| CliError::input(format!("{ctx}: expected a JSON object of context keys")))?,
-        ),
-        None => None,
-    };
+    let context = args.input.context.as_deref().map(warrant::inputs::context_file).transpose()?;
     // `--store DIR`: claims are held against the chunks retrieved for them; `--sources`:
     // against the whole documents of an in-memory store built for this check. Without either,
     // the store `$WARRANT_STORE` or `./.warrant` names, when there is one, as every other
@@ -58,11 +50,7 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
         strict: args.strict,
         min_support: args.min_support,
         explain: args.explain,
-        input_format: match args.input.input_format {
-            InputFormat::Auto => Format::Auto,
-            InputFormat::Text => Format::Text,
-            InputFormat::Json => Format::Json,
-        },
+        input_format: args.input.input_format.into(),
         ..CheckRequest::default()
     };
     let files = SourceFiles { paths: std::mem::take(&mut args.sources), max_bytes: args.max_source_bytes };
@@ -86,7 +74,7 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
             Some(t) => t,
             None => timestamp::requested("--created-at", Some("now"))?.unwrap_or_default(),
         };
-        let calls = crate::commands::llm::model_calls(session.model());
+        let calls = crate::args::model_calls(session.model());
         let cache = args.llm.config()?.cache.map(|c| c.display().to_string());
         let pack = warrant_check::evidence_pack_with_model_calls(&report, &created_at, &calls, cache.as_deref())
             .map_err(|e| CliError::input(format!("--evidence-pack {out}: {e}")))?;

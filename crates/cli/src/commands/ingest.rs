@@ -16,7 +16,6 @@ use warrant_facts::{FactExtractor, PatternExtractor, Vocabulary};
 use warrant_store::{IngestOptions, IngestSummary, Progress, SqliteStore, extraction_consistency, ingest};
 
 use crate::cli::{Format, IngestArgs};
-use crate::commands::store_dir;
 use crate::error::{CliError, CliResult};
 use crate::out::{Out, outln};
 
@@ -44,7 +43,7 @@ pub fn run(args: IngestArgs) -> CliResult<ExitCode> {
         }
     };
 
-    let dir = store_dir(&args.store);
+    let dir = args.store.path();
     let store = SqliteStore::open(&dir).map_err(CliError::store)?;
     if let Some(mib) = cache_mib()? {
         store.set_writer_cache_mib(mib).map_err(CliError::store)?;

@@ -1,16 +1,16 @@
 //! One module per subcommand.
 
-pub(crate) mod ask;
+mod ask;
 mod check;
 mod compile;
-pub(crate) mod extract;
+mod extract;
 mod facts;
 mod ingest;
-pub(crate) mod llm;
+mod llm;
 mod policy;
-pub(crate) mod research;
+mod research;
 mod search;
-pub(crate) mod serve;
+mod serve;
 mod validate;
 
 use std::process::ExitCode;
@@ -35,14 +35,4 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Ask(a) => ask::run(a),
         Command::Llm(c) => llm::run(c),
     }
-}
-
-/// The store directory: `--store`, else `$WARRANT_STORE`, else `./.warrant`.
-pub(crate) fn store_dir(arg: &crate::cli::StoreArg) -> std::path::PathBuf {
-    warrant::store_dir(arg.dir.as_deref())
-}
-
-/// Opens an existing store for reading; a missing one is bad input.
-pub(crate) fn open_store(arg: &crate::cli::StoreArg) -> CliResult<warrant_store::SqliteStore> {
-    warrant_store::SqliteStore::open_existing(store_dir(arg)).map_err(crate::error::CliError::store)
 }

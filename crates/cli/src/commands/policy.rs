@@ -2,80 +2,26 @@
 
 use std::process::ExitCode;
 
-use warrant_check::{extract_graph, is_broken_graph, is_graph, load_graph};
-use warrant_cpl::RunDiagnostic;
-use warrant_cpl::packs::builtin_ids;
-use warrant_cpl::{Engine, Pack, RunResult, ToolRegistry};
-use warrant_graph::{PredicateGraph, Severity};
+use warrant::policy::{Evaluation, PolicyFiles, packs_listing};
+use warrant_cpl::RunResult;
+use warrant_graph::Severity;
 
 use crate::cli::{EvalArgs, Format, PacksArgs};
-use crate::error::{CliError, CliResult};
-use crate::io::{display_name, parse_json, pointer, read_json, read_text};
+use crate::error::CliResult;
 use crate::out::{Out, outln};
-
-/// Resolves `--pack` values: an existing file, else a built-in id.
-pub(crate) fn load_packs(specs: &[String]) -> CliResult<Vec<Pack>> {
-    Ok(warrant::inputs::pack_specs(specs)?)
-}
-
-/// Loads a tools file (`--tools`).
-pub(crate) fn load_tools(path: Option<&str>) -> CliResult<ToolRegistry> {
-    match path {
-        Some(path) => Ok(warrant::inputs::tools_file(path)?.1),
-        None => Ok(ToolRegistry::new()),
-    }
-}
-
-/// Reads INPUT: a PredicateGraph (refused with file and JSON pointer when invalid), or a
-/// model output that is extracted into one first. Text that tries to be a graph (it names
-/// `schema_version`) but is not valid JSON is refused, not read as prose.
-pub(crate) fn load_graph_or_answer(
-    path: &str,
-    answer_args: &crate::cli::AnswerArgs,
-    tools: Option<&serde_json::Value>,
-) -> CliResult<(PredicateGraph, Vec<RunDiagnostic>)> {
-    let text = read_text(path)?;
-    let json = serde_json::from_str::<serde_json::Value>(&text).ok();
-    let broken_graph = json.is_none() && is_broken_graph(&text);
-    if json.as_ref().is_some_and(is_graph) || (answer_args.input_format != crate::cli::InputFormat::Text && broken_graph) {
-        let value = parse_json(path, &text)?;
-        return load_graph(value)
-            .map_err(|e| CliError::input(format!("{}: {}: {}", display_name(path), pointer(&e.pointer), e.message)));
-    }
-    let answer = crate::commands::extract::answer_from_text(path, &text, answer_args, tools)?;
-    Ok(extract_graph(&answer))
-}
 
 /// Runs `warrant policy eval`.
 pub fn eval(args: EvalArgs) -> CliResult<ExitCode> {
-    let packs = load_packs(&args.packs)?;
-    let tools = load_tools(args.tools.as_deref())?;
-    let mut rubrics = Vec::new();
-    for r in &args.rubrics {
-        let v = read_json(r)?;
-        let rubric =
-            warrant_cpl::load_rubric(&v).map_err(|e| CliError::input(format!("{r}: {}: {}", pointer(&e.pointer), e.message)))?;
-        rubrics.push(rubric);
-    }
+    let files = PolicyFiles {
+        packs: args.packs.clone(),
+        tools: args.tools.clone(),
+        rubrics: args.rubrics.clone(),
+        context: args.answer.context.clone(),
+    };
+    let evaluation = Evaluation::from_files(&files, args.strict, args.answer.input_format.into(), args.answer.max_bytes)?;
     // A configured model is the rubrics' judge; without one their rules are skipped.
-    let judge = if rubrics.is_empty() { args.llm.stage(false, "--rubric")? } else { args.llm.build()? };
-    let tools_doc = match &args.tools {
-        Some(t) => Some(read_json(t)?),
-        None => None,
-    };
-    let (graph, lints) = load_graph_or_answer(&args.input, &args.answer, tools_doc.as_ref())?;
-    let packs = if packs.is_empty() { default_packs(&graph, &args.input)? } else { packs };
-    let engine = Engine {
-        strict: args.strict,
-        tools,
-        verifiers: Box::new(warrant_cpl::JudgedVerifiers::new(rubrics, judge.clone())),
-        ..Engine::default()
-    };
-    let mut result =
-        engine.evaluate(&packs, &graph).map_err(|e| CliError::input(format!("{}: {e}", display_name(&args.input))))?;
-    let mut diagnostics = lints;
-    diagnostics.append(&mut result.diagnostics);
-    result.diagnostics = diagnostics;
+    let judge = if evaluation.has_rubrics() { args.llm.build()? } else { args.llm.stage(false, "--rubric")? };
+    let result = evaluation.eval_file(&args.input, judge.clone())?;
     let mut out = Out::new();
     match args.format {
         Format::Json => out.json(&result)?,
@@ -86,26 +32,12 @@ pub fn eval(args: EvalArgs) -> CliResult<ExitCode> {
     Ok(if result.passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-/// The packs run when none is named: the tool-call packs, for input that calls tools.
-fn default_packs(graph: &PredicateGraph, input: &str) -> CliResult<Vec<Pack>> {
-    if graph.tool_calls.is_empty() {
-        let ids: Vec<&str> = builtin_ids().collect();
-        return Err(CliError::input(format!(
-            "{}: no --pack given, and the input calls no tools (the default packs, {}, check tool calls); name a pack with --pack (built-in: {})",
-            display_name(input),
-            warrant_cpl::packs::TOOL_CALL_PACKS.join(" and "),
-            ids.join(", ")
-        )));
-    }
-    warrant_cpl::packs::tool_call_packs().map_err(CliError::input)
-}
-
 fn status(passed: bool) -> &'static str {
     if passed { "passed" } else { "FAILED" }
 }
 
 /// The readable report: one line per violation.
-pub(crate) fn print_report(out: &mut Out, r: &RunResult) -> CliResult<()> {
+fn print_report(out: &mut Out, r: &RunResult) -> CliResult<()> {
     outln!(out, "output {}: {}{}", r.output_id, status(r.passed), if r.strict { " (strict)" } else { "" })?;
     for pack in &r.packs {
         outln!(out, "pack {}: {}", pack.pack_id, status(pack.passed))?;
@@ -149,7 +81,7 @@ pub(crate) fn print_report(out: &mut Out, r: &RunResult) -> CliResult<()> {
 
 /// Runs `warrant policy packs`.
 pub fn packs(args: PacksArgs) -> CliResult<ExitCode> {
-    let listing = warrant_cpl::packs::listing().map_err(CliError::input)?;
+    let listing = packs_listing()?;
     let mut out = Out::new();
     match args.format {
         Format::Json => out.json(&listing)?,

@@ -4,101 +4,34 @@
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
-use clap::Args;
-use warrant_research::ModelStages;
-use warrant_research::{Chain, FixedClock, Intent, RunLog, RunRecord, SqliteRunLog, StoreGraph, Timestamp};
-use warrant_research::{RuleAssessor, RuleRouter};
+use warrant::Env;
+use warrant::research::research_intent;
+use warrant_research::{Intent, RunRecord};
 
-use crate::cli::{Format, StoreArg};
-use crate::commands::llm::LlmArgs;
-use crate::commands::{open_store, store_dir};
+use crate::cli::{Format, ResearchArgs};
 use crate::error::{CliError, CliResult};
 use crate::out::{Out, outln};
 
-/// `warrant research`.
-#[derive(Debug, Args)]
-pub struct ResearchArgs {
-    #[command(flatten)]
-    pub store: StoreArg,
-    /// Evidence token budget (default 4000).
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
-    pub budget: Option<i64>,
-    /// Most refine rounds (default 5; at most 5 are run).
-    #[arg(long = "max-iterations", value_name = "N", allow_negative_numbers = true)]
-    pub max_iterations: Option<i64>,
-    /// A hint `key=value` (time_range, path_predicates, path_intent, path_start_node, limit, …).
-    /// Repeatable.
-    #[arg(long = "hint", value_name = "K=V")]
-    pub hints: Vec<String>,
-    /// Report format: the SearchResult as JSON (plus `run_id` and `sufficient`), or the
-    /// synthesis with numbered evidence.
-    #[arg(long, value_enum, default_value_t = Format::Json)]
-    pub format: Format,
-    /// Show a recorded run (its intent, status triples, payloads and result) instead of running.
-    #[arg(long, value_name = "RUN_ID", conflicts_with = "topic")]
-    pub show: Option<String>,
-    /// The run clock, RFC 3339 (default: the system clock). Fixes triple timestamps and the
-    /// time axis, for reproducible runs.
-    #[arg(long, value_name = "TIME")]
-    pub now: Option<String>,
-    /// Route, assess and synthesize with a model (each reply validated, repaired once, else
-    /// the rule stage runs and the run reports the reason under `degraded`).
-    #[arg(long)]
-    pub llm: bool,
-    #[command(flatten)]
-    pub llm_opts: LlmArgs,
-    /// The topic (several words are joined).
-    #[arg(value_name = "TOPIC", required_unless_present = "show")]
-    pub topic: Vec<String>,
-}
-
 /// Runs `warrant research`.
 pub fn run(args: ResearchArgs) -> CliResult<ExitCode> {
-    let store = open_store(&args.store)?;
-    let log = SqliteRunLog::open(store_dir(&args.store)).map_err(|e| CliError::input(e.to_string()))?;
+    let dir = args.store.path();
+    let env = Env::open_existing(&dir)?;
     if let Some(id) = &args.show {
-        let record = log.load(id.trim()).map_err(|e| CliError::input(e.to_string()))?.ok_or_else(|| {
-            CliError::input(format!("no research run {id:?} in {} (runs are kept 24 h)", store_dir(&args.store).display()))
-        })?;
+        let record = warrant::research::run(&env, id)?
+            .ok_or_else(|| CliError::input(format!("no research run {id:?} in {} (runs are kept 24 h)", dir.display())))?;
         return show(&record, args.format);
     }
     let intent = intent(&args)?;
-    let llm = args.llm_opts.stage(args.llm, "--llm")?;
-    let mut chain = Chain::new(StoreGraph::new(&store));
-    let stages = llm.clone().map(ModelStages::new);
-    if let Some(m) = &stages {
-        chain = chain
-            .with_router(m.router(RuleRouter::default()))
-            .with_assessor(m.assessor(RuleAssessor::default()))
-            .with_synthesizer(m.synthesizer());
-    }
-    if let Some(now) = &args.now {
-        let t = Timestamp::parse(now).ok_or_else(|| {
-            CliError::input(format!("--now: expected an RFC 3339 time such as 2026-06-02T18:30:45Z, got {now:?}"))
-        })?;
-        chain = chain.with_clock(FixedClock(t));
-    }
-    // research_graph's steps, with the model stages' fallbacks added to the run's warnings
-    // before it is recorded.
-    let err = |e: String| CliError::input(e);
-    let seq = log.next_seq().map_err(|e| err(e.to_string()))?;
-    let mut record = chain.run(&intent, None, seq).map_err(|e| err(e.to_string()))?;
-    let degraded = stages.as_ref().map(ModelStages::degraded).unwrap_or_default();
-    record.warnings.extend(degraded.iter().map(|d| format!("model degraded: {d}")));
-    log.save(&record, Timestamp::parse(&record.started_at).unwrap_or_default()).map_err(|e| err(e.to_string()))?;
-    args.llm_opts.write_replay_case(llm.as_ref(), warrant_evidence::Scope::default().set("run_id", record.run_id.clone()))?;
+    let env = env.with_model(args.llm_opts.stage(args.llm, "--llm")?);
+    let run = research_intent(&env, intent, args.now.as_deref().map(|n| (n, "--now")))?;
+    let record = &run.record;
+    args.llm_opts.write_replay_case(env.model(), warrant_evidence::Scope::default().set("run_id", record.run_id.clone()))?;
     let mut out = Out::new();
     match args.format {
-        Format::Json => {
-            let mut v = record.result_json();
-            if let (Some(m), false) = (v.as_object_mut(), degraded.is_empty()) {
-                m.insert("degraded".into(), serde_json::json!(degraded));
-            }
-            out.json(&v)?;
-        }
+        Format::Json => out.json(&run.result_json())?,
         Format::Text => {
-            print_text(&mut out, &record)?;
-            for d in &degraded {
+            print_text(&mut out, record)?;
+            for d in &run.degraded {
                 outln!(out, "\nDegraded: {d}")?;
             }
         }
@@ -107,7 +40,8 @@ pub fn run(args: ResearchArgs) -> CliResult<ExitCode> {
     Ok(if record.failure.is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// The intent from the flags; `--budget` and `--max-iterations` must be positive when given.
+/// The intent the flags give (the use case checks it); `--budget` and `--max-iterations`
+/// must be positive when given.
 fn intent(args: &ResearchArgs) -> CliResult<Intent> {
     let topic = args.topic.join(" ");
     let mut hints = BTreeMap::new();
@@ -124,9 +58,7 @@ fn intent(args: &ResearchArgs) -> CliResult<Intent> {
             return Err(CliError::input(format!("{flag} must be > 0, got 0 (omit it for the default)")));
         }
     }
-    Intent { topic, hints, budget_tokens: args.budget.unwrap_or(0), max_iterations: args.max_iterations.unwrap_or(0) }
-        .checked()
-        .map_err(CliError::input)
+    Ok(Intent { topic, hints, budget_tokens: args.budget.unwrap_or(0), max_iterations: args.max_iterations.unwrap_or(0) })
 }
 
 /// The synthesis with evidence refs replaced by their numbers, then the numbered evidence.

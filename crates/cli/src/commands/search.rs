@@ -3,7 +3,6 @@
 use std::process::ExitCode;
 
 use crate::cli::{Format, SearchArgs};
-use crate::commands::open_store;
 use crate::error::CliResult;
 use crate::out::{Out, outln};
 
@@ -12,7 +11,7 @@ const SNIPPET_CHARS: usize = 160;
 
 /// Runs `warrant search`.
 pub fn run(args: SearchArgs) -> CliResult<ExitCode> {
-    let env = warrant::Env::new().with_store(std::sync::Arc::new(open_store(&args.store)?));
+    let env = warrant::Env::new().with_store(std::sync::Arc::new(args.store.open()?));
     let req = warrant::search::SearchRequest { query: args.query.join(" "), limit: args.limit };
     let hits = warrant::search::search(&env, &req)?;
     let mut out = Out::new();

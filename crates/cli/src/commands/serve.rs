@@ -2,21 +2,10 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use crate::cli::{LogFormat, ServeArgs};
-use crate::commands::store_dir;
 use crate::error::{CliError, CliResult};
 use crate::io::read_text;
-
-/// Parses `--timeout`: seconds, whole or decimal, greater than 0.
-pub(crate) fn parse_secs(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s.trim().parse().map_err(|_| format!("expected a number of seconds, got '{s}'"))?;
-    if !secs.is_finite() || secs <= 0.0 || secs > 1e9 {
-        return Err(format!("expected a number of seconds greater than 0, got '{s}'"));
-    }
-    Ok(Duration::from_secs_f64(secs))
-}
 
 fn init_logs(format: LogFormat) {
     let filter =
@@ -41,7 +30,7 @@ pub fn run(args: ServeArgs) -> CliResult<ExitCode> {
         }
         (None, None) => None,
     };
-    let mut config = warrant_server::Config::new(store_dir(&args.store));
+    let mut config = warrant_server::Config::new(args.store.path());
     config.addr = args.addr;
     config.token = token;
     config.max_body = args.max_body;

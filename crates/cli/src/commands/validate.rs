@@ -1,33 +1,17 @@
 //! `warrant validate`: schema and semantic checks of artefacts (the checks themselves are
 //! `warrant-validate`'s; this reads files and prints reports).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
+use warrant::validate::{Validator, data_root, validate_as};
 use warrant_graph::pointer_to_arrow_path;
-use warrant_validate::{EvidenceSet, FileReport, Kind, previous_version, validate_text};
+use warrant_validate::FileReport;
 
 use crate::cli::{Format, ValidateArgs};
 use crate::error::{CliError, CliResult};
-use crate::io::{display_name, read_text};
+use crate::io::display_name;
 use crate::out::{Out, outln};
-
-/// Reads the evidence documents among `files` that pass their schema, for cross-references.
-/// Unreadable files are skipped here (and reported when their turn comes); stdin is not read.
-fn evidence_set(files: &[String], kind: Option<Kind>) -> EvidenceSet {
-    let mut set = EvidenceSet::default();
-    for file in files.iter().filter(|f| *f != "-") {
-        let Ok(text) = read_text(file) else { continue };
-        let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
-        set.add(file, &value, kind);
-    }
-    set
-}
-
-/// Validates one document of a known or detected kind.
-fn check(file: &str, text: &str, kind: Option<Kind>, strict: bool, ev: &EvidenceSet) -> CliResult<FileReport> {
-    validate_text(file, text, kind, strict, ev).map_err(|e| CliError::input(e.to_string()))
-}
 
 fn print_text(out: &mut Out, r: &FileReport, indent: &str, name: &str) -> CliResult<()> {
     let mark = if r.valid { "✓" } else { "✗" };
@@ -50,7 +34,6 @@ fn print_text(out: &mut Out, r: &FileReport, indent: &str, name: &str) -> CliRes
 
 /// Runs `warrant validate`.
 pub fn run(args: ValidateArgs) -> CliResult<ExitCode> {
-    let kind = args.kind;
     if args.all {
         if args.files.len() > 1 {
             return Err(CliError::input("--all takes at most one directory"));
@@ -58,19 +41,14 @@ pub fn run(args: ValidateArgs) -> CliResult<ExitCode> {
         let root = args.files.first().map_or(".", String::as_str);
         return run_all(Path::new(root), &args);
     }
-    let mut ev = evidence_set(&args.files, kind);
-    if let Some(p) = &args.previous {
-        if args.files.len() != 1 {
-            return Err(CliError::input("--previous takes exactly one FILE"));
-        }
-        let value = crate::io::read_json(p)?;
-        ev.previous = Some(previous_version(display_name(p), &value, kind).map_err(|e| CliError::input(e.to_string()))?);
+    if args.previous.is_some() && args.files.len() != 1 {
+        return Err(CliError::input("--previous takes exactly one FILE"));
     }
+    let validator = Validator::for_files(&args.files, args.kind, args.strict, args.previous.as_deref())?;
     let mut out = Out::new();
     let mut reports = Vec::with_capacity(args.files.len());
     for file in &args.files {
-        let text = read_text(file)?;
-        let r = check(display_name(file), &text, kind, args.strict, &ev)?;
+        let r = validator.validate_file(file)?;
         if args.format == Format::Text {
             print_text(&mut out, &r, "", display_name(file))?;
         }
@@ -87,53 +65,24 @@ pub fn run(args: ValidateArgs) -> CliResult<ExitCode> {
     Ok(if reports.iter().all(|r| r.valid) { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-fn sorted_json(dir: &Path) -> CliResult<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(out) };
-    for e in entries {
-        let p = e.map_err(|e| CliError::input(format!("{}: cannot list: {e}", dir.display())))?.path();
-        if p.is_file() && p.extension().is_some_and(|x| x == "json") {
-            out.push(p);
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 fn run_all(root: &Path, args: &ValidateArgs) -> CliResult<ExitCode> {
-    if !root.is_dir() {
-        return Err(CliError::input(format!("{}: not a directory", root.display())));
-    }
-    let mut sections: Vec<(&str, Kind, Vec<PathBuf>)> = Vec::new();
-    let mut graphs = Vec::new();
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("examples"))
-        .map(|it| it.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect())
-        .unwrap_or_default();
-    dirs.sort();
-    for d in dirs {
-        graphs.extend(sorted_json(&d)?.into_iter().filter(|p| !p.to_string_lossy().ends_with(".expectations.json")));
-    }
-    sections.push(("PredicateGraphs", Kind::Predicategraph, graphs));
-    sections.push(("Policy Packs", Kind::PolicyPack, sorted_json(&root.join("packs"))?));
-    sections.push(("Verifier Rubrics", Kind::VerifierRubric, sorted_json(&root.join("rubrics"))?));
+    let sections = data_root(root)?;
     let (mut passed, mut failed) = (0, 0);
     let mut out = Out::new();
     let mut reports = Vec::new();
-    for (title, kind, files) in sections {
+    for section in sections {
         if args.format == Format::Text {
-            outln!(out, "\n[{title}]")?;
+            outln!(out, "\n[{}]", section.title)?;
         }
-        for path in files {
-            let rel = path.strip_prefix(root).unwrap_or(&path).display().to_string();
-            let text = read_text(&path.to_string_lossy())?;
-            let r = check(&rel, &text, Some(kind), args.strict, &EvidenceSet::default())?;
+        for (name, path) in &section.files {
+            let r = validate_as(path, name, section.kind, args.strict)?;
             if r.valid {
                 passed += 1;
             } else {
                 failed += 1;
             }
             if args.format == Format::Text {
-                print_text(&mut out, &r, "  ", &rel)?;
+                print_text(&mut out, &r, "  ", name)?;
             }
             reports.push(r);
         }
