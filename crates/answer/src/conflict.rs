@@ -102,6 +102,7 @@ pub fn conflict_key(f: &Fact, vocab: &Vocabulary) -> ConflictKey {
 
 /// Why two facts conflict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ConflictReason {
     /// One affirms, the other negates.

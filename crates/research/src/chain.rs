@@ -82,6 +82,7 @@ impl Default for ChainConfig {
 
 /// The caller of a run (optional metadata; upstream's parent loop).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Parent {
     /// The parent loop id.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -93,6 +94,7 @@ pub struct Parent {
 
 /// The follow-up task posted to the parent's role (spec §3.1 R6, §6.8).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ContinuationTask {
     /// The parent's role.
     pub role: String,
@@ -108,6 +110,7 @@ pub struct ContinuationTask {
 
 /// One stored payload version.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HistoryEntry {
     /// `intent`, `classifier_output`, `route_decision`, `execution_output`,
     /// `assessment_output` or `result`.
@@ -118,6 +121,7 @@ pub struct HistoryEntry {
 
 /// A change to a run's status.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")] // externally tagged: internally tagged enums buffer numbers, which arbitrary_precision breaks
 pub enum StatusEvent {
     /// A batch of triples written atomically.
@@ -134,6 +138,7 @@ pub enum StatusEvent {
 
 /// The loop counters of a run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RunCounters {
     /// Retighten rounds.
     pub retighten_rounds: u32,
@@ -145,6 +150,7 @@ pub struct RunCounters {
 
 /// Everything a run did, as stored and shown by `warrant research --show`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RunRecord {
     /// `rg_` + 8 hex.
     pub run_id: String,

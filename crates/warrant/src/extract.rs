@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use warrant_graph::PredicateGraph;
+pub use warrant_graph::PredicateGraph;
 
 use crate::error::Result;
 use crate::inputs::{AnswerInput, InputFormat, request_answer, tool_registry};

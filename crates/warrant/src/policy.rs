@@ -3,8 +3,9 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use warrant_check::policy_input::{extract_graph, is_broken_graph, is_graph, load_graph};
+use warrant_cpl::Engine;
+pub use warrant_cpl::RunResult;
 use warrant_cpl::verifier::RubricsWithoutJudge;
-use warrant_cpl::{Engine, RunResult};
 
 use crate::error::{Error, Result};
 use crate::inputs::{AnswerInput, InputFormat, PackRef, packs, request_answer, tool_registry};

@@ -6,6 +6,8 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 
+pub use warrant_validate::FileReport;
+
 /// Another document validated alongside (for cross-references between evidence documents).
 #[derive(Debug, Clone, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
