@@ -121,7 +121,6 @@ pub struct HistoryEntry {
 
 /// A change to a run's status.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")] // externally tagged: internally tagged enums buffer numbers, which arbitrary_precision breaks
 pub enum StatusEvent {
     /// A batch of triples written atomically.
@@ -134,6 +133,36 @@ pub enum StatusEvent {
         /// Predicates removed.
         predicates: Vec<String>,
     },
+}
+
+/// [`StatusEvent`]'s OpenAPI schema with the variants' bodies named: client generators
+/// trip over the inline objects utoipa derives for struct variants.
+#[cfg(feature = "openapi")]
+#[allow(dead_code)] // only described, never built
+mod event_schema {
+    /// A change to a run's status.
+    #[derive(utoipa::ToSchema)]
+    #[schema(rename_all = "snake_case")]
+    pub enum StatusEvent {
+        /// A batch of triples written atomically.
+        Set(StatusSet),
+        /// Markers cleared by a loop.
+        Clear(StatusClear),
+    }
+
+    /// A batch of triples written atomically.
+    #[derive(utoipa::ToSchema)]
+    pub struct StatusSet {
+        /// The batch.
+        pub triples: Vec<super::Triple>,
+    }
+
+    /// Markers cleared by a loop.
+    #[derive(utoipa::ToSchema)]
+    pub struct StatusClear {
+        /// Predicates removed.
+        pub predicates: Vec<String>,
+    }
 }
 
 /// The loop counters of a run.
@@ -172,6 +201,7 @@ pub struct RunRecord {
     /// Every payload version, in order.
     pub history: Vec<HistoryEntry>,
     /// Every status change, in order.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<event_schema::StatusEvent>))]
     pub events: Vec<StatusEvent>,
     /// The final status (predicate → object).
     pub status: Status,

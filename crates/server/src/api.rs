@@ -241,12 +241,58 @@ async fn compile(State(state): State<AppState>, work: Work, JsonBody(req): JsonB
     .await?
 }
 
-/// A CKF knowledge package (protocol `ckf-1.0`, `schemas/ckf-package-1.0.schema.json`): its
-/// `metadata`, `core_intent`, `domain_map`, entities, concepts, principles and the rest. Kept
-/// open here: the package is written by its own encoder and validated against that schema
-/// (write mode) before it is returned.
+/// A CKF knowledge package (protocol `ckf-1.0`). A placeholder: [`ckf_schemas`] replaces it
+/// with `schemas/ckf-package-1.0.schema.json`, the schema the package is validated against.
 #[derive(ToSchema)]
 pub struct CkfPackage(#[allow(dead_code)] serde_json::Map<String, serde_json::Value>);
+
+/// The CKF package schema as components: the root as `CkfPackage`, each definition `x_y` as
+/// `CkfXY` (the package is written by its own encoder, so its schema is the hand-written one,
+/// not derived). `None` if utoipa cannot represent it exactly (the OpenAPI tests fail then).
+pub fn ckf_schemas() -> Option<Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::Schema>)>> {
+    use serde_json::Value;
+    fn name(def: &str) -> String {
+        let mut out = String::from("Ckf");
+        for part in def.split('_') {
+            let mut c = part.chars();
+            if let Some(first) = c.next() {
+                out.extend(first.to_uppercase());
+                out.push_str(c.as_str());
+            }
+        }
+        out
+    }
+    fn rewrite(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get_mut("$ref")
+                    && let Some(def) = r.strip_prefix("#/definitions/")
+                {
+                    *r = format!("#/components/schemas/{}", name(def));
+                }
+                m.values_mut().for_each(rewrite);
+            }
+            Value::Array(a) => a.iter_mut().for_each(rewrite),
+            _ => {}
+        }
+    }
+    let mut root: Value = serde_json::from_str(warrant::compile::PACKAGE_SCHEMA).ok()?;
+    rewrite(&mut root);
+    let m = root.as_object_mut()?;
+    let defs = m.remove("definitions")?;
+    for k in ["$schema", "$id"] {
+        m.remove(k);
+    }
+    let mut out = vec![("CkfPackage".to_string(), root)];
+    out.extend(defs.as_object()?.iter().map(|(k, v)| (name(k), v.clone())));
+    out.into_iter()
+        .map(|(k, v)| {
+            let schema: utoipa::openapi::RefOr<utoipa::openapi::Schema> = serde_json::from_value(v.clone()).ok()?;
+            // Exactly: nothing utoipa does not model may be dropped on the way.
+            (serde_json::to_value(&schema).ok()? == v).then_some((k, schema))
+        })
+        .collect()
+}
 
 // ---------------------------------------------------------------------------------------
 // GET routes

@@ -344,6 +344,9 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let (router, mut doc) = api::register(utoipa_axum::router::OpenApiRouter::with_openapi(doc)).split_for_parts();
     // After the routes are registered: the derive's modifiers run before there are paths.
     utoipa::Modify::modify(&ErrorResponses, &mut doc);
+    if let (Some(components), Some(ckf)) = (doc.components.as_mut(), api::ckf_schemas()) {
+        components.schemas.extend(ckf);
+    }
     (router, doc)
 }
 
