@@ -271,6 +271,21 @@ pub fn ckf_schemas() -> Option<Vec<(String, utoipa::openapi::RefOr<utoipa::opena
                     *r = format!("#/components/schemas/{}", name(def));
                 }
                 m.values_mut().for_each(rewrite);
+                // utoipa needs the type of an object schema (these describe only objects).
+                if m.contains_key("properties") && !m.contains_key("type") {
+                    m.insert("type".into(), Value::from("object"));
+                }
+                // utoipa's schema has allOf or properties, not both: the same constraint as an
+                // allOf of the parts.
+                if m.contains_key("allOf") && m.keys().any(|k| k != "allOf" && k != "description") {
+                    let description = m.remove("description");
+                    let Some(Value::Array(mut parts)) = m.remove("allOf") else { return };
+                    parts.push(Value::Object(std::mem::take(m)));
+                    m.insert("allOf".into(), Value::Array(parts));
+                    if let Some(d) = description {
+                        m.insert("description".into(), d);
+                    }
+                }
             }
             Value::Array(a) => a.iter_mut().for_each(rewrite),
             _ => {}

@@ -1,12 +1,12 @@
 //! Compiling sources into a CKF knowledge package: typed, traceable items, validated before
 //! they are returned.
 
-/// The JSON Schema of a CKF package (draft-07), which [`compile`]'s output is validated
-/// against.
-pub use warrant_ckf::validate::PACKAGE_SCHEMA;
 use serde::Deserialize;
 use warrant_ckf::compile::{CompressionLevel, Options, SourceInput};
 use warrant_ckf::coverage::CoverageMode;
+/// The JSON Schema of a CKF package (draft-07), which [`compile`]'s output is validated
+/// against.
+pub use warrant_ckf::validate::PACKAGE_SCHEMA;
 
 use crate::error::{Error, Result};
 
