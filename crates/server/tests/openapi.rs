@@ -137,7 +137,7 @@ fn declared(doc: &Value, method: &str, path: &str, status: u16) -> Value {
 /// properties admits no others (so a field serde emits and the schema omits fails), and a
 /// bare `object` response fails outright.
 fn strict(doc: &Value) -> Value {
-    fn walk(v: &mut Value, flattened: &[String]) {
+    fn walk(v: &mut Value) {
         match v {
             Value::Object(m) => {
                 if m.contains_key("properties") && !m.contains_key("additionalProperties") {
@@ -151,15 +151,15 @@ fn strict(doc: &Value) -> Value {
                         // The parts are closed by the composition: only what they nest.
                         for part in x.as_array_mut().into_iter().flatten() {
                             if let Some(props) = part.get_mut("properties") {
-                                walk(props, flattened);
+                                walk(props);
                             }
                         }
                     } else {
-                        walk(x, flattened);
+                        walk(x);
                     }
                 }
             }
-            Value::Array(a) => a.iter_mut().for_each(|x| walk(x, flattened)),
+            Value::Array(a) => a.iter_mut().for_each(walk),
             _ => {}
         }
     }
@@ -179,10 +179,10 @@ fn strict(doc: &Value) -> Value {
         if flattened.contains(name) {
             // Only their nested objects are closed.
             if let Some(props) = s.get_mut("properties") {
-                walk(props, &flattened);
+                walk(props);
             }
         } else {
-            walk(s, &flattened);
+            walk(s);
         }
     }
     json!({ "components": components })
