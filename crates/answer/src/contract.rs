@@ -90,10 +90,12 @@ pub struct Answer {
     /// The fact chain.
     pub fact_chain: Vec<ChainEntry>,
     /// Support score per chain entry, in [0, 1].
+    #[cfg_attr(feature = "openapi", schema(value_type = BTreeMap<String, Option<f64>>))]
     pub support_scores: BTreeMap<String, Value>,
     /// Minimal conflicting pairs.
     pub conflicts: Vec<Conflict>,
     /// The plan used (supplied or planned).
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::QueryPlan))]
     pub plan: Value,
     /// Why the answer is what it is (ignored by consumers and scoring).
     #[serde(skip_serializing_if = "Vec::is_empty")]

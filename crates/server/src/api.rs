@@ -157,6 +157,7 @@ pub use warrant::search::SearchRequest;
     responses(
         (status = 200, description = "Hits, as `warrant search --format json`: `[{chunkId, docId, score, index, start, end, text}]`", body = Vec<warrant::search::SearchHit>),
         (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+        (status = 422, description = "A query or limit the store refuses", body = ErrorBody),
     ))]
 async fn search(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<SearchRequest>) -> ApiResult<Response> {
     let env = state.env();
