@@ -18,9 +18,10 @@
 //!   not ready, finishes the requests in flight, and drops the connections still open after
 //!   `shutdown_timeout` (half-sent requests included).
 //!
-//! The OpenAPI document is generated from the request types and handler annotations (utoipa),
-//! and the router is built from the same declarations, so the document lists exactly the
-//! routes served.
+//! The OpenAPI document is generated from the request and response types and handler
+//! annotations (utoipa), and the router is built from the same declarations, so the document
+//! lists exactly the routes served; the errors the middleware answers are added to every route
+//! it guards ([`routes`]).
 
 pub mod api;
 mod conn;
@@ -277,6 +278,7 @@ struct ErrorResponses;
 
 impl utoipa::Modify for ErrorResponses {
     fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::PartialSchema;
         use utoipa::openapi::{ContentBuilder, HeaderBuilder, Ref, ResponseBuilder, Type};
         let error = |description: &str, retry: bool| {
             let mut r = ResponseBuilder::new()
@@ -291,12 +293,10 @@ impl utoipa::Modify for ErrorResponses {
         };
         let unauthorized = {
             let header = HeaderBuilder::new().schema(String::schema()).description(Some("`Bearer`")).build();
-            let r = error("No token, or not the server's (`error.code`: `unauthorized`)", false);
-            let mut r = r;
+            let mut r = error("No token, or not the server's (`error.code`: `unauthorized`)", false);
             r.headers.insert("WWW-Authenticate".into(), header);
             r
         };
-        use utoipa::PartialSchema;
         for (path, item) in doc.paths.paths.iter_mut() {
             let open = OPEN_ROUTES.contains(&path.as_str());
             let guarded = !open && path != "/metrics";
