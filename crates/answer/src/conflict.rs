@@ -103,6 +103,7 @@ pub fn conflict_key(f: &Fact, vocab: &Vocabulary) -> ConflictKey {
 /// Why two facts conflict.
 #[allow(clippy::enum_variant_names)] // the names are the contract's strings ("version_mismatch")
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ConflictReason {
     /// One affirms, the other negates.

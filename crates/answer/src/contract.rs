@@ -13,6 +13,7 @@ use crate::rules::{RuleLibrary, object_text};
 
 /// The verdict of an answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// A proof was found and none of the facts it needs is in conflict.
@@ -36,6 +37,7 @@ impl Verdict {
 
 /// The role of a chain entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ChainRole {
     /// A stored fact.
@@ -48,6 +50,7 @@ pub enum ChainRole {
 
 /// One entry of a fact chain (§11.5).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ChainEntry {
     /// `f…` for premises, `derived<k>`, `conclusion0`.
@@ -62,6 +65,7 @@ pub struct ChainEntry {
 
 /// A conflicting pair (§10): full normalised facts with ids and the reason.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Conflict {
     /// The representative of the best-ranked value class.
@@ -74,6 +78,7 @@ pub struct Conflict {
 
 /// An answer (§12.1), with the plan that produced it and optional diagnostics.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Answer {
     /// The answer text; `null` unless `supported`.
@@ -85,10 +90,12 @@ pub struct Answer {
     /// The fact chain.
     pub fact_chain: Vec<ChainEntry>,
     /// Support score per chain entry, in [0, 1].
+    #[cfg_attr(feature = "openapi", schema(value_type = BTreeMap<String, Option<f64>>))]
     pub support_scores: BTreeMap<String, Value>,
     /// Minimal conflicting pairs.
     pub conflicts: Vec<Conflict>,
     /// The plan used (supplied or planned).
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::QueryPlan))]
     pub plan: Value,
     /// Why the answer is what it is (ignored by consumers and scoring).
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -36,6 +36,7 @@ fn err(pointer: impl Into<String>, message: impl Into<String>) -> PlanError {
 
 /// The goal of a plan: a fact pattern whose values may be variables (`?name`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Goal {
     /// Subject (a constant is canonicalised on load unless it is a variable).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -85,6 +86,7 @@ impl Goal {
 
 /// A QueryPlan (spec §8.1). Serialises with absent fields left out.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct QueryPlan {
     /// Version the answer must come from (as written; compared after normalisation).
     #[serde(skip_serializing_if = "Option::is_none")]

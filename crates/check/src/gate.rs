@@ -13,6 +13,7 @@ use warrant_verify::{ClaimResult, Status};
 
 /// The decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Gate {
     /// Nothing found against the answer.

@@ -86,6 +86,7 @@ pub struct Request<'a> {
 
 /// The outcome of a check. Field order is the JSON report's.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Report {
     /// The graph's output id.
     pub output_id: String,
@@ -108,6 +109,7 @@ pub struct Report {
 
 /// The claims at a glance: how many got each status, and the support score.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Summary {
     /// All claims.
     pub claims: usize,

@@ -37,4 +37,4 @@ pub use map::{MapInput, Mapper, RuleMapper, evidence, llm};
 pub use model::{Basis, Field, Item, Package, Section};
 pub use normalize::normalize;
 pub use source::{DEFAULT_MAX_BYTES, Document, ReadOptions, Span, read_source};
-pub use validate::{Mode, ReadError, Shape, check, looks_like_package, read_package};
+pub use validate::{Mode, PACKAGE_SCHEMA, ReadError, Shape, check, looks_like_package, read_package};

@@ -104,6 +104,7 @@ mod tests {
 
 /// A built-in pack as listed by `warrant policy packs --format json` and `GET /v1/packs`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PackListing {
     /// The pack id.
     pub pack_id: String,
@@ -119,6 +120,7 @@ pub struct PackListing {
 
 /// A policy of a listed pack.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PolicyListing {
     /// The policy id.
     pub policy_id: String,
@@ -128,6 +130,7 @@ pub struct PolicyListing {
 
 /// A rule of a listed policy.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RuleListing {
     /// The rule id.
     pub rule_id: String,

@@ -5,6 +5,7 @@ use warrant_graph::Severity;
 
 /// One failed rule instance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Violation {
     /// The rule that failed.
     pub rule_id: String,
@@ -21,6 +22,7 @@ pub struct Violation {
 
 /// A rule that was not evaluated (D13).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SkippedRule {
     /// The rule.
     pub rule_id: String,
@@ -30,6 +32,7 @@ pub struct SkippedRule {
 
 /// One policy's outcome.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PolicyResult {
     /// The policy.
     pub policy_id: String,
@@ -43,6 +46,7 @@ pub struct PolicyResult {
 
 /// One pack's outcome.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PackResult {
     /// The pack.
     pub pack_id: String,
@@ -54,6 +58,7 @@ pub struct PackResult {
 
 /// A note about the run (lints of the graph, tool-schema overrides, load warnings).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RunDiagnostic {
     /// How serious it is.
     pub severity: Severity,
@@ -68,6 +73,7 @@ pub struct RunDiagnostic {
 
 /// Several packs over one graph.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RunResult {
     /// The graph's `output_id`.
     pub output_id: String,

@@ -32,6 +32,7 @@ impl Unavailable {
 
 /// One meta-verification check (spec §7.2) and its outcome.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MetaCheck {
     /// `output_schema`, `reasoning_coherent`, `score_consistent`, `issues_actionable`.
     pub check: &'static str,
@@ -45,6 +46,7 @@ pub struct MetaCheck {
 /// What a verifier produced: its score, the judge's validated output, and how it was made.
 /// Listed in the run result (`verifier_runs`) so a reader sees the evidence behind a score.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VerifierRun {
     /// The verifier.
     pub verifier_id: String,

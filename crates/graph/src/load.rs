@@ -23,6 +23,7 @@ pub fn graph_schema_json() -> &'static str {
 
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Makes the artefact invalid.
@@ -35,6 +36,7 @@ pub enum Severity {
 
 /// A finding about an artefact, located by JSON pointer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Diagnostic {
     /// How serious it is.
     #[serde(skip)]

@@ -12,6 +12,7 @@ pub const SCHEMA_VERSION: &str = "1.0.0";
 
 /// A model output decomposed into typed nodes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PredicateGraph {
     /// Semver; only major 1 is accepted.
@@ -44,6 +45,7 @@ pub struct PredicateGraph {
 /// The schema only requires non-negative integers, so `1.0` and values beyond `u64` are legal;
 /// they are read exactly and saturate at `u64::MAX` (a lint then reports them out of range).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Span {
     /// Inclusive start.
@@ -81,6 +83,7 @@ fn de_offset<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
 
 /// A named thing or quantity.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Entity {
     /// `e<digits>`.
@@ -99,6 +102,7 @@ pub struct Entity {
 
 /// What kind of statement a claim is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Modality {
     /// States something as true.
@@ -128,6 +132,7 @@ impl Modality {
 
 /// An atomic proposition.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Claim {
     /// `c<digits>`.
@@ -151,6 +156,7 @@ pub struct Claim {
 
 /// An explicit calculation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Operation {
     /// `op<digits>`.
@@ -170,6 +176,7 @@ pub struct Operation {
 
 /// A tool / function call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ToolCall {
     /// `tc<digits>`.
@@ -184,6 +191,7 @@ pub struct ToolCall {
 
 /// Kind of citation source.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum SourceType {
     /// A URL.
@@ -196,6 +204,7 @@ pub enum SourceType {
 
 /// Where a citation points.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct CitationSource {
     /// Source kind.
@@ -207,6 +216,7 @@ pub struct CitationSource {
 
 /// A citation attached to a claim.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Citation {
     /// `cit<digits>`.
@@ -222,6 +232,7 @@ pub struct Citation {
 
 /// A code snippet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct CodeBlock {
     /// `cb<digits>`.
@@ -236,6 +247,7 @@ pub struct CodeBlock {
 
 /// Function of a discourse segment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "UPPERCASE")]
 pub enum DiscourseType {
     /// Opening salutation.
@@ -299,6 +311,7 @@ impl DiscourseType {
 
 /// A functional segment. It has no text field: its text is the graph text under its span.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct DiscourseAct {
     /// `da<digits>`.

@@ -82,6 +82,7 @@ impl Default for ChainConfig {
 
 /// The caller of a run (optional metadata; upstream's parent loop).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Parent {
     /// The parent loop id.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -93,6 +94,7 @@ pub struct Parent {
 
 /// The follow-up task posted to the parent's role (spec §3.1 R6, §6.8).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ContinuationTask {
     /// The parent's role.
     pub role: String,
@@ -108,6 +110,7 @@ pub struct ContinuationTask {
 
 /// One stored payload version.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HistoryEntry {
     /// `intent`, `classifier_output`, `route_decision`, `execution_output`,
     /// `assessment_output` or `result`.
@@ -132,8 +135,39 @@ pub enum StatusEvent {
     },
 }
 
+/// [`StatusEvent`]'s OpenAPI schema with the variants' bodies named: client generators
+/// trip over the inline objects utoipa derives for struct variants.
+#[cfg(feature = "openapi")]
+#[allow(dead_code)] // only described, never built
+mod event_schema {
+    /// A change to a run's status.
+    #[derive(utoipa::ToSchema)]
+    #[schema(rename_all = "snake_case")]
+    pub enum StatusEvent {
+        /// A batch of triples written atomically.
+        Set(StatusSet),
+        /// Markers cleared by a loop.
+        Clear(StatusClear),
+    }
+
+    /// A batch of triples written atomically.
+    #[derive(utoipa::ToSchema)]
+    pub struct StatusSet {
+        /// The batch.
+        pub triples: Vec<super::Triple>,
+    }
+
+    /// Markers cleared by a loop.
+    #[derive(utoipa::ToSchema)]
+    pub struct StatusClear {
+        /// Predicates removed.
+        pub predicates: Vec<String>,
+    }
+}
+
 /// The loop counters of a run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RunCounters {
     /// Retighten rounds.
     pub retighten_rounds: u32,
@@ -145,6 +179,7 @@ pub struct RunCounters {
 
 /// Everything a run did, as stored and shown by `warrant research --show`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RunRecord {
     /// `rg_` + 8 hex.
     pub run_id: String,
@@ -166,6 +201,7 @@ pub struct RunRecord {
     /// Every payload version, in order.
     pub history: Vec<HistoryEntry>,
     /// Every status change, in order.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<event_schema::StatusEvent>))]
     pub events: Vec<StatusEvent>,
     /// The final status (predicate → object).
     pub status: Status,

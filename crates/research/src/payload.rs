@@ -112,6 +112,7 @@ pub(crate) fn fmt_float(x: f64) -> String {
 /// What a caller asks (`research.intent.v1`): a topic, optional hints, a token budget and a
 /// refine-iteration cap. 0 means "default" for both numbers (4000 and 5).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Intent {
     /// The topic to research.
     #[serde(default, deserialize_with = "nullable")]
@@ -186,6 +187,7 @@ impl Intent {
 
 /// A candidate entity the classifier found (spec §5.2).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Candidate {
     /// Full entity id (six dotted parts).
     #[serde(default, deserialize_with = "nullable")]
@@ -233,6 +235,7 @@ impl Candidate {
 
 /// What classify found for the working topic (`research.classifier_output.v1`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ClassifierOutput {
     /// The topic that was classified.
     #[serde(default, deserialize_with = "nullable")]
@@ -286,6 +289,7 @@ impl ClassifierOutput {
 /// The router's choice (`research.route_decision.v1`). Decoding rejects a non-empty action
 /// outside the enum; an empty one decodes and is caught by [`RouteDecision::validate`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(try_from = "RawRouteDecision")]
 pub struct RouteDecision {
     /// One of [`ROUTE_ACTIONS`].
@@ -320,6 +324,7 @@ impl TryFrom<RawRouteDecision> for RouteDecision {
 
 /// `decompose` arguments: axes to split along, a focus, a scope.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DecomposeArgs {
     /// Axes (`entity_type`, `time`, `predicate`, `spatial`, or free words).
     #[serde(default, deserialize_with = "nullable")]
@@ -334,6 +339,7 @@ pub struct DecomposeArgs {
 
 /// One seed reference of `walk_seeds`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SeedRef {
     /// The reference (a name, a dotted id suffix, or a candidate index).
     #[serde(rename = "ref", default, deserialize_with = "nullable")]
@@ -345,6 +351,7 @@ pub struct SeedRef {
 
 /// `walk_seeds` arguments.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct WalkSeedsArgs {
     /// Seeds to expand around.
     #[serde(default, deserialize_with = "nullable")]
@@ -353,6 +360,7 @@ pub struct WalkSeedsArgs {
 
 /// `retighten` arguments: the reformulated topic and hints.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RetightenArgs {
     /// The new topic.
     #[serde(default, deserialize_with = "nullable")]
@@ -467,6 +475,7 @@ impl RouteDecision {
 
 /// One piece of fused evidence (spec §5.5).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Evidence {
     /// Full entity id.
     #[serde(default, deserialize_with = "nullable")]
@@ -504,6 +513,7 @@ impl Evidence {
 
 /// What execute produced (`research.execution_output.v1`). Decoding is lenient.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ExecutionOutput {
     /// The working topic.
     #[serde(default, deserialize_with = "nullable")]
@@ -572,6 +582,7 @@ impl ExecutionOutput {
 
 /// Whether the evidence suffices (`research.assessment_output.v1`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AssessmentOutput {
     /// The working topic.
     #[serde(default, deserialize_with = "nullable")]
@@ -625,6 +636,7 @@ impl AssessmentOutput {
 
 /// How the answer was decomposed (spec §5.9; no Validate).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DecompTrace {
     /// The final route action.
     #[serde(default, deserialize_with = "nullable", skip_serializing_if = "String::is_empty")]
@@ -686,6 +698,7 @@ fn trace_is_empty(t: &Option<DecompTrace>) -> bool {
 
 /// The answer (`research.result.v1`): the synthesis and the evidence it cites.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SearchResult {
     /// Only the items the synthesis cited.
     #[serde(default, deserialize_with = "nullable", skip_serializing_if = "Vec::is_empty")]

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// `entity_state`: fetch entities by full id.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EntityStateArgs {
     /// Full entity ids.
     pub entity_ids: Vec<String>,
@@ -12,6 +13,7 @@ pub struct EntityStateArgs {
 
 /// `predicate_walk`: follow outgoing edges from seeds.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PredicateWalkArgs {
     /// Full seed ids.
     pub seeds: Vec<String>,
@@ -25,6 +27,7 @@ pub struct PredicateWalkArgs {
 
 /// `temporal_range`: entities whose timestamp falls in `[start, end]` (RFC 3339).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TemporalRangeArgs {
     /// Window start (RFC 3339).
     pub start: String,
@@ -37,6 +40,7 @@ pub struct TemporalRangeArgs {
 
 /// `bm25`: lexical search.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Bm25Args {
     /// The query.
     pub query: String,

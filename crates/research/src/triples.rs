@@ -66,6 +66,7 @@ pub fn canonical_predicate(p: &str) -> &str {
 
 /// One status triple.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Triple {
     /// The run entity id.
     pub subject: String,

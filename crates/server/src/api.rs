@@ -59,7 +59,7 @@ pub use warrant::validate::{NamedDocument, ValidateRequest};
 /// successful validation (200) of an invalid document.
 #[utoipa::path(post, path = "/v1/validate", tag = "artefacts", request_body = ValidateRequest,
     responses(
-        (status = 200, description = "The report, as `warrant validate --format json`: `{file, kind, valid, errors, warnings}`", body = Object),
+        (status = 200, description = "The report, as `warrant validate --format json`: `{file, kind, valid, errors, warnings}`", body = warrant::validate::FileReport),
         (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
         (status = 422, description = "An unusable previous version", body = ErrorBody),
     ))]
@@ -75,7 +75,7 @@ pub use warrant::extract::ExtractRequest;
 /// Turn a model output into a PredicateGraph.
 #[utoipa::path(post, path = "/v1/extract", tag = "artefacts", request_body = ExtractRequest,
     responses(
-        (status = 200, description = "The PredicateGraph 1.0.0, as `warrant extract`", body = Object),
+        (status = 200, description = "The PredicateGraph 1.0.0, as `warrant extract`", body = warrant::extract::PredicateGraph),
         (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
         (status = 422, description = "An unreadable answer or malformed tools", body = ErrorBody),
     ))]
@@ -99,7 +99,7 @@ pub use warrant::policy::PolicyEvalRequest;
 /// Evaluate policy packs over a PredicateGraph (or an answer extracted into one).
 #[utoipa::path(post, path = "/v1/policy/eval", tag = "policies", request_body = PolicyEvalRequest,
     responses(
-        (status = 200, description = "The run result, as `warrant policy eval --format json`: `{output_id, passed, strict, packs, diagnostics, …}`", body = Object),
+        (status = 200, description = "The run result, as `warrant policy eval --format json`: `{output_id, passed, strict, packs, diagnostics, …}`", body = warrant::policy::RunResult),
         (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
         (status = 422, description = "An invalid graph, an unknown or invalid pack, malformed tools or rubrics", body = ErrorBody),
     ))]
@@ -119,7 +119,7 @@ async fn policy_eval(
 /// verdicts, one gate.
 #[utoipa::path(post, path = "/v1/check", tag = "check", request_body = CheckRequest,
     responses(
-        (status = 200, description = "One answer: the report, as `warrant check --format json` (`{output_id, gate, gate_reasons, claims, policies, graph}`). A batch: `CheckBatchResponse`.", body = Object),
+        (status = 200, description = "One answer: the report, as `warrant check --format json` (`{output_id, gate, gate_reasons, claims, policies, graph}`). A batch: `CheckBatchResponse`.", body = warrant::check::CheckResponse),
         (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
         (status = 422, description = "An empty or unreadable answer, an unknown or invalid pack, malformed tools", body = ErrorBody),
     ))]
@@ -138,7 +138,7 @@ pub use warrant::ingest::IngestRequest;
 /// Ingest documents into the store: all of them or, if any is bad, none.
 #[utoipa::path(post, path = "/v1/ingest", tag = "store", request_body = IngestRequest,
     responses(
-        (status = 200, description = "The summary, as `warrant ingest --format json`: `{documents, chunks, facts, rejected_facts, …}`", body = Object),
+        (status = 200, description = "The summary, as `warrant ingest --format json`: `{documents, chunks, facts, rejected_facts, …}`", body = warrant::ingest::IngestSummary),
         (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
         (status = 422, description = "A bad record or fact (every one listed in `details.errors`); nothing was written", body = ErrorBody),
     ))]
@@ -155,8 +155,9 @@ pub use warrant::search::SearchRequest;
 /// The store's top chunks for a query, by BM25.
 #[utoipa::path(post, path = "/v1/search", tag = "store", request_body = SearchRequest,
     responses(
-        (status = 200, description = "Hits, as `warrant search --format json`: `[{chunkId, docId, score, index, start, end, text}]`", body = Vec<Object>),
+        (status = 200, description = "Hits, as `warrant search --format json`: `[{chunkId, docId, score, index, start, end, text}]`", body = Vec<warrant::search::SearchHit>),
         (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
+        (status = 422, description = "A query or limit the store refuses", body = ErrorBody),
     ))]
 async fn search(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<SearchRequest>) -> ApiResult<Response> {
     let env = state.env();
@@ -172,7 +173,7 @@ pub use warrant::ask::AskRequest;
 /// of facts behind the verdict.
 #[utoipa::path(post, path = "/v1/ask", tag = "store", request_body = AskRequest,
     responses(
-        (status = 200, description = "The answer contract, as `warrant ask --format json`: `{text, verdict, chunksUsed, factChain, supportScores, conflicts, plan, diagnostics}`", body = Object),
+        (status = 200, description = "The answer contract, as `warrant ask --format json`: `{text, verdict, chunksUsed, factChain, supportScores, conflicts, plan, diagnostics}`", body = warrant::ask::Answer),
         (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
         (status = 422, description = "A malformed plan, a goal naming an unknown predicate, an empty question", body = ErrorBody),
     ))]
@@ -190,7 +191,7 @@ pub use warrant::research::ResearchRequest;
 /// log (`research.sqlite`, kept 24 h) under its `run_id`.
 #[utoipa::path(post, path = "/v1/research", tag = "store", request_body = ResearchRequest,
     responses(
-        (status = 200, description = "The SearchResult, as `warrant research --format json`: `{synthesis, evidence, decomp_trace, tokens_used, iterations, run_id, sufficient?}`", body = Object),
+        (status = 200, description = "The SearchResult, as `warrant research --format json`: `{synthesis, evidence, decomp_trace, tokens_used, iterations, run_id, sufficient?}`", body = warrant::research::ResearchResult),
         (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
         (status = 422, description = "An empty topic, an unknown or malformed hint, a bad `now`", body = ErrorBody),
     ))]
@@ -204,7 +205,7 @@ async fn research(State(state): State<AppState>, work: Work, JsonBody(req): Json
 #[utoipa::path(get, path = "/v1/research/{run_id}", tag = "store",
     params(("run_id" = String, Path, description = "The run id (`rg_` and 8 hex digits)")),
     responses(
-        (status = 200, description = "The run record", body = Object),
+        (status = 200, description = "The run record", body = warrant::research::RunRecord),
         (status = 404, description = "No such run (runs are kept 24 h)", body = ErrorBody),
     ))]
 async fn research_run(
@@ -228,7 +229,7 @@ pub use warrant::compile::{CompileRequest, CompileSource, Compression, Coverage}
 /// Compile sources into a CKF knowledge package.
 #[utoipa::path(post, path = "/v1/compile", tag = "artefacts", request_body = CompileRequest,
     responses(
-        (status = 200, description = "The package, as `warrant compile --format json`", body = Object),
+        (status = 200, description = "The package, as `warrant compile --format json`", body = CkfPackage),
         (status = 400, description = "Bad JSON or request shape", body = ErrorBody),
         (status = 422, description = "Unreadable sources, or nothing to compile", body = ErrorBody),
     ))]
@@ -241,19 +242,91 @@ async fn compile(State(state): State<AppState>, work: Work, JsonBody(req): JsonB
     .await?
 }
 
+/// A CKF knowledge package (protocol `ckf-1.0`). A placeholder: [`ckf_schemas`] replaces it
+/// with `schemas/ckf-package-1.0.schema.json`, the schema the package is validated against.
+#[derive(ToSchema)]
+pub struct CkfPackage(#[allow(dead_code)] serde_json::Map<String, serde_json::Value>);
+
+/// The CKF package schema as components: the root as `CkfPackage`, each definition `x_y` as
+/// `CkfXY` (the package is written by its own encoder, so its schema is the hand-written one,
+/// not derived). `None` if utoipa cannot represent it exactly (the OpenAPI tests fail then).
+pub fn ckf_schemas() -> Option<Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::Schema>)>> {
+    use serde_json::Value;
+    fn name(def: &str) -> String {
+        let mut out = String::from("Ckf");
+        for part in def.split('_') {
+            let mut c = part.chars();
+            if let Some(first) = c.next() {
+                out.extend(first.to_uppercase());
+                out.push_str(c.as_str());
+            }
+        }
+        out
+    }
+    fn rewrite(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get_mut("$ref")
+                    && let Some(def) = r.strip_prefix("#/definitions/")
+                {
+                    *r = format!("#/components/schemas/{}", name(def));
+                }
+                m.values_mut().for_each(rewrite);
+                // utoipa needs the type of an object schema (these describe only objects).
+                if m.contains_key("properties") && !m.contains_key("type") {
+                    m.insert("type".into(), Value::from("object"));
+                }
+                // utoipa's schema has allOf or properties, not both: the same constraint as an
+                // allOf of the parts.
+                if m.contains_key("allOf") && m.keys().any(|k| k != "allOf" && k != "description") {
+                    let description = m.remove("description");
+                    let Some(Value::Array(mut parts)) = m.remove("allOf") else { return };
+                    parts.push(Value::Object(std::mem::take(m)));
+                    m.insert("allOf".into(), Value::Array(parts));
+                    if let Some(d) = description {
+                        m.insert("description".into(), d);
+                    }
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(rewrite),
+            _ => {}
+        }
+    }
+    let mut root: Value = serde_json::from_str(warrant::compile::PACKAGE_SCHEMA).ok()?;
+    rewrite(&mut root);
+    let m = root.as_object_mut()?;
+    let defs = m.remove("definitions")?;
+    for k in ["$schema", "$id"] {
+        m.remove(k);
+    }
+    let mut out = vec![("CkfPackage".to_string(), root)];
+    out.extend(defs.as_object()?.iter().map(|(k, v)| (name(k), v.clone())));
+    out.into_iter()
+        .map(|(k, v)| {
+            let schema: utoipa::openapi::RefOr<utoipa::openapi::Schema> = serde_json::from_value(v.clone()).ok()?;
+            // Exactly: nothing utoipa does not model may be dropped on the way.
+            (serde_json::to_value(&schema).ok()? == v).then_some((k, schema))
+        })
+        .collect()
+}
+
 // ---------------------------------------------------------------------------------------
 // GET routes
 
+/// An OpenAPI 3.1 document (<https://spec.openapis.org/oas/v3.1.0>): this one.
+#[derive(ToSchema)]
+pub struct OpenApiDocument(#[allow(dead_code)] serde_json::Map<String, serde_json::Value>);
+
 /// The built-in policy packs.
 #[utoipa::path(get, path = "/v1/packs", tag = "policies",
-    responses((status = 200, description = "As `warrant policy packs --format json`: `[{pack_id, name, version, description, policies}]`", body = Vec<Object>)))]
+    responses((status = 200, description = "As `warrant policy packs --format json`: `[{pack_id, name, version, description, policies}]`", body = Vec<warrant_cpl::packs::PackListing>)))]
 async fn packs() -> ApiResult<Response> {
     json_response(&warrant::policy::packs_listing()?)
 }
 
 /// This document.
 #[utoipa::path(get, path = "/v1/openapi.json", tag = "service",
-    responses((status = 200, description = "The OpenAPI 3.1 document of every route", body = Object)))]
+    responses((status = 200, description = "The OpenAPI 3.1 document of every route", body = OpenApiDocument)))]
 async fn openapi_json(State(state): State<AppState>) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], state.openapi_json().to_string()).into_response()
 }

@@ -18,9 +18,10 @@
 //!   not ready, finishes the requests in flight, and drops the connections still open after
 //!   `shutdown_timeout` (half-sent requests included).
 //!
-//! The OpenAPI document is generated from the request types and handler annotations (utoipa),
-//! and the router is built from the same declarations, so the document lists exactly the
-//! routes served.
+//! The OpenAPI document is generated from the request and response types and handler
+//! annotations (utoipa), and the router is built from the same declarations, so the document
+//! lists exactly the routes served; the errors the middleware answers are added to every route
+//! it guards ([`routes`]).
 
 pub mod api;
 mod conn;
@@ -243,6 +244,10 @@ impl AppState {
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Warrant API", description = "Check what AI models say: the HTTP API of `warrant serve`. Bodies are the CLI's JSON.", license(name = "Apache-2.0")),
+    servers(
+        (url = "/", description = "The server this document was fetched from"),
+        (url = "http://127.0.0.1:8080", description = "`warrant serve`'s default address (`--addr`)"),
+    ),
     modifiers(&BearerAuth),
     security(("bearer" = [])),
     components(schemas(error::ErrorBody, error::ErrorDetail)),
@@ -255,7 +260,80 @@ impl utoipa::Modify for BearerAuth {
     fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
         use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
         let components = doc.components.get_or_insert_with(Default::default);
-        components.add_security_scheme("bearer", SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()));
+        let scheme = HttpBuilder::new()
+            .scheme(HttpAuthScheme::Bearer)
+            .description(Some(
+                "`Authorization: Bearer <token>`, the token given to `warrant serve --token` or `--token-file`. A server \
+                 started without a token (loopback only) accepts every caller. `/healthz` and `/readyz` never need one.",
+            ))
+            .build();
+        components.add_security_scheme("bearer", SecurityScheme::Http(scheme));
+    }
+}
+
+/// Declares the errors the middleware can answer on every route it guards (the handlers
+/// declare their own 400, 404 and 422): 401 on every route that needs the token; 408, 413,
+/// 429, 503 and 500 on every route that takes a request slot; 415 on every route with a body.
+struct ErrorResponses;
+
+impl utoipa::Modify for ErrorResponses {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::PartialSchema;
+        use utoipa::openapi::{ContentBuilder, HeaderBuilder, Ref, ResponseBuilder, Type};
+        let error = |description: &str, retry: bool| {
+            let mut r = ResponseBuilder::new()
+                .description(description)
+                .content("application/json", ContentBuilder::new().schema(Some(Ref::from_schema_name("ErrorBody"))).build());
+            if retry {
+                let seconds = utoipa::openapi::ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0));
+                let header = HeaderBuilder::new().schema(seconds).description(Some("Seconds to wait before retrying")).build();
+                r = r.header("Retry-After", header);
+            }
+            r.build()
+        };
+        let unauthorized = {
+            let header = HeaderBuilder::new().schema(String::schema()).description(Some("`Bearer`")).build();
+            let mut r = error("No token, or not the server's (`error.code`: `unauthorized`)", false);
+            r.headers.insert("WWW-Authenticate".into(), header);
+            r
+        };
+        for (path, item) in doc.paths.paths.iter_mut() {
+            let open = OPEN_ROUTES.contains(&path.as_str());
+            let guarded = !open && path != "/metrics";
+            for op in [&mut item.get, &mut item.post].into_iter().flatten() {
+                let has_body = op.request_body.is_some();
+                let mut add = |status: &str, response: utoipa::openapi::Response| {
+                    op.responses.responses.entry(status.to_string()).or_insert_with(|| response.into());
+                };
+                if !open {
+                    add("401", unauthorized.clone());
+                }
+                if guarded {
+                    add("400", error("The request body cannot be read (`bad_request`)", false));
+                    add("408", error("The request body did not arrive within `--body-timeout` (`request_timeout`)", false));
+                    add("413", error("The request body is larger than `--max-body` (`payload_too_large`)", false));
+                    add("429", error("Every request slot (`--max-concurrency`) is taken (`overloaded`); retry", true));
+                    add(
+                        "503",
+                        error(
+                            "The request took longer than `--timeout` (`timeout`), or the store is busy (`not_ready`); retry",
+                            true,
+                        ),
+                    );
+                    add("500", error("A failure that is not the caller's (`internal`)", false));
+                }
+                if has_body {
+                    add(
+                        "415",
+                        error("The body is not declared as `Content-Type: application/json` (`unsupported_media_type`)", false),
+                    );
+                }
+                // Status order, as a reader expects.
+                let mut all: Vec<_> = std::mem::take(&mut op.responses.responses).into_iter().collect();
+                all.sort_by(|a, b| a.0.cmp(&b.0));
+                op.responses.responses.extend(all);
+            }
+        }
     }
 }
 
@@ -263,7 +341,13 @@ impl utoipa::Modify for BearerAuth {
 pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let mut doc = ApiDoc::openapi();
     doc.info.version = env!("CARGO_PKG_VERSION").to_string();
-    api::register(utoipa_axum::router::OpenApiRouter::with_openapi(doc)).split_for_parts()
+    let (router, mut doc) = api::register(utoipa_axum::router::OpenApiRouter::with_openapi(doc)).split_for_parts();
+    // After the routes are registered: the derive's modifiers run before there are paths.
+    utoipa::Modify::modify(&ErrorResponses, &mut doc);
+    if let (Some(components), Some(ckf)) = (doc.components.as_mut(), api::ckf_schemas()) {
+        components.schemas.extend(ckf);
+    }
+    (router, doc)
 }
 
 /// The OpenAPI document.

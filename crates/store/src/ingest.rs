@@ -218,6 +218,7 @@ pub enum Progress {
 /// What an ingest did: `documents`, `chunks` and `facts` count what was written (new or
 /// changed documents, their chunks and facts); `unchanged` documents were skipped.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct IngestSummary {
     /// Documents written (new or changed).
     pub documents: u64,
@@ -228,6 +229,7 @@ pub struct IngestSummary {
     /// Candidates dropped by validation.
     pub rejected_facts: u64,
     /// Those, by rejection code.
+    #[cfg_attr(feature = "openapi", schema(value_type = std::collections::BTreeMap<String, u64>))]
     pub rejected_by_reason: RejectionCounts,
     /// Documents identical to what the store holds (not rewritten).
     pub unchanged_documents: u64,

@@ -76,6 +76,7 @@ pub struct Chunk {
 
 /// A BM25 search result: the chunk and its score (higher is better).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SearchHit {
     /// The chunk id.

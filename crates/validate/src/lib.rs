@@ -34,6 +34,7 @@ pub enum ValidateError {
 
 /// Artefact kinds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum), value(rename_all = "snake_case"))]
 pub enum Kind {
@@ -128,6 +129,7 @@ impl Kind {
 
 /// A located finding, as reported.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Finding {
     /// JSON pointer into the document (empty for the whole document).
     pub path: String,
@@ -162,6 +164,7 @@ impl From<&Issue> for Finding {
 
 /// The report for one document. Field order is the JSON report's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FileReport {
     /// The document's name (a file as given, or a caller's label).
     pub file: String,

@@ -45,6 +45,7 @@ pub use crate::corpus::{Corpus, Source};
 
 /// Outcome of checking one claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = ClaimStatus))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// A source states it.
@@ -82,6 +83,7 @@ impl Status {
 
 /// How an evidence window relates to a claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Relationship {
     /// States the claim.
@@ -108,6 +110,7 @@ impl Relationship {
 
 /// A quote of a source: `exact` is the source text between char offsets `start` and `end`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Selector {
     /// The quoted text.
     pub exact: String,
@@ -119,6 +122,7 @@ pub struct Selector {
 
 /// One piece of evidence for or against a claim.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Edge {
     /// `<claim id>-e<n>`.
     pub edge_id: String,
@@ -134,6 +138,7 @@ pub struct Edge {
 
 /// The verification of one claim.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ClaimResult {
     /// The claim's id in the graph.
     pub claim_id: String,

@@ -36,6 +36,7 @@ pub const PASSAGES: usize = 5;
 
 /// What the model said about a claim.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SecondOpinion {
     /// Always `llm`: this verdict comes from a model, not from rules.
     pub method: &'static str,

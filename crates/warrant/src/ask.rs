@@ -9,8 +9,9 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+pub use warrant_answer::Answer;
 use warrant_answer::parse_rules;
-use warrant_answer::{Answer, Answerer, AskOptions, QueryPlan, RuleLibrary};
+use warrant_answer::{Answerer, AskOptions, QueryPlan, RuleLibrary};
 use warrant_answer::{PlanSource, plan_with_model};
 use warrant_store::Store;
 

@@ -95,6 +95,7 @@ pub struct CheckItem {
 
 /// What a check returns: one report, or a batch's entries in order.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(untagged)]
 pub enum CheckResponse {
     /// One answer's report.
@@ -108,8 +109,33 @@ pub enum CheckResponse {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CheckBatchResponse {
     /// A report (as one line of `warrant check --batch`), or `{"id", "index", "error"}`.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Object>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<CheckBatchEntry>))]
     pub items: Vec<Value>,
+}
+
+/// One entry of a batch response, for the OpenAPI document only (entries are built as JSON
+/// values by [`check`]).
+#[cfg(feature = "openapi")]
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum CheckBatchEntry {
+    /// The item's report.
+    Report(Box<Report>),
+    /// Why the item has no report.
+    Error(CheckItemError),
+}
+
+/// A batch item that has no report, in its place.
+#[cfg(feature = "openapi")]
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct CheckItemError {
+    /// The item's id; `null` when it could not be read.
+    #[schema(required = true)]
+    pub id: Option<String>,
+    /// The item's position in `items`, from 0.
+    pub index: usize,
+    /// What is wrong (a JSON pointer within the item and what was expected), or the failure.
+    pub error: String,
 }
 
 /// Why one item of a batch has no report: its id when it could be read, and the message.

@@ -3,6 +3,9 @@
 
 use serde::Deserialize;
 use warrant_ckf::CoverageMode;
+/// The JSON Schema of a CKF package (draft-07), which [`compile`]'s output is validated
+/// against.
+pub use warrant_ckf::PACKAGE_SCHEMA;
 use warrant_ckf::{CompileError, CompressionLevel, Options, SourceInput, compile_with};
 
 use warrant_ckf::RuleMapper;

@@ -8,7 +8,7 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use warrant_extract::{Answer, Options, answer_from_value, merge_context};
-use warrant_graph::PredicateGraph;
+pub use warrant_graph::PredicateGraph;
 use warrant_llm::Llm;
 
 use crate::error::{Error, Result};

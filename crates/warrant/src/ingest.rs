@@ -3,7 +3,8 @@
 
 use serde::Deserialize;
 use serde_json::Value;
-use warrant_store::{IngestOptions, IngestSummary};
+use warrant_store::IngestOptions;
+pub use warrant_store::IngestSummary;
 
 use crate::env::Env;
 use crate::error::{Error, Problem, Result};

@@ -11,8 +11,9 @@ use warrant_check::{extract_graph, is_broken_graph, is_graph, load_graph};
 use warrant_cpl::Rubric;
 use warrant_cpl::RubricsWithoutJudge;
 use warrant_cpl::RunDiagnostic;
+pub use warrant_cpl::RunResult;
 use warrant_cpl::packs::{PackListing, builtin_ids};
-use warrant_cpl::{Engine, Pack, RunResult, ToolRegistry};
+use warrant_cpl::{Engine, Pack, ToolRegistry};
 use warrant_graph::PredicateGraph;
 use warrant_llm::Llm;
 

@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 use warrant_research::ModelStages;
-use warrant_research::{Chain, FixedClock, Intent, RunLog, RunRecord, SqliteRunLog, StoreGraph, Timestamp};
+pub use warrant_research::RunRecord;
+use warrant_research::{Chain, FixedClock, Intent, RunLog, SqliteRunLog, StoreGraph, Timestamp};
 use warrant_research::{RuleAssessor, RuleRouter};
 
 use crate::env::Env;
@@ -39,6 +40,22 @@ pub struct ResearchRequest {
     /// The run clock, RFC 3339 (default: the system clock), for reproducible runs.
     #[serde(default)]
     pub now: Option<String>,
+}
+
+/// The body [`research`] returns, for the OpenAPI document only (the value itself is built by
+/// `RunRecord::result_json`; the server's schema test keeps the two in step).
+#[cfg(feature = "openapi")]
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct ResearchResult {
+    /// The SearchResult.
+    #[serde(flatten)]
+    pub result: warrant_research::SearchResult,
+    /// The run's id (`rg_` and 8 hex digits), for `GET /v1/research/{run_id}`.
+    pub run_id: String,
+    /// The last assessment's verdict; absent when the run answered directly from the
+    /// candidates or failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sufficient: Option<bool>,
 }
 
 fn run_log(env: &Env) -> Result<SqliteRunLog> {

@@ -1,7 +1,8 @@
 //! Searching the store: its top chunks for a query, by BM25.
 
 use serde::Deserialize;
-use warrant_store::{SearchHit, Store};
+pub use warrant_store::SearchHit;
+use warrant_store::Store;
 
 use crate::env::Env;
 use crate::error::{Error, Result};

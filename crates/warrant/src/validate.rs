@@ -9,10 +9,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use serde_json::Value;
-use warrant_validate::{EvidenceSet, FileReport, Kind};
+use warrant_validate::{EvidenceSet, Kind};
 
 use crate::error::{Error, Result};
 use crate::io::{display_name, read_json, read_text};
+
+pub use warrant_validate::FileReport;
 
 /// Another document validated alongside (for cross-references between evidence documents).
 #[derive(Debug, Clone, Deserialize)]

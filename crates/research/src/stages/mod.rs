@@ -24,6 +24,7 @@ pub use synthesize::{RuleSynthesizer, Synthesis, SynthesisInput, Synthesizer, qu
 
 /// The topic and hints the chain is working on: the intent's, replaced on retighten (D31).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Working {
     /// The working topic.
     pub topic: String,
@@ -34,6 +35,7 @@ pub struct Working {
 
 /// Tokens a model reported for one call (zero for deterministic stages).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Usage {
     /// Prompt tokens.
     pub prompt_tokens: i64,

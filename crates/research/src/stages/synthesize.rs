@@ -23,6 +23,7 @@ pub const MAX_CITED: usize = 8;
 
 /// A synthesizer's output before quote-back.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Synthesis {
     /// The answer text.
     #[serde(default)]
