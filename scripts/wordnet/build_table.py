@@ -46,7 +46,7 @@ MIN_COUNT = 3
 HYPO_LEVELS = 2
 MAX_STEPS = 6
 
-# Lower-cased acronyms that meet a function word missing from stopwords.txt ("US" → "us").
+# Lower-cased acronyms that meet a function word missing from the stopword list ("US" → "us").
 EXTRA_STOP = {"us"}
 
 # A word the verifier can meet as one token: letters, hyphens inside.
@@ -289,12 +289,18 @@ def build(synsets, keep, lexical, table: Table):
                     table.add(rel, a, b, symmetric=True)
 
 
-def read_stopwords(path: Path) -> set[str]:
-    """stopwords.txt as lexicon.rs reads it: '#' lines skipped, words split on whitespace."""
+def read_stopwords(path: Path, section: str = "verify") -> set[str]:
+    """One `[section]` of stopwords.txt as warrant_text::stopwords reads it: '#' lines skipped,
+    words split on whitespace."""
     words = set()
+    current = None
     for line in path.read_text(encoding="utf-8").splitlines():
         line = line.strip()
-        if line and not line.startswith("#"):
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = line[1:-1]
+        elif current == section:
             words.update(line.split())
     return words
 
@@ -374,7 +380,7 @@ every stem of the table, listed or listing, with the lemmas behind it
 
 `table.tsv`: {stems} stems, {size} bytes; `words.tsv`: {words_stems} stems, {words_count}
 words, {words_size} bytes. Only lemmas of letters (with inner hyphens: "well-known") are
-read; multi-word lemmas (WordNet's `_`) and lemmas with digits or other marks are left out, as are stop words (`../stopwords.txt`, plus "us", the lower-cased
+read; multi-word lemmas (WordNet's `_`) and lemmas with digits or other marks are left out, as are stop words (`[verify]` of `crates/text/data/stopwords.txt`, plus "us", the lower-cased
 "US") and stems shorter than two characters; a pair whose two words share a stem is dropped.
 For `hypo`, a hypernym synset named only by multi-word lemmas ("motor_vehicle") is climbed
 through without counting as a level, so "car" reaches "vehicle"; instance hypernyms are not
@@ -437,7 +443,7 @@ def main() -> int:
     synsets = read_data(args.wordnet)
     index = read_index(args.wordnet)
     counts = read_counts(args.wordnet)
-    table = Table(read_stopwords(REPO / "crates/verify/data/stopwords.txt"))
+    table = Table(read_stopwords(REPO / "crates/text/data/stopwords.txt"))
     keep, lexical, stats = frequent_senses(synsets, index, counts, table.stem)
     build(synsets, keep, lexical, table)
 

@@ -9,7 +9,6 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use unicode_normalization::UnicodeNormalization;
 use warrant_facts::{ArgType, Cardinality, Fact, Object, Polarity, Vocabulary};
 use warrant_facts::{parse_duration_minutes, parse_number, parse_timestamp_ms};
 use warrant_text::number::BigRational;
@@ -31,8 +30,7 @@ pub enum NormValue {
 
 /// A string normalised for comparison: NFC, trimmed, whitespace collapsed, lower-cased.
 pub fn norm_text(s: &str) -> String {
-    let nfc: String = s.nfc().collect();
-    nfc.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+    warrant_text::normalize::normalize_lower(s)
 }
 
 /// The normalised value of an object, read by the predicate's object type: durations as

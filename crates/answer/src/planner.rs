@@ -28,6 +28,7 @@ use regex::{Regex, RegexBuilder};
 use serde_json::Value;
 use warrant_facts::{ArgType, Vocabulary, canonical_entity};
 use warrant_store::{Store, StoreError};
+use warrant_text::stopwords::List;
 
 use crate::plan::{Goal, QueryPlan};
 use crate::rules::RuleLibrary;
@@ -55,80 +56,6 @@ pub struct Planner {
     version_a: Regex,
     version_b: Regex,
 }
-
-const FUNCTION_WORDS: &[&str] = &[
-    "a",
-    "an",
-    "the",
-    "is",
-    "are",
-    "was",
-    "were",
-    "be",
-    "been",
-    "do",
-    "does",
-    "did",
-    "what",
-    "when",
-    "where",
-    "which",
-    "who",
-    "why",
-    "how",
-    "long",
-    "before",
-    "until",
-    "after",
-    "in",
-    "on",
-    "at",
-    "of",
-    "for",
-    "to",
-    "from",
-    "by",
-    "with",
-    "without",
-    "if",
-    "then",
-    "than",
-    "and",
-    "or",
-    "not",
-    "no",
-    "can",
-    "could",
-    "should",
-    "would",
-    "will",
-    "may",
-    "might",
-    "must",
-    "their",
-    "there",
-    "they",
-    "them",
-    "its",
-    "it",
-    "this",
-    "that",
-    "these",
-    "those",
-    "any",
-    "some",
-    "still",
-    "ever",
-    "currently",
-    "my",
-    "our",
-    "your",
-    "his",
-    "her",
-    "i",
-    "we",
-    "you",
-];
 
 fn ci(re: &str) -> Regex {
     // The patterns here are fixed; a failure is a build defect caught by the tests.
@@ -288,7 +215,7 @@ impl Planner {
     fn ngram_subjects(&self, text: &str, store: &dyn Store) -> Result<Vec<String>, StoreError> {
         let tokens: Vec<&str> =
             text.split_whitespace().map(|t| t.trim_matches(|c: char| !c.is_alphanumeric())).filter(|t| !t.is_empty()).collect();
-        let function = |t: &str| FUNCTION_WORDS.contains(&t.to_lowercase().as_str());
+        let function = |t: &str| List::Question.contains(&t.to_lowercase());
         let mut out: Vec<String> = Vec::new();
         let mut i = 0;
         while i < tokens.len() {

@@ -13,35 +13,28 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use unicode_normalization::UnicodeNormalization;
-use unicode_normalization::char::is_combining_mark;
 use warrant_store::{Chunk, Derived, Store, StoreError};
+use warrant_text::bm25::{Index as Bm25, Params, Weighting};
 use warrant_text::fasthash::FastMap;
+use warrant_text::normalize::without_marks;
 use warrant_verify::Analysed;
 use warrant_verify::lexicon;
 
-/// BM25 term-frequency saturation.
-const K1: f64 = 1.2;
-/// BM25 length normalisation.
-const B: f64 = 0.75;
+/// Chunk retrieval's BM25: a term counts as often as the chunk says it, and a context word's
+/// weight scales its idf.
+const BM25: Params = Params::standard(Weighting::Idf);
 
 /// Bytes of chunk text whose sentence analyses are kept at most. An analysis takes about 70
 /// times the memory of its text (every word, stem and key its own string), so this keeps
 /// ~45 MB: ~2,000 chunks of 300 chars. The least recently used go first.
 const ANALYSED_TEXT: usize = 640 * 1024;
 
-/// One term's occurrences: (chunk position, times it occurs there), in chunk order.
-type Postings = Vec<(u32, u32)>;
-
 /// Every chunk of a store and an inverted index of their terms.
 #[derive(Debug, Default)]
 pub struct ChunkIndex {
     chunks: Vec<Chunk>,
-    /// Each chunk's BM25 length factor, `K1 · (1 − B + B · terms / average terms)`.
-    norms: Vec<f64>,
-    /// Term → its position in `postings`.
-    terms: FastMap<String, u32>,
-    postings: Vec<Postings>,
+    /// Each chunk's terms (the keys of its content words) with their counts.
+    index: Bm25,
     /// Chunks' sentences, analysed when retrieved, the most recently used kept.
     analysed: Mutex<Recent>,
     /// Bytes of analysed chunk text kept at most ([`ANALYSED_TEXT`]).
@@ -69,7 +62,6 @@ impl ChunkIndex {
     /// Reads every chunk of `store` and indexes it.
     pub fn build(store: &dyn Store) -> Result<ChunkIndex, StoreError> {
         let mut index = ChunkIndex { keep: ANALYSED_TEXT, ..ChunkIndex::default() };
-        let mut lengths: Vec<u32> = Vec::new();
         // Lower-case word → term position, `None` for a function word: each distinct word is
         // stemmed once.
         let mut seen: FastMap<String, Option<u32>> = FastMap::default();
@@ -80,18 +72,16 @@ impl ChunkIndex {
         store.visit_chunks(&mut |chunk| {
             let at = index.chunks.len() as u32;
             counts.clear();
-            let mut length = 0u32;
             for_each_word(&chunk.text, |lower| {
                 let term = match seen.get(lower) {
                     Some(t) => *t,
                     None => {
-                        let t = (!lexicon::is_stopword(lower)).then(|| index.intern(lexicon::key(lower)));
+                        let t = (!lexicon::is_stopword(lower)).then(|| index.index.intern(lexicon::key(lower)));
                         seen.insert(lower.to_string(), t);
                         t
                     }
                 };
                 let Some(t) = term else { return };
-                length += 1;
                 if last.len() <= t as usize {
                     last.resize(t as usize + 1, (u32::MAX, 0));
                 }
@@ -104,14 +94,9 @@ impl ChunkIndex {
                     counts.push((t, 1));
                 }
             });
-            for &(t, n) in &counts {
-                index.postings[t as usize].push((at, n));
-            }
-            lengths.push(length);
+            index.index.add(&counts);
             index.chunks.push(chunk);
         })?;
-        let average = (lengths.iter().map(|&l| f64::from(l)).sum::<f64>() / lengths.len().max(1) as f64).max(1.0);
-        index.norms = lengths.iter().map(|&l| K1 * (1.0 - B + B * f64::from(l) / average)).collect();
         Ok(index)
     }
 
@@ -119,14 +104,6 @@ impl ChunkIndex {
     pub fn keeping(mut self, bytes: usize) -> Self {
         self.keep = bytes;
         self
-    }
-
-    fn intern(&mut self, key: String) -> u32 {
-        let next = self.postings.len() as u32;
-        *self.terms.entry(key).or_insert_with(|| {
-            self.postings.push(Vec::new());
-            next
-        })
     }
 
     /// Number of chunks.
@@ -193,14 +170,14 @@ impl ChunkIndex {
             if lexicon::is_stopword(lower) {
                 return;
             }
-            if let Some(&t) = self.terms.get(&lexicon::key(lower))
+            if let Some(t) = self.index.term(&lexicon::key(lower))
                 && !all.contains(&t)
             {
                 all.push(t);
             }
         });
         let half = self.chunks.len() / 2;
-        let ranking: Vec<u32> = all.iter().copied().filter(|&t| self.postings[t as usize].len() <= half).collect();
+        let ranking: Vec<u32> = all.iter().copied().filter(|&t| self.index.df(t) <= half).collect();
         if ranking.is_empty() { all } else { ranking }
     }
 
@@ -215,21 +192,8 @@ impl ChunkIndex {
     /// claim's own).
     pub fn search_weighted(&self, terms: &[(u32, f64)], limit: usize, scores: &mut Vec<f64>) -> Vec<usize> {
         scores.resize(self.chunks.len(), 0.0);
-        let n = self.chunks.len() as f64;
         let mut touched: Vec<u32> = Vec::new();
-        for &(t, weight) in terms {
-            let postings = &self.postings[t as usize];
-            let df = postings.len() as f64;
-            let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
-            for &(c, tf) in postings {
-                let slot = &mut scores[c as usize];
-                if *slot == 0.0 {
-                    touched.push(c);
-                }
-                let tf = f64::from(tf);
-                *slot += weight * idf * tf * (K1 + 1.0) / (tf + self.norms[c as usize]);
-            }
-        }
+        self.index.accumulate(&BM25, terms, scores, &mut touched);
         let scored = touched.iter().map(|&c| (std::mem::take(&mut scores[c as usize]), c));
         warrant_text::rank::top(scored, limit).into_iter().map(|c| c as usize).collect()
     }
@@ -255,7 +219,7 @@ fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
                 i = start + rest.chars().next().map_or(1, char::len_utf8);
                 continue;
             }
-            f(&fold_diacritics(&rest[..end].to_lowercase()));
+            f(&without_marks(&rest[..end].to_lowercase()));
             i = start + end;
             continue;
         }
@@ -268,11 +232,6 @@ fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
             i += 1;
         }
     }
-}
-
-/// The text without combining marks after canonical decomposition.
-fn fold_diacritics(text: &str) -> String {
-    text.nfd().filter(|c| !is_combining_mark(*c)).collect()
 }
 
 #[cfg(test)]
@@ -346,7 +305,7 @@ mod tests {
             let want: Vec<String> = text
                 .split(|c: char| !c.is_alphanumeric())
                 .filter(|w| !w.is_empty())
-                .map(|w| fold_diacritics(&w.to_lowercase()))
+                .map(|w| without_marks(&w.to_lowercase()))
                 .collect();
             proptest::prop_assert_eq!(got, want);
         }

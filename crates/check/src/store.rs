@@ -201,7 +201,7 @@ fn fact_selector(store: &dyn Store, fact: &Fact) -> Result<Option<Selector>, Sto
 fn objects_agree(a: &Object, b: &Object) -> bool {
     match (a, b) {
         (Object::String(x), Object::String(y)) => {
-            let fold = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+            let fold = |s: &str| warrant_text::normalize::collapse_whitespace(s).to_lowercase();
             fold(x) == fold(y) || same_amount(x, y)
         }
         (Object::Number(x), Object::Number(y)) => warrant_facts::numbers_equal(x, y),

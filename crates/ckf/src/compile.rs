@@ -424,7 +424,7 @@ fn verbatim_guard(sections: &mut [Vec<Item>], spans: &[Span], warnings: &mut Vec
                 let Some(span) = spans.get(e.span as usize) else { return false };
                 let (a, b) = (e.start as usize, e.end as usize);
                 let (Some(slice), Some(after)) = (span.text.get(a..b), span.text.get(b..)) else { return false };
-                let glued = after.chars().next().is_some_and(unicode_normalization::char::is_combining_mark);
+                let glued = after.chars().next().is_some_and(warrant_text::normalize::is_combining_mark);
                 !glued && normalize(slice) == e.excerpt && e.excerpt.chars().count() <= crate::map::evidence::MAX_EXCERPT
             })
         });

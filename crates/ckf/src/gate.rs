@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use warrant_text::fasthash::FastSet;
+use warrant_text::stopwords::List;
 
 /// Articles, prepositions and conjunctions (EN, PT, ES) a complete text does not end with.
 const DANGLING: &[&str] = &[
@@ -14,18 +15,7 @@ const DANGLING: &[&str] = &[
     "sin",
 ];
 
-/// EN and PT stopwords removed before Jaccard similarity (§6.1 step 4), plus ES.
-const STOPWORDS: &[&str] = &[
-    "the", "and", "for", "with", "that", "this", "are", "was", "were", "from", "into", "not", "but", "have", "has", "its",
-    "their", "they", "you", "your", "our", "all", "any", "can", "will", "shall", "should", "must", "may", "been", "than", "then",
-    "when", "which", "what", "who", "how", "does", "also", "such", "these", "those", "there", "each", "only", "per", "um", "uma",
-    "dos", "das", "que", "não", "para", "com", "por", "mais", "como", "mas", "foi", "pelo", "pela", "quando", "deve", "devem",
-    "pode", "podem", "isso", "este", "esta", "essa", "esse", "também", "são", "ser", "seu", "sua", "entre", "sem", "até", "los",
-    "las", "del", "una", "con", "pero", "sus", "debe", "deben", "puede", "pueden", "sin", "hasta",
-];
-
 static DANGLING_SET: LazyLock<FastSet<&'static str>> = LazyLock::new(|| DANGLING.iter().copied().collect());
-static STOP_SET: LazyLock<FastSet<&'static str>> = LazyLock::new(|| STOPWORDS.iter().copied().collect());
 
 /// The number of words of a text and its last word, in one pass.
 fn word_count_and_last(text: &str) -> (usize, Option<&str>) {
@@ -181,13 +171,13 @@ pub fn token_occurrences(text: &str) -> Vec<Cow<'_, str>> {
             continue;
         }
         if w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
-            if !STOP_SET.contains(w) {
+            if !List::Jaccard.contains(w) {
                 out.push(Cow::Borrowed(w));
             }
             continue;
         }
         let l = w.to_lowercase();
-        if STOP_SET.contains(l.as_str()) {
+        if List::Jaccard.contains(&l) {
             continue;
         }
         out.push(Cow::Owned(l));

@@ -4,6 +4,7 @@
 use std::sync::LazyLock;
 
 use warrant_text::fasthash::FastMap;
+use warrant_text::stopwords::List;
 use warrant_text::words::words;
 
 /// A detected language.
@@ -52,40 +53,12 @@ impl Lang {
 
 const LANGS: [Lang; 5] = [Lang::En, Lang::PtBr, Lang::Es, Lang::Fr, Lang::De];
 
-const EN: &[&str] = &[
-    "the", "and", "of", "to", "is", "are", "in", "that", "for", "with", "it", "this", "be", "on", "as", "by", "was", "were",
-    "not", "or", "an", "from", "which", "have", "has", "at", "will", "must", "should", "can", "if", "when", "their", "they",
-    "you", "your", "we", "our", "all", "any", "only", "than", "there", "these", "those", "been", "would", "may", "shall",
-    "unless", "except", "after", "before", "into", "within", "per", "its", "who", "what", "how", "does", "do",
-];
-const PT: &[&str] = &[
-    "o", "os", "as", "de", "do", "da", "dos", "das", "que", "não", "um", "uma", "para", "com", "por", "no", "na", "nos", "nas",
-    "se", "ao", "aos", "é", "são", "ou", "mais", "como", "mas", "foi", "pelo", "pela", "quando", "deve", "devem", "pode",
-    "podem", "isso", "este", "esta", "essa", "esse", "também", "já", "ser", "seu", "sua", "entre", "sem", "até", "quais", "qual",
-    "após", "antes", "apenas", "aluno", "você", "ele", "ela", "eles", "elas", "muito", "então", "está",
-];
-const ES: &[&str] = &[
-    "el", "los", "las", "de", "del", "que", "y", "en", "un", "una", "para", "con", "por", "es", "son", "se", "al", "lo", "como",
-    "más", "pero", "sus", "su", "cuando", "debe", "deben", "puede", "pueden", "este", "esta", "estos", "sin", "hasta", "también",
-    "ya", "ser", "entre", "muy", "donde", "porque", "sobre", "todo", "hay", "usted", "ellos", "si", "sólo", "solo", "tiene",
-    "tienen", "después", "antes", "cual", "cuál",
-];
-const FR: &[&str] = &[
-    "le", "la", "les", "des", "du", "et", "est", "un", "une", "pour", "dans", "qui", "que", "pas", "sur", "au", "aux", "avec",
-    "ce", "cette", "ces", "sont", "ou", "mais", "il", "elle", "nous", "vous", "ils", "leur", "doit", "doivent", "peut", "être",
-    "avoir", "fait", "comme", "plus", "sans", "lorsque", "quand", "si",
-];
-const DE: &[&str] = &[
-    "der", "die", "das", "und", "ist", "nicht", "ein", "eine", "zu", "den", "dem", "mit", "für", "auf", "sich", "des", "im",
-    "von", "werden", "wird", "sind", "auch", "oder", "wenn", "muss", "müssen", "kann", "können", "bei", "nach", "aus", "einer",
-    "eines", "zum", "zur", "über", "wie", "nur", "durch",
-];
-
 /// Word → bitmask of languages it is a stopword of.
 static STOPWORDS: LazyLock<FastMap<&'static str, u8>> = LazyLock::new(|| {
     let mut m: FastMap<&'static str, u8> = FastMap::default();
-    for (bit, list) in [EN, PT, ES, FR, DE].iter().enumerate() {
-        for w in *list {
+    let lists = [List::LangEn, List::LangPt, List::LangEs, List::LangFr, List::LangDe];
+    for (bit, list) in lists.iter().enumerate() {
+        for w in list.words() {
             *m.entry(w).or_insert(0) |= 1 << bit;
         }
     }

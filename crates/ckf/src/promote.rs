@@ -19,13 +19,10 @@ use crate::map::cues;
 use crate::model::{Item, PromotionAudit, PromotionReject, Section, span_id};
 use crate::normalize::{chars, normalize};
 use crate::similarity::JaccardIndex;
+use warrant_text::pattern::compile as re;
 
 /// Near-duplicate threshold against the target section.
 const NEAR_DUPLICATE: f64 = 0.85;
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("regex {p}: {e}"))
-}
 
 static IF_CUE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^(?:if|when|in case of|to|se|quando|para|em caso de|si|cuando|en caso de)(?-u:\b)"));

@@ -9,6 +9,7 @@ use regex::Regex;
 use warrant_graph::SourceType;
 
 use crate::markdown::{Reference, URL};
+use warrant_text::pattern::compile as re;
 
 /// A citation marker found in prose.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,10 +20,6 @@ pub struct FoundCitation {
     pub kind: SourceType,
     /// URL, reference text or document name.
     pub value: String,
-}
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("citation regex {p}: {e}"))
 }
 
 static BRACKET: LazyLock<Regex> = LazyLock::new(|| re(r"\[(\d{1,3}(?:\s*[,–-]\s*\d{1,3})*)\]"));

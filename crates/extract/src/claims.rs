@@ -7,10 +7,7 @@ use std::sync::LazyLock;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::Regex;
 use warrant_graph::Modality;
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("claim regex {p}: {e}"))
-}
+use warrant_text::pattern::compile as re;
 
 /// Auxiliaries and copulas: a clause that has one has a verb.
 const AUX: &[&str] = &[

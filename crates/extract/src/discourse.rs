@@ -5,10 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 use warrant_graph::DiscourseType;
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("discourse regex {p}: {e}"))
-}
+use warrant_text::pattern::compile as re;
 
 struct Cue {
     kind: DiscourseType,

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use warrant_text::date::{DateKind, find_dates};
 use warrant_text::fasthash::{FastMap, FastSet};
 use warrant_text::number::{BigRational, format_rational};
+use warrant_text::pattern::compile as re;
 use warrant_text::quantity::{Dimension, find_quantities};
 
 /// An entity found in the text.
@@ -21,10 +22,6 @@ pub struct FoundEntity {
     pub kind: &'static str,
     /// Normalised values.
     pub attributes: Option<Map<String, Value>>,
-}
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("entity regex {p}: {e}"))
 }
 
 fn list(data: &str) -> Vec<&str> {

@@ -6,6 +6,7 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
+use warrant_text::pattern::compile as re;
 
 /// A code block.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,10 +39,6 @@ pub struct Blocks {
     pub references: BTreeMap<String, Reference>,
     /// Ranges that are not prose (code blocks, reference lists and their headings), sorted.
     pub non_prose: Vec<Range<usize>>,
-}
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("markdown regex {p}: {e}"))
 }
 
 static FENCE: LazyLock<Regex> = LazyLock::new(|| re(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\s]*)[^`\n]*$"));

@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::Value;
 use warrant_text::arith;
+use warrant_text::pattern::compile as re;
 
 /// An operation found in the text.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,10 +21,6 @@ pub struct FoundOperation {
     pub operands: Vec<Value>,
     /// The stated result.
     pub result: Value,
-}
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("operation regex {p}: {e}"))
 }
 
 /// A number literal as JSON, from written text: `$1,234.50` → `1234.50`, `.5` → `0.5`.

@@ -6,8 +6,6 @@
 
 use std::borrow::Cow;
 
-use unicode_normalization::UnicodeNormalization;
-
 /// Leading words dropped by step 3 of §3.2.
 const ARTICLES: [&str; 6] = ["the", "a", "an", "all", "every", "each"];
 
@@ -26,7 +24,7 @@ const ARTICLES: [&str; 6] = ["the", "a", "an", "all", "every", "each"];
 /// ```
 pub fn canonical_entity(name: &str) -> String {
     // ASCII is already NFC; most names are ASCII, and this runs for every fact and mention.
-    let lower = if name.is_ascii() { name.to_ascii_lowercase() } else { name.nfc().collect::<String>().to_lowercase() };
+    let lower = if name.is_ascii() { name.to_ascii_lowercase() } else { warrant_text::normalize::nfc(name).to_lowercase() };
     let words = drop_article(lower.trim());
     let mut snake = snake_case(words);
     if let Some(pos) = snake.rfind('_') {

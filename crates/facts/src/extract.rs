@@ -28,30 +28,7 @@ use crate::vocab::Vocabulary;
 /// Sentences of `text` as trimmed byte ranges: a sentence ends at `.`, `!` or `?` followed by
 /// whitespace or the end of the text (§5.4). Empty sentences are dropped.
 pub fn split_sentences(text: &str) -> Vec<Range<usize>> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if matches!(b, b'.' | b'!' | b'?') {
-            let end = i + 1;
-            let boundary = end == bytes.len() || text[end..].starts_with(char::is_whitespace);
-            if boundary {
-                push_trimmed(text, start..end, &mut out);
-                start = end;
-            }
-        }
-    }
-    push_trimmed(text, start..text.len(), &mut out);
-    out
-}
-
-fn push_trimmed(text: &str, r: Range<usize>, out: &mut Vec<Range<usize>>) {
-    let s = &text[r.clone()];
-    let lead = s.len() - s.trim_start().len();
-    let trimmed = s.trim();
-    if !trimmed.is_empty() {
-        out.push(r.start + lead..r.start + lead + trimmed.len());
-    }
+    warrant_text::segment::sentences_at_terminators(text)
 }
 
 static LEADING_CONDITION: LazyLock<Regex> = LazyLock::new(|| {

@@ -4,137 +4,12 @@
 use std::collections::BTreeSet;
 use std::ops::Range;
 
-/// English function words left out of topic terms (assess, router normalisation, entity
-/// look-up). Sorted, for binary search.
-const STOPWORDS: [&str; 123] = [
-    "a",
-    "about",
-    "above",
-    "after",
-    "again",
-    "against",
-    "all",
-    "am",
-    "an",
-    "and",
-    "any",
-    "are",
-    "as",
-    "at",
-    "be",
-    "because",
-    "been",
-    "before",
-    "being",
-    "below",
-    "between",
-    "both",
-    "but",
-    "by",
-    "can",
-    "could",
-    "did",
-    "do",
-    "does",
-    "doing",
-    "down",
-    "during",
-    "each",
-    "few",
-    "for",
-    "from",
-    "further",
-    "had",
-    "has",
-    "have",
-    "having",
-    "he",
-    "her",
-    "here",
-    "hers",
-    "herself",
-    "him",
-    "himself",
-    "his",
-    "how",
-    "i",
-    "if",
-    "in",
-    "into",
-    "is",
-    "it",
-    "its",
-    "itself",
-    "just",
-    "me",
-    "more",
-    "most",
-    "my",
-    "myself",
-    "no",
-    "nor",
-    "not",
-    "now",
-    "of",
-    "off",
-    "on",
-    "once",
-    "only",
-    "or",
-    "other",
-    "our",
-    "ours",
-    "ourselves",
-    "out",
-    "over",
-    "own",
-    "same",
-    "she",
-    "should",
-    "so",
-    "some",
-    "such",
-    "than",
-    "that",
-    "the",
-    "their",
-    "theirs",
-    "them",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "those",
-    "through",
-    "to",
-    "too",
-    "under",
-    "until",
-    "up",
-    "very",
-    "was",
-    "we",
-    "were",
-    "what",
-    "when",
-    "where",
-    "which",
-    "while",
-    "who",
-    "whom",
-    "why",
-    "will",
-    "with",
-    "would",
-    "you",
-    "your",
-    "yours",
-];
+use warrant_text::stopwords::List;
 
-/// Whether a lower-case word is a stopword.
+/// Whether a lower-case word is a stopword: an English function word left out of topic terms
+/// (assess, router normalisation, entity look-up).
 pub fn is_stopword(word: &str) -> bool {
-    STOPWORDS.binary_search(&word).is_ok()
+    List::Research.contains(word)
 }
 
 /// Byte ranges of the alphanumeric runs of `text`.
@@ -281,8 +156,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stopwords_are_sorted() {
-        assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
+    fn stopwords_are_the_research_list() {
+        assert_eq!(List::Research.words().len(), 123);
         assert!(is_stopword("the") && !is_stopword("token"));
     }
 

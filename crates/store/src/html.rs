@@ -217,7 +217,7 @@ impl TokenSink for Sink {
 }
 
 fn collapse(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    warrant_text::normalize::collapse_whitespace(s)
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use std::ops::Range;
 use std::sync::LazyLock;
 
+use crate::pattern::compile as re;
 use regex::Regex;
 
 /// What kind of temporal expression a mention is.
@@ -85,10 +86,6 @@ pub fn month_number(word: &str) -> Option<u8> {
         .iter()
         .position(|m| *m == w || (w.len() >= 3 && m.starts_with(&w) && (w.len() == 3 || w == "sept")))
         .map(|i| i as u8 + 1)
-}
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("date regex {p}: {e}"))
 }
 
 const MONTH_RE: &str = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?";

@@ -127,6 +127,64 @@ pub fn first_sentence_in(text: &str, range: Range<usize>) -> Option<Range<usize>
     sentences_up_to(text, range, 1, false).into_iter().next()
 }
 
+/// Sentences of `text` by the plainest rule: one ends at every `.`, `!` or `?` followed by
+/// whitespace or the end of the text, whatever precedes it (no abbreviations, initials or
+/// line rules). Facts extraction and store chunking are specified this way, so chunk
+/// boundaries stay put when [`sentences`] learns new rules.
+pub fn sentences_at_terminators(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if matches!(b, b'.' | b'!' | b'?') {
+            let end = i + 1;
+            if end == bytes.len() || text[end..].starts_with(char::is_whitespace) {
+                push_trimmed(text, start..end, &mut out);
+                start = end;
+            }
+        }
+    }
+    push_trimmed(text, start..text.len(), &mut out);
+    out
+}
+
+/// Rules of [`sentences_with`] beyond the default ones of [`sentences_in`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// Casual text, as [`sentences_in_casual`] splits it.
+    pub casual: bool,
+    /// Text assembled from many documents (retrieved sources): no sentence ends after an
+    /// initial ("H."), a dotted word ("a.k.a.") or a title abbreviation ("St.", "No."), and
+    /// one does end at a period glued to a capitalised word ("…Philadelphia.First …"), where
+    /// two documents were concatenated without a space.
+    pub sources: bool,
+}
+
+/// A sentence found by [`sentences_with`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sentence {
+    /// Its byte range, trimmed.
+    pub range: Range<usize>,
+    /// The previous sentence ran into it without a space ([`Rules::sources`] only): the mark
+    /// of texts concatenated from different documents.
+    pub glued: bool,
+}
+
+/// Sentences within `range` of `text` under `rules`.
+pub fn sentences_with(text: &str, range: Range<usize>, rules: Rules) -> Vec<Sentence> {
+    let ranges = sentences_up_to(text, range, usize::MAX, rules.casual);
+    if !rules.sources {
+        return ranges.into_iter().map(|range| Sentence { range, glued: false }).collect();
+    }
+    let mut out = Vec::new();
+    for r in join_initials(text, ranges) {
+        for (n, range) in split_glued(text, r).into_iter().enumerate() {
+            out.push(Sentence { range, glued: n > 0 });
+        }
+    }
+    out
+}
+
 /// The first `max` sentences within `range`: segmentation only moves forward, so stopping
 /// once `max` are found leaves them as they are in the full list.
 fn sentences_up_to(text: &str, range: Range<usize>, max: usize, casual: bool) -> Vec<Range<usize>> {
@@ -278,6 +336,67 @@ fn starts_line(head: &str) -> bool {
     t.is_empty() || t.ends_with('\n')
 }
 
+/// Abbreviations after which [`Rules::sources`] rejoins a split sentence (as written, period
+/// included).
+const SOURCE_ABBREVIATIONS: &[&str] = &[
+    "St.", "Dr.", "Mr.", "Mrs.", "Ms.", "Jr.", "Sr.", "Mt.", "Ft.", "Gen.", "Col.", "Lt.", "Sgt.", "Prof.", "Rev.", "Inc.",
+    "Ltd.", "Co.", "vs.", "approx.", "No.",
+];
+
+/// Rejoins sentences split after an initial ("… H." + "Bruce Humberstone …").
+fn join_initials(text: &str, ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        if let Some(prev) = out.last_mut() {
+            let b = text[prev.clone()].trim_end().as_bytes();
+            let last_word = text[prev.clone()].trim_end().rsplit(char::is_whitespace).next().unwrap_or("");
+            // "8 °C." ends a sentence: a unit after a number is not an initial.
+            let unit = last_word.starts_with('°')
+                || text[prev.clone()].trim_end().rsplit(char::is_whitespace).nth(1).is_some_and(|w| w.parse::<f64>().is_ok());
+            let initial = !unit
+                && b.len() >= 2
+                && b[b.len() - 1] == b'.'
+                && b[b.len() - 2].is_ascii_uppercase()
+                && (b.len() == 2 || !b[b.len() - 3].is_ascii_alphabetic());
+            // "a.k.a.", "e.g.", "St.": an abbreviation, not a sentence end.
+            // (Sliced at a char boundary: the word may end in a curly quote, `now!”`.)
+            let dotted = last_word.chars().count() > 2
+                && last_word.char_indices().next_back().is_some_and(|(end, _)| last_word[..end].contains('.'));
+            let initial = initial || dotted || SOURCE_ABBREVIATIONS.contains(&last_word);
+            if initial {
+                prev.end = r.end;
+                continue;
+            }
+        }
+        out.push(r);
+    }
+    out
+}
+
+/// Splits a sentence range where a period is directly followed by a capitalised word and
+/// preceded by a lower-case word, a digit or a closing quote or bracket ("…Philadelphia.First
+/// …", "…2013.Reggie …") — texts concatenated without a space. Initials ("U.S.") are left alone.
+fn split_glued(text: &str, r: Range<usize>) -> Vec<Range<usize>> {
+    let s = &text[r.clone()];
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 2..b.len().saturating_sub(2) {
+        let before = b[i - 1];
+        // "…actor.H. Bruce": an initial after the glue point.
+        let initial_after = b[i + 1].is_ascii_uppercase() && b[i + 2] == b'.';
+        let word_before = before.is_ascii_lowercase() && b[i - 2].is_ascii_lowercase()
+            || before.is_ascii_digit() && b[i - 2].is_ascii_digit()
+            || matches!(before, b'"' | b')' | b'\'' | b']');
+        if b[i] == b'.' && word_before && b[i + 1].is_ascii_uppercase() && (b[i + 2].is_ascii_alphabetic() || initial_after) {
+            out.push(r.start + start..r.start + i + 1);
+            start = i + 1;
+        }
+    }
+    out.push(r.start + start..r.end);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,6 +424,30 @@ mod tests {
         let text = "Item 12. ".repeat(50_000);
         assert_eq!(sentences(&text).len(), 50_000);
         assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn sources_rejoin_initials_and_split_glued_documents() {
+        let split = |t: &str, sources| -> Vec<(String, bool)> {
+            sentences_with(t, 0..t.len(), Rules { casual: true, sources })
+                .into_iter()
+                .map(|s| (t[s.range].to_string(), s.glued))
+                .collect()
+        };
+        let t = "It is in Philadelphia.First for Women is a magazine. Ask No. Gift cards work.";
+        assert_eq!(
+            split(t, true),
+            [
+                ("It is in Philadelphia.".to_string(), false),
+                ("First for Women is a magazine.".to_string(), true),
+                ("Ask No. Gift cards work.".to_string(), false)
+            ]
+        );
+        let plain = split(t, false);
+        assert_eq!(plain.len(), 3, "{plain:?}");
+        assert_eq!(plain[0].0, "It is in Philadelphia.First for Women is a magazine.");
+        let formal = sentences_with(t, 0..t.len(), Rules::default());
+        assert_eq!(formal.iter().map(|s| s.range.clone()).collect::<Vec<_>>(), sentences(t));
     }
 
     #[test]

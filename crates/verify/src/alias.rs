@@ -16,7 +16,7 @@ const SKIPPED: &[&str] = &["of", "the", "and", "for", "de", "la", "du", "van", "
 static GROUPS: LazyLock<FastMap<String, Vec<String>>> = LazyLock::new(|| {
     let mut m: FastMap<String, Vec<String>> = FastMap::default();
     for line in include_str!("../data/aliases.txt").lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-        let forms: Vec<String> = line.split('|').map(|f| f.split_whitespace().collect::<Vec<_>>().join(" ")).collect();
+        let forms: Vec<String> = line.split('|').map(warrant_text::normalize::collapse_whitespace).collect();
         let Some(head) = forms.first().filter(|h| !h.is_empty()) else { continue };
         for f in forms.iter().filter(|f| !f.is_empty()) {
             let (form, key) = match f.strip_prefix('~') {

@@ -5,7 +5,9 @@ use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 use warrant_text::OffsetMap;
-use warrant_text::fasthash::{FastMap, FastSet};
+use warrant_text::bm25::{Index as Bm25, Params, Weighting};
+use warrant_text::fasthash::FastSet;
+use warrant_text::segment::{self, Rules};
 
 use crate::analysis::Analysis;
 
@@ -60,12 +62,19 @@ pub struct Corpus {
     /// Each document's topic ([`Corpus::topic`]): the sentence holding its first name, found
     /// when first asked (a document naming nothing was scanned whole at every ask).
     topics: Vec<OnceLock<Option<usize>>>,
-    index: FastMap<String, Vec<u32>>,
+    /// Each sentence's retrieval terms (a document per sentence).
+    index: Bm25,
     /// Stems the sources write in lower case.
     lower: FastSet<Arc<str>>,
-    /// Number of sentences containing each key, for IDF.
-    total_len: usize,
 }
+
+/// Sources are split as casual text pasted from many documents: sentences may start in lower
+/// case, and documents may run into each other without a space.
+const SOURCES: Rules = Rules { casual: true, sources: true };
+
+/// Sentence retrieval's BM25: every term counts once per sentence, and a question key's
+/// weight scales its finished score.
+const BM25: Params = Params::standard(Weighting::Score);
 
 impl Corpus {
     /// Builds a corpus from sources (sentences split at `. ! ?`, paragraphs and lines).
@@ -124,17 +133,11 @@ impl Corpus {
     pub fn add_analysed(&mut self, source: Source, analysed: Arc<Analysed>) {
         let doc = self.docs.len();
         self.doc_start.push(self.sentences.len());
+        let mut terms: Vec<(u32, u32)> = Vec::new();
         for (within, s) in analysed.sentences.iter().enumerate() {
-            let idx = self.sentences.len() as u32;
-            for k in &s.analysis.terms {
-                match self.index.get_mut(k) {
-                    Some(posting) => posting.push(idx),
-                    None => {
-                        self.index.insert(k.clone(), vec![idx]);
-                    }
-                }
-            }
-            self.total_len += s.analysis.terms.len();
+            terms.clear();
+            terms.extend(s.analysis.terms.iter().map(|k| (self.index.intern(k), 1)));
+            self.index.add(&terms);
             let analysis = Arc::clone(&s.analysis);
             self.sentences.push(Sentence { doc, range: s.range.clone(), analysis, glued: s.glued, cut: s.cut, within });
         }
@@ -196,14 +199,12 @@ impl Corpus {
 
     /// Number of sentences that state a key (or hold it in a name): its document frequency.
     pub fn df(&self, key: &str) -> usize {
-        self.index.get(key).map_or(0, Vec::len)
+        self.index.term(key).map_or(0, |t| self.index.df(t))
     }
 
     /// Inverse document frequency of a key over the corpus's sentences (BM25's).
     pub fn idf(&self, key: &str) -> f64 {
-        let n = self.sentences.len().max(1) as f64;
-        let df = self.df(key) as f64;
-        ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
+        self.index.idf_for(self.df(key))
     }
 
     /// The best sentences for a set of keys by BM25 (k1 = 1.2, b = 0.75), best first, ties by
@@ -224,25 +225,15 @@ impl Corpus {
         limit: usize,
         prefer: &dyn Fn(&Sentence) -> usize,
     ) -> Vec<usize> {
-        let n = self.sentences.len().max(1) as f64;
-        let avg = (self.total_len as f64 / n).max(1.0);
+        let terms: Vec<(u32, f64)> = keys
+            .iter()
+            .map(|k| (k.as_str(), 1.0))
+            .chain(weighted.iter().map(|(k, w)| (k.as_str(), *w)))
+            .filter_map(|(k, w)| Some((self.index.term(k)?, w)))
+            .collect();
         let mut scores: Vec<f64> = vec![0.0; self.sentences.len()];
         let mut touched: Vec<u32> = Vec::new();
-        let terms = keys.iter().map(|k| (k.as_str(), 1.0)).chain(weighted.iter().map(|(k, w)| (k.as_str(), *w)));
-        for (k, w) in terms {
-            let Some(posting) = self.index.get(k) else { continue };
-            let df = posting.len() as f64;
-            let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
-            for &s in posting {
-                let len = self.sentences[s as usize].analysis.terms.len() as f64;
-                let tf = 1.0;
-                let score = idf * (tf * 2.2) / (tf + 1.2 * (0.25 + 0.75 * len / avg));
-                if scores[s as usize] == 0.0 {
-                    touched.push(s);
-                }
-                scores[s as usize] += w * score;
-            }
-        }
+        self.index.accumulate(&BM25, &terms, &mut scores, &mut touched);
         let mut top = warrant_text::rank::top(touched.iter().map(|&s| (scores[s as usize], s)), limit);
         if let Some(&last) = top.last()
             && top.len() == limit
@@ -285,23 +276,20 @@ impl Analysed {
     pub fn of(text: &str) -> Self {
         let mut out = Analysed::default();
         let mut lower: FastSet<&str> = FastSet::default();
-        for p in warrant_text::segment::paragraphs(text) {
-            for r in join_initials(text, warrant_text::segment::sentences_in_casual(text, p)) {
-                // Glued sentences ("…Philadelphia.First for Women…") split at `.X` where X is a capital.
-                for (n, glued) in split_glued(text, r).into_iter().enumerate() {
-                    // An overlong sentence (a text without sentence ends) in pieces.
-                    let pieces = bounded(text, glued);
-                    let cut = pieces.len() > 1;
-                    for (k, piece) in pieces.into_iter().enumerate() {
-                        let analysis = Analysis::of(&text[piece.clone()]);
-                        out.sentences.push(AnalysedSentence {
-                            range: piece,
-                            analysis: Arc::new(analysis),
-                            promoted: OnceLock::new(),
-                            glued: n > 0 && k == 0,
-                            cut,
-                        });
-                    }
+        for p in segment::paragraphs(text) {
+            for sentence in segment::sentences_with(text, p, SOURCES) {
+                // An overlong sentence (a text without sentence ends) in pieces.
+                let pieces = bounded(text, sentence.range);
+                let cut = pieces.len() > 1;
+                for (k, piece) in pieces.into_iter().enumerate() {
+                    let analysis = Analysis::of(&text[piece.clone()]);
+                    out.sentences.push(AnalysedSentence {
+                        range: piece,
+                        analysis: Arc::new(analysis),
+                        promoted: OnceLock::new(),
+                        glued: sentence.glued && k == 0,
+                        cut,
+                    });
                 }
             }
         }
@@ -360,7 +348,7 @@ fn bounded(text: &str, r: Range<usize>) -> Vec<Range<usize>> {
             break;
         }
         if r.end - start <= PIECE {
-            out.push(warrant_text::segment::trim_range(text, start..r.end));
+            out.push(segment::trim_range(text, start..r.end));
             break;
         }
         let mut limit = start + PIECE;
@@ -368,69 +356,9 @@ fn bounded(text: &str, r: Range<usize>) -> Vec<Range<usize>> {
             limit -= 1;
         }
         let end = text[start..limit].rfind(char::is_whitespace).filter(|&i| i >= PIECE / 2).map_or(limit, |i| start + i);
-        out.push(warrant_text::segment::trim_range(text, start..end));
+        out.push(segment::trim_range(text, start..end));
         start = end;
     }
-    out
-}
-
-/// Abbreviations that end with a period inside a sentence.
-const ABBREVIATIONS: &[&str] = &[
-    "St.", "Dr.", "Mr.", "Mrs.", "Ms.", "Jr.", "Sr.", "Mt.", "Ft.", "Gen.", "Col.", "Lt.", "Sgt.", "Prof.", "Rev.", "Inc.",
-    "Ltd.", "Co.", "vs.", "approx.", "No.",
-];
-
-/// Rejoins sentences split after an initial ("… H." + "Bruce Humberstone …").
-fn join_initials(text: &str, ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
-    let mut out: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
-    for r in ranges {
-        if let Some(prev) = out.last_mut() {
-            let b = text[prev.clone()].trim_end().as_bytes();
-            let last_word = text[prev.clone()].trim_end().rsplit(char::is_whitespace).next().unwrap_or("");
-            // "8 °C." ends a sentence: a unit after a number is not an initial.
-            let unit = last_word.starts_with('°')
-                || text[prev.clone()].trim_end().rsplit(char::is_whitespace).nth(1).is_some_and(|w| w.parse::<f64>().is_ok());
-            let initial = !unit
-                && b.len() >= 2
-                && b[b.len() - 1] == b'.'
-                && b[b.len() - 2].is_ascii_uppercase()
-                && (b.len() == 2 || !b[b.len() - 3].is_ascii_alphabetic());
-            // "a.k.a.", "e.g.", "St.": an abbreviation, not a sentence end.
-            // (Sliced at a char boundary: the word may end in a curly quote, `now!”`.)
-            let dotted = last_word.chars().count() > 2
-                && last_word.char_indices().next_back().is_some_and(|(end, _)| last_word[..end].contains('.'));
-            let initial = initial || dotted || ABBREVIATIONS.contains(&last_word);
-            if initial {
-                prev.end = r.end;
-                continue;
-            }
-        }
-        out.push(r);
-    }
-    out
-}
-
-/// Splits a sentence range where a period is directly followed by a capitalised word and
-/// preceded by a lower-case word, a digit or a closing quote or bracket ("…Philadelphia.First
-/// …", "…2013.Reggie …") — texts concatenated without a space. Initials ("U.S.") are left alone.
-fn split_glued(text: &str, r: Range<usize>) -> Vec<Range<usize>> {
-    let s = &text[r.clone()];
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut start = 0;
-    for i in 2..b.len().saturating_sub(2) {
-        let before = b[i - 1];
-        // "…actor.H. Bruce": an initial after the glue point.
-        let initial_after = b[i + 1].is_ascii_uppercase() && b[i + 2] == b'.';
-        let word_before = before.is_ascii_lowercase() && b[i - 2].is_ascii_lowercase()
-            || before.is_ascii_digit() && b[i - 2].is_ascii_digit()
-            || matches!(before, b'"' | b')' | b'\'' | b']');
-        if b[i] == b'.' && word_before && b[i + 1].is_ascii_uppercase() && (b[i + 2].is_ascii_alphabetic() || initial_after) {
-            out.push(r.start + start..r.start + i + 1);
-            start = i + 1;
-        }
-    }
-    out.push(r.start + start..r.end);
     out
 }
 

@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 
 use rust_stemmers::{Algorithm, Stemmer};
 use warrant_text::fasthash::{FastMap, FastSet};
+use warrant_text::stopwords::List;
 
 static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
 
@@ -39,12 +40,9 @@ pub fn stem(word: &str) -> String {
     })
 }
 
-static STOP: LazyLock<FastSet<&'static str>> =
-    LazyLock::new(|| lines(include_str!("../data/stopwords.txt")).flat_map(str::split_whitespace).collect());
-
 /// True for a function word (the word lower-cased, unstemmed).
 pub fn is_stopword(lower: &str) -> bool {
-    STOP.contains(lower)
+    List::Verify.contains(lower)
 }
 
 /// Stem → canonical stem of its synonym group (the group's first word). Lines that share a

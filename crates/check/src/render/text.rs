@@ -117,5 +117,5 @@ pub fn summary_line(report: &Report) -> String {
 
 /// A quote on one line (newlines and runs of spaces folded).
 fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    warrant_text::normalize::collapse_whitespace(s)
 }

@@ -10,10 +10,7 @@ use std::sync::LazyLock;
 use regex::{Regex, RegexSet};
 
 use crate::lang::Lang;
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("regex {p}: {e}"))
-}
+use warrant_text::pattern::compile as re;
 
 /// Sentence flags (bits of [`Flags`]).
 pub mod flag {

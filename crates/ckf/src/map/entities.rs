@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 use warrant_text::fasthash::FastSet;
+use warrant_text::pattern::compile as re;
 
 /// An entity mention.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,10 +23,6 @@ pub struct Hit {
     pub range: Range<usize>,
     /// Confidence in hundredths.
     pub confidence: u8,
-}
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("regex {p}: {e}"))
 }
 
 static DEFINED: LazyLock<Regex> = LazyLock::new(|| {
@@ -419,7 +416,7 @@ pub fn relations(sentence: &str, hits: &[Hit]) -> Vec<(usize, usize, &'static st
             if between.contains(" not ") {
                 continue;
             }
-            let joined = between.split_whitespace().collect::<Vec<_>>().join(" ");
+            let joined = warrant_text::normalize::collapse_whitespace(&between);
             if let Some((_, rel)) = RELATIONS.iter().find(|(verb, _)| joined.contains(verb)) {
                 out.push((i, j, *rel));
             }

@@ -37,6 +37,7 @@ use crate::model::{Basis, Field, Item, Relation, Section, Step};
 use crate::normalize::{chars, normalize};
 use crate::score::Score;
 use crate::source::Span;
+use warrant_text::pattern::compile as re;
 
 /// The deterministic, offline mapper.
 #[derive(Debug, Clone, Copy, Default)]
@@ -67,10 +68,6 @@ const OPINION: u8 = 90;
 const MAX_CHUNK: usize = 1200;
 /// Longest QA answer, in characters (§7.7).
 const MAX_ANSWER: usize = 1500;
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("regex {p}: {e}"))
-}
 
 static LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(

@@ -9,10 +9,7 @@ use regex::Regex;
 use super::markdown::{heading, lines_from, sections};
 use super::{Span, SpanKind, span_over};
 use crate::normalize::normalize;
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("regex {p}: {e}"))
-}
+use warrant_text::pattern::compile as re;
 
 static QUESTION: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:[*_]{1,2})?(?i:Q|P|Question|Pergunta|Pregunta)(?:\s*\d{1,3})?\s*[:：](?:[*_]{1,2})?\s*"));

@@ -7,10 +7,7 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("regex {p}: {e}"))
-}
+use warrant_text::pattern::compile as re;
 
 static TIMECODE: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:\d{1,2}:)?\d{1,2}:\d{2}[.,]\d{1,3}\s*-->\s*(?:\d{1,2}:)?\d{1,2}:\d{2}[.,]\d{1,3}"));
@@ -53,7 +50,7 @@ fn cue_text(lines: &[&str]) -> Cue {
         text = text[after..].trim_start_matches(':').trim().to_string();
         speaker = Some(name);
     }
-    let text = text.trim_start_matches("- ").split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = warrant_text::normalize::collapse_whitespace(text.trim_start_matches("- "));
     Cue { speaker, text }
 }
 

@@ -87,7 +87,7 @@ fn print_text(out: &mut Out, r: &RunRecord) -> CliResult<()> {
         let score = if e.score == 0.0 { String::new() } else { format!(" · score {:.3}", e.score) };
         outln!(out, "  [{}] {}  (tier {} · {}{score})", i + 1, e.entity_id, e.tier, e.source)?;
         if !e.snippet_text.is_empty() {
-            outln!(out, "      \"{}\"", e.snippet_text.split_whitespace().collect::<Vec<_>>().join(" "))?;
+            outln!(out, "      \"{}\"", warrant_text::normalize::collapse_whitespace(&e.snippet_text))?;
         }
         if !e.objectstore_ref.is_empty() {
             outln!(out, "      source: {}", e.objectstore_ref)?;

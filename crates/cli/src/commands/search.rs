@@ -23,7 +23,7 @@ pub fn run(args: SearchArgs) -> CliResult<ExitCode> {
             }
             for (i, h) in hits.iter().enumerate() {
                 outln!(out, "{}. {}  score {}  ({} chars {}–{})", i + 1, h.chunk_id, score(h.score), h.doc_id, h.start, h.end)?;
-                let flat = h.text.split_whitespace().collect::<Vec<_>>().join(" ");
+                let flat = warrant_text::normalize::collapse_whitespace(&h.text);
                 let snippet: String = flat.chars().take(SNIPPET_CHARS).collect();
                 let more = if flat.chars().count() > SNIPPET_CHARS { "…" } else { "" };
                 outln!(out, "   {snippet}{more}")?;

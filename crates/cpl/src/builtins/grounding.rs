@@ -31,7 +31,7 @@ pub struct GroundingIndex {
 }
 
 fn fold(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+    warrant_text::normalize::collapse_whitespace(s).to_lowercase()
 }
 
 impl GroundingIndex {

@@ -60,7 +60,7 @@ pub struct RuleSynthesizer;
 
 /// One line's text for an item: its snippet with whitespace collapsed, else its node name.
 fn item_text(e: &Evidence) -> String {
-    let flat = e.snippet_text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = warrant_text::normalize::collapse_whitespace(&e.snippet_text);
     if !flat.is_empty() {
         return flat;
     }

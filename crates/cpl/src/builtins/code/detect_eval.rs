@@ -5,10 +5,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::lexer::{Lang, Lexed};
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("detector regex {p}: {e}"))
-}
+use warrant_text::pattern::compile as re;
 
 /// A call site of a dynamic-execution construct.
 pub(crate) struct Site {
@@ -56,7 +53,7 @@ pub(crate) fn sites(lexed: &Lexed, lang: Lang) -> Vec<Site> {
                 if code[..name.start()].trim_end().ends_with("function") {
                     continue;
                 }
-                let construct = format!("{}(", name.as_str().split_whitespace().collect::<Vec<_>>().join(" "));
+                let construct = format!("{}(", warrant_text::normalize::collapse_whitespace(name.as_str()));
                 out.push(Site { name_at: name.start(), args_at: all.end() - 1, construct });
             }
         }

@@ -5,10 +5,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::lexer::{Lang, Lexed};
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("detector regex {p}: {e}"))
-}
+use warrant_text::pattern::compile as re;
 
 /// What `uses_safe_libraries` refuses.
 #[derive(Debug, Clone, PartialEq, Eq)]

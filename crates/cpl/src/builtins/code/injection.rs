@@ -13,10 +13,7 @@ use regex::Regex;
 
 use super::lexer::{Lang, Lexed};
 use super::{close_paren, detect_eval, first_arg};
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("detector regex {p}: {e}"))
-}
+use warrant_text::pattern::compile as re;
 
 /// Untrusted-input sources: (language, pattern, label).
 static SOURCES: LazyLock<Vec<(Lang, Regex, &'static str)>> = LazyLock::new(|| {

@@ -5,10 +5,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::lexer::{Lexed, StrLit};
-
-fn re(p: &str) -> Regex {
-    Regex::new(p).unwrap_or_else(|e| panic!("detector regex {p}: {e}"))
-}
+use warrant_text::pattern::compile as re;
 
 static SECRET_NAME: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)api[_-]?key|apikey|secret|passw(?:or)?d|pwd|token|access[_-]?key|private[_-]?key|client[_-]?secret")

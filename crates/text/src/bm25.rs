@@ -1,0 +1,214 @@
+//! Okapi BM25 over in-memory posting lists: the one scorer behind the verifier's sentence
+//! retrieval and the checker's chunk index (the store's FTS5 index is SQLite's own).
+//!
+//! Callers tokenize; this module counts documents, terms and lengths and scores. A term's idf
+//! is `ln((N − df + 0.5) / (df + 0.5) + 1)` (never negative), a document's length is the
+//! sum of the term counts it was added with, and its length factor is
+//! `k1 · (1 − b + b · length / average length)`.
+
+use std::sync::OnceLock;
+
+use crate::fasthash::FastMap;
+
+/// BM25's two constants.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Params {
+    /// Term-frequency saturation.
+    pub k1: f64,
+    /// Length normalisation (0: none, 1: full).
+    pub b: f64,
+    /// Where a query term's weight enters the sum.
+    pub weighting: Weighting,
+}
+
+impl Params {
+    /// The usual constants, k1 = 1.2 and b = 0.75, with `weighting`.
+    pub const fn standard(weighting: Weighting) -> Self {
+        Params { k1: 1.2, b: 0.75, weighting }
+    }
+}
+
+/// Where a query term's weight `w` enters the sum. The two are equal in exact arithmetic but
+/// round differently in the last bit, which can reorder near-ties: each caller keeps the
+/// rounding it was tuned with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Weighting {
+    /// `w · (idf · tf · (k1 + 1) / (tf + norm))`: the finished term score is weighted.
+    Score,
+    /// `w · idf · tf · (k1 + 1) / (tf + norm)`, left to right: the weight scales the idf.
+    Idf,
+}
+
+/// Documents' term counts as posting lists, terms interned to ids.
+#[derive(Debug, Clone, Default)]
+pub struct Index {
+    /// Term → its id (its position in `postings`).
+    terms: FastMap<String, u32>,
+    /// Per term: (document, count), in the order added.
+    postings: Vec<Vec<(u32, u32)>>,
+    /// Per document: its length.
+    lengths: Vec<u32>,
+    /// Sum of `lengths`.
+    total: u64,
+    /// Per document: its length factor (see the module docs), computed at the first score
+    /// after documents were added.
+    norms: OnceLock<(f64, Vec<f64>)>,
+}
+
+impl Index {
+    /// The id of `term`, added (with no postings) if new.
+    pub fn intern(&mut self, term: impl AsRef<str> + Into<String>) -> u32 {
+        if let Some(&t) = self.terms.get(term.as_ref()) {
+            return t;
+        }
+        let t = self.postings.len() as u32;
+        self.terms.insert(term.into(), t);
+        self.postings.push(Vec::new());
+        t
+    }
+
+    /// The id of `term` if it was interned.
+    pub fn term(&self, term: &str) -> Option<u32> {
+        self.terms.get(term).copied()
+    }
+
+    /// Adds the next document with its (term id, count) pairs, returning its number. Each
+    /// pair is a posting of its own (a term listed twice counts twice in its df); the
+    /// document's length is the sum of the counts.
+    pub fn add(&mut self, terms: &[(u32, u32)]) -> u32 {
+        let doc = self.lengths.len() as u32;
+        let mut length = 0u32;
+        for &(t, n) in terms {
+            self.postings[t as usize].push((doc, n));
+            length += n;
+        }
+        self.lengths.push(length);
+        self.total += u64::from(length);
+        self.norms = OnceLock::new();
+        doc
+    }
+
+    /// Number of documents.
+    pub fn len(&self) -> usize {
+        self.lengths.len()
+    }
+
+    /// True when no document was added.
+    pub fn is_empty(&self) -> bool {
+        self.lengths.is_empty()
+    }
+
+    /// A term's postings: (document, count), in document order.
+    pub fn postings(&self, term: u32) -> &[(u32, u32)] {
+        &self.postings[term as usize]
+    }
+
+    /// A term's document frequency (its number of postings).
+    pub fn df(&self, term: u32) -> usize {
+        self.postings[term as usize].len()
+    }
+
+    /// A term's inverse document frequency.
+    pub fn idf(&self, term: u32) -> f64 {
+        self.idf_for(self.df(term))
+    }
+
+    /// The inverse document frequency of a term found in `df` of the documents.
+    pub fn idf_for(&self, df: usize) -> f64 {
+        let n = self.lengths.len().max(1) as f64;
+        let df = df as f64;
+        ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
+    }
+
+    /// Each document's length factor for `params` (recomputed if asked with other constants).
+    fn norms(&self, params: &Params) -> &[f64] {
+        let (b, norms) = self.norms.get_or_init(|| (params.b, self.norms_for(params)));
+        debug_assert!(*b == params.b, "one index is scored with one b");
+        norms
+    }
+
+    fn norms_for(&self, params: &Params) -> Vec<f64> {
+        let n = self.lengths.len().max(1) as f64;
+        let average = (self.total as f64 / n).max(1.0);
+        self.lengths.iter().map(|&l| params.k1 * (1.0 - params.b + params.b * f64::from(l) / average)).collect()
+    }
+
+    /// Adds each weighted term's BM25 score to `scores[doc]` of every document holding it.
+    /// `scores` has a slot per document; a document whose slot was 0.0 before it is added to
+    /// is pushed onto `touched` (so a caller can rank and reset only those).
+    pub fn accumulate(&self, params: &Params, terms: &[(u32, f64)], scores: &mut [f64], touched: &mut Vec<u32>) {
+        let norms = self.norms(params);
+        let k = params.k1 + 1.0;
+        for &(t, w) in terms {
+            let postings = &self.postings[t as usize];
+            let idf = self.idf_for(postings.len());
+            for &(d, tf) in postings {
+                let slot = &mut scores[d as usize];
+                if *slot == 0.0 {
+                    touched.push(d);
+                }
+                let tf = f64::from(tf);
+                *slot += match params.weighting {
+                    Weighting::Score => w * (idf * tf * k / (tf + norms[d as usize])),
+                    Weighting::Idf => w * idf * tf * k / (tf + norms[d as usize]),
+                };
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(docs: &[&[&str]]) -> Index {
+        let mut ix = Index::default();
+        for d in docs {
+            let mut counts: Vec<(u32, u32)> = Vec::new();
+            for w in *d {
+                let t = ix.intern(*w);
+                match counts.iter_mut().find(|(x, _)| *x == t) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((t, 1)),
+                }
+            }
+            ix.add(&counts);
+        }
+        ix
+    }
+
+    #[test]
+    fn scores_match_the_formula() {
+        let ix = index(&[&["cat", "sat"], &["dog", "dog", "ran", "far"], &["cat"]]);
+        let p = Params::standard(Weighting::Score);
+        let (cat, dog) = (ix.term("cat").unwrap(), ix.term("dog").unwrap());
+        assert_eq!(ix.df(cat), 2);
+        let mut scores = vec![0.0; ix.len()];
+        let mut touched = Vec::new();
+        ix.accumulate(&p, &[(cat, 1.0), (dog, 0.5)], &mut scores, &mut touched);
+        assert_eq!(touched, vec![0, 2, 1]);
+        let avg = 7.0 / 3.0;
+        let idf = |df: f64| ((3.0 - df + 0.5) / (df + 0.5) + 1.0f64).ln();
+        let term = |tf: f64, len: f64| tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * len / avg));
+        assert!((scores[0] - idf(2.0) * term(1.0, 2.0)).abs() < 1e-12);
+        assert!((scores[1] - 0.5 * idf(1.0) * term(2.0, 4.0)).abs() < 1e-12);
+        assert!(scores[2] > scores[0], "a shorter document scores higher");
+        assert!(ix.term("bird").is_none());
+    }
+
+    #[test]
+    fn the_weighting_only_moves_rounding() {
+        let ix = index(&[&["a", "b", "c"], &["a", "a"], &["b"]]);
+        let a = ix.term("a").unwrap();
+        for w in [0.3, 0.7, 1.0] {
+            let run = |weighting| {
+                let mut scores = vec![0.0; ix.len()];
+                ix.accumulate(&Params::standard(weighting), &[(a, w)], &mut scores, &mut Vec::new());
+                scores
+            };
+            for (x, y) in run(Weighting::Score).iter().zip(run(Weighting::Idf)) {
+                assert!((x - y).abs() < 1e-12);
+            }
+        }
+    }
+}
