@@ -3,8 +3,13 @@
 //! (every kind, and detection) never panics either.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use warrant_server::api::{CheckRequest, ExtractRequest, IngestRequest, PolicyEvalRequest, SearchRequest, ValidateRequest};
-use warrant_server::extract::parse_body;
+use warrant::check::CheckRequest;
+use warrant::extract::ExtractRequest;
+use warrant::ingest::IngestRequest;
+use warrant::policy::PolicyEvalRequest;
+use warrant::search::SearchRequest;
+use warrant::validate::ValidateRequest;
+use warrant_server::parse_body;
 
 fn body<T: serde::de::DeserializeOwned>(data: &[u8]) {
     if let Err(e) = parse_body::<T>(data) {

@@ -8,12 +8,8 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::{Value, json};
 use warrant_testkit::{data_dir, read_jsonl, warrant};
+use warrant_testkit::write_file as write;
 
-fn write(dir: &Path, name: &str, content: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, content).unwrap();
-    p
-}
 
 fn stdout_json(c: &mut Command) -> Value {
     let out = c.assert().code(0).get_output().stdout.clone();

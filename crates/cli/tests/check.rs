@@ -4,10 +4,11 @@
 
 #![allow(clippy::unwrap_used)] // tests fail loudly by design
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 use warrant_testkit::warrant_at;
+use warrant_testkit::write_file as write;
 
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
@@ -15,11 +16,6 @@ fn json_out(out: &[u8]) -> Value {
     serde_json::from_slice(out).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(out)))
 }
 
-fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, content).unwrap();
-    p
-}
 
 /// Statuses by claim text prefix, and every edge's quote checked against its source file.
 fn statuses(report: &Value) -> Vec<(String, String)> {

@@ -7,16 +7,12 @@ use std::path::{Path, PathBuf};
 use predicates::prelude::*;
 use serde_json::{Value, json};
 use warrant_testkit::{data_dir, warrant, workspace_root};
+use warrant_testkit::write_file as write;
 
 fn example(rel: &str) -> PathBuf {
     workspace_root().join("examples").join(rel)
 }
 
-fn write(dir: &Path, name: &str, content: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, content).unwrap();
-    p
-}
 
 fn minimal_graph() -> Value {
     json!({"schema_version": "1.0.0", "output_id": "o", "text": "Hello.", "entities": [], "claims": [],

@@ -6,21 +6,17 @@
 #![allow(clippy::unwrap_used)] // tests fail loudly by design
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use predicates::prelude::*;
 use serde_json::Value;
 use warrant_testkit::{warrant, workspace_root};
+use warrant_testkit::write_file as write;
 
 fn fixture(name: &str) -> PathBuf {
     workspace_root().join("crates/ckf/tests/fixtures").join(name)
 }
 
-fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, content).unwrap();
-    p
-}
 
 /// Runs `warrant compile ARGS` and returns stdout (exit 0 required).
 fn compile(args: &[&str]) -> Vec<u8> {

@@ -3,17 +3,13 @@
 
 #![allow(clippy::unwrap_used)] // tests fail loudly by design
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use predicates::prelude::*;
 use serde_json::{Value, json};
 use warrant_testkit::{warrant, workspace_root};
+use warrant_testkit::write_file as write;
 
-fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, content).unwrap();
-    p
-}
 
 fn graph_of(args: &[&str], stdin: Option<&str>) -> Value {
     let mut c = warrant();

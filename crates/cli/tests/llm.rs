@@ -5,20 +5,16 @@
 
 #![allow(clippy::unwrap_used)] // tests fail loudly by design
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
 use warrant_testkit::{FakeLlm, Reply, Rule};
 use warrant_testkit::{data_dir, read_json, warrant_at};
+use warrant_testkit::write_file as write;
 
 const DOC: &str = "Session tokens expire after 30 minutes of inactivity.\nMaximum session duration is 8 hours.\n";
 
-fn write(dir: &Path, name: &str, content: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, content).unwrap();
-    p
-}
 
 fn run(c: &mut Command, code: i32) -> Vec<u8> {
     c.assert().code(code).get_output().stdout.clone()

@@ -6,17 +6,13 @@
 #![allow(clippy::unwrap_used)] // tests fail loudly by design
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 
 use serde_json::Value;
 use warrant_testkit::{clean_env, warrant, warrant_bin, warrant_std};
+use warrant_testkit::write_file as write;
 
-fn write(dir: &Path, name: &str, content: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, content).unwrap();
-    p
-}
 
 /// The one-line error contract: exit 2, one line starting `error: `, each needle present.
 fn assert_one_error(out: &std::process::Output, needles: &[&str]) -> String {

@@ -12,12 +12,8 @@ use assert_cmd::Command;
 use serde_json::{Value, json};
 use warrant_store::{FactQuery, SqliteStore, Store};
 use warrant_testkit::{data_dir, warrant, warrant_std};
+use warrant_testkit::write_file as write;
 
-fn write(dir: &Path, name: &str, content: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, content).unwrap();
-    p
-}
 
 fn stdout_json(c: &mut Command) -> Value {
     let out = ok(c);

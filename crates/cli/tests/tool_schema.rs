@@ -10,6 +10,7 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 use warrant_testkit::{warrant, workspace_root};
+use warrant_testkit::write_file as write;
 
 fn example(rel: &str) -> PathBuf {
     workspace_root().join("examples").join(rel)
@@ -19,11 +20,6 @@ fn java_tools() -> PathBuf {
     workspace_root().join("crates/cpl/tests/fixtures/java.tools.json")
 }
 
-fn write(dir: &Path, name: &str, content: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, content).unwrap();
-    p
-}
 
 fn json_out(cmd: &mut Command, code: i32) -> Value {
     let out = cmd.assert().code(code).get_output().stdout.clone();

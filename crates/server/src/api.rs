@@ -41,8 +41,7 @@ pub fn register(router: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
 // ---------------------------------------------------------------------------------------
 // Shared request parts
 
-pub use warrant::check::{CheckBatchResponse, CheckItem, CheckRequest};
-pub use warrant::inputs::{AnswerInput, InputFormat, PackRef, SourceInput};
+use warrant::check::CheckRequest;
 
 /// A JSON response from a value that serialises (the CLI's `--format json` output).
 fn json_response<T: Serialize>(v: &T) -> ApiResult<Response> {
@@ -53,7 +52,7 @@ fn json_response<T: Serialize>(v: &T) -> ApiResult<Response> {
 // ---------------------------------------------------------------------------------------
 // POST /v1/validate
 
-pub use warrant::validate::{NamedDocument, ValidateRequest};
+use warrant::validate::ValidateRequest;
 
 /// Validate an artefact: its kind, errors and warnings by JSON pointer. `valid: false` is a
 /// successful validation (200) of an invalid document.
@@ -70,7 +69,7 @@ async fn validate(work: Work, JsonBody(req): JsonBody<ValidateRequest>) -> ApiRe
 // ---------------------------------------------------------------------------------------
 // POST /v1/extract
 
-pub use warrant::extract::ExtractRequest;
+use warrant::extract::ExtractRequest;
 
 /// Turn a model output into a PredicateGraph.
 #[utoipa::path(post, path = "/v1/extract", tag = "artefacts", request_body = ExtractRequest,
@@ -94,7 +93,7 @@ async fn extract(State(state): State<AppState>, work: Work, JsonBody(req): JsonB
 // ---------------------------------------------------------------------------------------
 // POST /v1/policy/eval
 
-pub use warrant::policy::PolicyEvalRequest;
+use warrant::policy::PolicyEvalRequest;
 
 /// Evaluate policy packs over a PredicateGraph (or an answer extracted into one).
 #[utoipa::path(post, path = "/v1/policy/eval", tag = "policies", request_body = PolicyEvalRequest,
@@ -133,7 +132,7 @@ async fn check(State(state): State<AppState>, work: Work, JsonBody(req): JsonBod
 // ---------------------------------------------------------------------------------------
 // POST /v1/ingest
 
-pub use warrant::ingest::IngestRequest;
+use warrant::ingest::IngestRequest;
 
 /// Ingest documents into the store: all of them or, if any is bad, none.
 #[utoipa::path(post, path = "/v1/ingest", tag = "store", request_body = IngestRequest,
@@ -150,7 +149,7 @@ async fn ingest(State(state): State<AppState>, work: Work, JsonBody(req): JsonBo
 // ---------------------------------------------------------------------------------------
 // POST /v1/search
 
-pub use warrant::search::SearchRequest;
+use warrant::search::SearchRequest;
 
 /// The store's top chunks for a query, by BM25.
 #[utoipa::path(post, path = "/v1/search", tag = "store", request_body = SearchRequest,
@@ -167,7 +166,7 @@ async fn search(State(state): State<AppState>, work: Work, JsonBody(req): JsonBo
 // ---------------------------------------------------------------------------------------
 // POST /v1/ask
 
-pub use warrant::ask::AskRequest;
+use warrant::ask::AskRequest;
 
 /// Answer a question from the store: supported, conflicting or unsupported, with the chain
 /// of facts behind the verdict.
@@ -185,7 +184,7 @@ async fn ask(State(state): State<AppState>, work: Work, JsonBody(req): JsonBody<
 // ---------------------------------------------------------------------------------------
 // POST /v1/research, GET /v1/research/{run_id}
 
-pub use warrant::research::ResearchRequest;
+use warrant::research::ResearchRequest;
 
 /// Research a topic over the store's knowledge graph; the run is recorded in the store's run
 /// log (`research.sqlite`, kept 24 h) under its `run_id`.
@@ -224,7 +223,7 @@ async fn research_run(
 // ---------------------------------------------------------------------------------------
 // POST /v1/compile
 
-pub use warrant::compile::{CompileRequest, CompileSource, Compression, Coverage};
+use warrant::compile::CompileRequest;
 
 /// Compile sources into a CKF knowledge package.
 #[utoipa::path(post, path = "/v1/compile", tag = "artefacts", request_body = CompileRequest,

@@ -85,7 +85,7 @@ impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
 /// keeps its slot until its work really ends (the server never runs more work than
 /// `--max-concurrency`).
 #[derive(Clone)]
-pub struct Slot(pub Arc<OwnedSemaphorePermit>);
+pub struct Slot(#[allow(dead_code)] pub Arc<OwnedSemaphorePermit>); // held, never read: dropping it frees the slot
 
 /// Runs CPU-bound work on the blocking pool.
 pub struct Work(Option<Slot>);

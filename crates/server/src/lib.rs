@@ -23,11 +23,17 @@
 //! lists exactly the routes served; the errors the middleware answers are added to every route
 //! it guards ([`routes`]).
 
-pub mod api;
+#![warn(missing_docs)]
+
+mod api;
 mod conn;
-pub mod error;
-pub mod extract;
-pub mod metrics;
+mod error;
+mod extract;
+mod metrics;
+
+pub use api::ckf_schemas;
+pub use error::{ApiError, ErrorBody, ErrorDetail};
+pub use extract::parse_body;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -45,7 +51,6 @@ use tokio::sync::Semaphore;
 use utoipa::OpenApi;
 use warrant_store::SqliteStore;
 
-use crate::error::ApiError;
 use crate::extract::Slot;
 use crate::metrics::{Metrics, StoreGauges};
 

@@ -292,7 +292,7 @@ fn every_response_matches_its_declared_schema() {
 
 #[test]
 fn the_ckf_package_schema_is_the_compilers() {
-    assert!(warrant_server::api::ckf_schemas().is_some(), "the CKF package schema does not convert exactly");
+    assert!(warrant_server::ckf_schemas().is_some(), "the CKF package schema does not convert exactly");
     let doc = serde_json::to_value(warrant_server::openapi()).expect("json");
     let package = &doc["components"]["schemas"]["CkfPackage"];
     assert!(package["required"].as_array().is_some_and(|r| r.contains(&json!("metadata"))), "{package}");

@@ -103,6 +103,13 @@ mod golden;
 
 pub mod synth;
 
+/// Writes `content` to `dir/name` and returns the path (test fixtures).
+pub fn write_file(dir: &Path, name: &str, content: impl AsRef<[u8]>) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+    path
+}
+
 pub use cli::{clean_env, warrant, warrant_at, warrant_bin, warrant_std};
 pub use fake_llm::{FakeLlm, Reply, Rule};
 pub use golden::assert_golden;

@@ -48,36 +48,43 @@ impl fmt::Display for ParseDecimalError {
 
 impl std::error::Error for ParseDecimalError {}
 
+/// Steps over an optional `-` or `+` at `*i`; true for `-`.
+fn take_sign(bytes: &[u8], i: &mut usize) -> bool {
+    match bytes.get(*i) {
+        Some(b'-') => {
+            *i += 1;
+            true
+        }
+        Some(b'+') => {
+            *i += 1;
+            false
+        }
+        _ => false,
+    }
+}
+
+/// The run of ASCII digits starting at `*i` (possibly empty), stepped over.
+fn take_digits<'a>(s: &'a str, i: &mut usize) -> &'a str {
+    let start = *i;
+    let bytes = s.as_bytes();
+    while *i < bytes.len() && bytes[*i].is_ascii_digit() {
+        *i += 1;
+    }
+    &s[start..*i]
+}
+
 impl Decimal {
     /// Parses JSON-number-like text: optional sign, digits, optional `.digits`, optional
     /// exponent. Leading `+` and leading zeros are accepted; surrounding whitespace is not.
     pub fn parse(s: &str) -> Result<Self, ParseDecimalError> {
         let bytes = s.as_bytes();
         let mut i = 0;
-        let negative = match bytes.first() {
-            Some(b'-') => {
-                i += 1;
-                true
-            }
-            Some(b'+') => {
-                i += 1;
-                false
-            }
-            _ => false,
-        };
-        let int_start = i;
-        while i < bytes.len() && bytes[i].is_ascii_digit() {
-            i += 1;
-        }
-        let int_digits = &s[int_start..i];
+        let negative = take_sign(bytes, &mut i);
+        let int_digits = take_digits(s, &mut i);
         let mut frac_digits_str = "";
         if i < bytes.len() && bytes[i] == b'.' {
-            let f0 = i + 1;
-            i = f0;
-            while i < bytes.len() && bytes[i].is_ascii_digit() {
-                i += 1;
-            }
-            frac_digits_str = &s[f0..i];
+            i += 1;
+            frac_digits_str = take_digits(s, &mut i);
             if frac_digits_str.is_empty() {
                 return Err(ParseDecimalError::Syntax);
             }
@@ -92,22 +99,8 @@ impl Decimal {
         let mut exponent: i64 = 0;
         if i < bytes.len() && (bytes[i] == b'e' || bytes[i] == b'E') {
             i += 1;
-            let exp_neg = match bytes.get(i) {
-                Some(b'-') => {
-                    i += 1;
-                    true
-                }
-                Some(b'+') => {
-                    i += 1;
-                    false
-                }
-                _ => false,
-            };
-            let e0 = i;
-            while i < bytes.len() && bytes[i].is_ascii_digit() {
-                i += 1;
-            }
-            let digits = &s[e0..i];
+            let exp_neg = take_sign(bytes, &mut i);
+            let digits = take_digits(s, &mut i);
             if digits.is_empty() {
                 return Err(ParseDecimalError::Syntax);
             }
