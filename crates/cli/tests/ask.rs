@@ -7,9 +7,8 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
-use warrant_testkit::{data_dir, read_jsonl, warrant};
 use warrant_testkit::write_file as write;
-
+use warrant_testkit::{data_dir, read_jsonl, warrant};
 
 fn stdout_json(c: &mut Command) -> Value {
     let out = c.assert().code(0).get_output().stdout.clone();
@@ -52,7 +51,7 @@ fn exp3_questions_and_plans_through_the_binary() {
         .assert()
         .code(0);
     for q in read_jsonl(&exp3.join("questions.jsonl")) {
-        let plan = write(tmp.path(), "plan.json", &q["plan"].to_string());
+        let plan = write(tmp.path(), "plan.json", q["plan"].to_string());
         let by_text = stdout_json(warrant().args(["ask", "--store"]).arg(&store).arg(q["question"].as_str().unwrap()));
         let by_plan = stdout_json(warrant().args(["ask", "--store"]).arg(&store).arg("--plan").arg(&plan));
         for a in [&by_text, &by_plan] {

@@ -16,7 +16,6 @@ fn json_out(out: &[u8]) -> Value {
     serde_json::from_slice(out).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(out)))
 }
 
-
 /// Statuses by claim text prefix, and every edge's quote checked against its source file.
 fn statuses(report: &Value) -> Vec<(String, String)> {
     let mut out = Vec::new();

@@ -6,13 +6,12 @@ use std::path::{Path, PathBuf};
 
 use predicates::prelude::*;
 use serde_json::{Value, json};
-use warrant_testkit::{data_dir, warrant, workspace_root};
 use warrant_testkit::write_file as write;
+use warrant_testkit::{data_dir, warrant, workspace_root};
 
 fn example(rel: &str) -> PathBuf {
     workspace_root().join("examples").join(rel)
 }
-
 
 fn minimal_graph() -> Value {
     json!({"schema_version": "1.0.0", "output_id": "o", "text": "Hello.", "entities": [], "claims": [],
@@ -24,10 +23,10 @@ fn minimal_graph() -> Value {
 #[test]
 fn validate_reports_valid_and_invalid_files_with_exit_codes() {
     let dir = tempfile::tempdir().unwrap();
-    let good = write(dir.path(), "good.json", &minimal_graph().to_string());
+    let good = write(dir.path(), "good.json", minimal_graph().to_string());
     let mut bad_v = minimal_graph();
     bad_v["claims"] = json!([{"id": "c1", "text": "x", "modality": "hedged", "span": {"start": 0, "end": 1}}]);
-    let bad = write(dir.path(), "bad.json", &bad_v.to_string());
+    let bad = write(dir.path(), "bad.json", bad_v.to_string());
     warrant().args(["validate"]).arg(&good).assert().code(0).stdout(predicate::str::contains(": Valid"));
     warrant()
         .args(["validate"])
@@ -49,13 +48,13 @@ fn validate_version_major_and_strict_lints() {
     let dir = tempfile::tempdir().unwrap();
     let mut g = minimal_graph();
     g["schema_version"] = json!("2.1.0");
-    let f = write(dir.path(), "v2.json", &g.to_string());
+    let f = write(dir.path(), "v2.json", g.to_string());
     warrant().args(["validate"]).arg(&f).assert().code(1).stdout(predicate::str::contains(
         "Validation error at schema_version: unsupported schema_version \"2.1.0\": only major version 1 is supported",
     ));
     let mut g = minimal_graph();
     g["claims"] = json!([{"id": "c1", "text": "Nope", "modality": "factual", "span": {"start": 0, "end": 5}}]);
-    let f = write(dir.path(), "lint.json", &g.to_string());
+    let f = write(dir.path(), "lint.json", g.to_string());
     warrant().args(["validate"]).arg(&f).assert().code(0).stdout(predicate::str::contains("⚠ claims -> 0 -> span"));
     warrant().args(["validate", "--strict"]).arg(&f).assert().code(1);
 }
@@ -65,7 +64,7 @@ fn validate_detects_kinds_and_refuses_unknown_ones() {
     let dir = tempfile::tempdir().unwrap();
     let pol = json!({"policy_id": "p", "name": "P", "description": "", "version": "1.0.0",
         "rules": [{"rule_id": "r", "description": "", "expression": {"predicate": "nope", "args": []}}]});
-    let f = write(dir.path(), "p.json", &pol.to_string());
+    let f = write(dir.path(), "p.json", pol.to_string());
     let out = warrant().args(["validate", "--format", "json"]).arg(&f).assert().code(1).get_output().stdout.clone();
     let v: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["kind"], "cpl_policy");
@@ -124,7 +123,7 @@ fn validate_strict_reports_pack_level_custom_predicates() {
         "custom_predicates": {"f": {"params": ["c"], "expression": {"predicate": "is_factual", "args": ["c"]}}},
         "policies": [{"policy_id": "p", "name": "P", "description": "", "version": "1.0.0",
             "rules": [{"rule_id": "r", "description": "", "expression": {"forall": {"var": "c", "in": "claims", "condition": {"predicate": "f", "args": ["c"]}}}}]}]});
-    let f = write(dir.path(), "pack.json", &pack.to_string());
+    let f = write(dir.path(), "pack.json", pack.to_string());
     warrant().args(["validate"]).arg(&f).assert().code(0);
     warrant()
         .args(["validate", "--strict"])
@@ -213,7 +212,7 @@ fn assert_bad_input(args: &[&str], input: Option<&Path>, needle: &str) {
 fn eval_bad_inputs_exit_2_with_one_clear_line() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let graph = write(d, "g.json", &minimal_graph().to_string());
+    let graph = write(d, "g.json", minimal_graph().to_string());
     let not_json = write(d, "n.json", "{\"schema_version\": ");
     assert_bad_input(
         &["policy", "eval", "--pack", "core.tool-use.v1"],
@@ -228,13 +227,13 @@ fn eval_bad_inputs_exit_2_with_one_clear_line() {
     );
     let mut bad_node = minimal_graph();
     bad_node["tool_calls"] = json!([{"id": "tc1", "name": "f", "arguments": "x", "span": {"start": 0, "end": 1}}]);
-    let bad_node = write(d, "b.json", &bad_node.to_string());
+    let bad_node = write(d, "b.json", bad_node.to_string());
     assert_bad_input(&["policy", "eval", "--pack", "core.tool-use.v1"], Some(&bad_node), "b.json: /tool_calls/0/arguments:");
     assert_bad_input(&["policy", "eval", "--pack", "core.nope.v9"], Some(&graph), "unknown pack 'core.nope.v9'");
     let unknown_pred = write(
         d,
         "up.json",
-        &json!({"policy_id": "p", "name": "P", "description": "", "version": "1.0.0",
+        json!({"policy_id": "p", "name": "P", "description": "", "version": "1.0.0",
             "rules": [{"rule_id": "r", "description": "", "expression": {"forall": {"var": "c", "in": "claims", "condition": {"predicate": "is_awesome", "args": ["c"]}}}}]})
         .to_string(),
     );
@@ -247,7 +246,7 @@ fn eval_bad_inputs_exit_2_with_one_clear_line() {
     let cyclic = write(
         d,
         "cy.json",
-        &json!({"policy_id": "p", "name": "P", "description": "", "version": "1.0.0",
+        json!({"policy_id": "p", "name": "P", "description": "", "version": "1.0.0",
             "custom_predicates": {"a": {"params": [], "expression": {"predicate": "b", "args": []}}, "b": {"params": [], "expression": {"predicate": "a", "args": []}}},
             "rules": [{"rule_id": "r", "description": "", "expression": {"predicate": "a", "args": []}}]})
         .to_string(),
@@ -285,13 +284,13 @@ fn eval_bad_inputs_exit_2_with_one_clear_line() {
     std::fs::write(&binary, [0xff, 0xfe, 0x00, 0x01]).unwrap();
     assert_bad_input(&["policy", "eval", "--pack", "core.tool-use.v1"], Some(&binary), "not UTF-8 text");
     let tiered =
-        write(d, "tiered.cpl", &json!({"id": "capability.x", "policies": [{"id": "a", "tier": "T1", "assert": []}]}).to_string());
+        write(d, "tiered.cpl", json!({"id": "capability.x", "policies": [{"id": "a", "tier": "T1", "assert": []}]}).to_string());
     let ti = tiered.to_string_lossy().to_string();
     assert_bad_input(&["policy", "eval", "--pack", &ti], Some(&graph), "Unsupported CPL dialect");
     let mut dup = minimal_graph();
     dup["claims"] = json!([{"id": "c1", "text": "a", "modality": "factual", "span": {"start": 0, "end": 1}},
                            {"id": "c1", "text": "b", "modality": "factual", "span": {"start": 1, "end": 2}}]);
-    let dup = write(d, "dup.json", &dup.to_string());
+    let dup = write(d, "dup.json", dup.to_string());
     assert_bad_input(&["policy", "eval", "--pack", "core.tool-use.v1"], Some(&dup), "/claims/1/id: duplicate id 'c1'");
 }
 

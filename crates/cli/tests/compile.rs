@@ -10,13 +10,12 @@ use std::path::PathBuf;
 
 use predicates::prelude::*;
 use serde_json::Value;
-use warrant_testkit::{warrant, workspace_root};
 use warrant_testkit::write_file as write;
+use warrant_testkit::{warrant, workspace_root};
 
 fn fixture(name: &str) -> PathBuf {
     workspace_root().join("crates/ckf/tests/fixtures").join(name)
 }
-
 
 /// Runs `warrant compile ARGS` and returns stdout (exit 0 required).
 fn compile(args: &[&str]) -> Vec<u8> {

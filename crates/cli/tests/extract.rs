@@ -7,9 +7,8 @@ use std::path::PathBuf;
 
 use predicates::prelude::*;
 use serde_json::{Value, json};
-use warrant_testkit::{warrant, workspace_root};
 use warrant_testkit::write_file as write;
-
+use warrant_testkit::{warrant, workspace_root};
 
 fn graph_of(args: &[&str], stdin: Option<&str>) -> Value {
     let mut c = warrant();
@@ -113,7 +112,7 @@ fn inputs_that_are_not_what_they_claim_are_refused() {
         (write(d, "empty_msg.json", br#"{"role": "assistant", "content": null}"#), "no content and no tool calls"),
         (write(d, "user.json", br#"{"role": "user", "content": "hi"}"#), "/role: expected an assistant message"),
         (write(d, "weird.json", br#"{"hello": "world"}"#), "unrecognised JSON input"),
-        (write(d, "bin.txt", &[0x61, 0xff, 0xfe, 0x62]), "not UTF-8 text (invalid byte at offset 1)"),
+        (write(d, "bin.txt", [0x61, 0xff, 0xfe, 0x62]), "not UTF-8 text (invalid byte at offset 1)"),
     ];
     for (f, needle) in cases {
         let out = warrant().arg("extract").arg(&f).assert().code(2).get_output().clone();

@@ -9,12 +9,11 @@ use std::path::Path;
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
+use warrant_testkit::write_file as write;
 use warrant_testkit::{FakeLlm, Reply, Rule};
 use warrant_testkit::{data_dir, read_json, warrant_at};
-use warrant_testkit::write_file as write;
 
 const DOC: &str = "Session tokens expire after 30 minutes of inactivity.\nMaximum session duration is 8 hours.\n";
-
 
 fn run(c: &mut Command, code: i32) -> Vec<u8> {
     c.assert().code(code).get_output().stdout.clone()
@@ -366,7 +365,7 @@ fn policy_eval_judges_the_reasoning_example() {
     let pack = json!({"policy_id": "sound", "name": "Sound", "description": "", "version": "1.0.0", "rules": [
         {"rule_id": "argument-sound", "description": "", "severity": "error",
          "expression": {"verifier": {"id": "verifier.reasoning.argument_soundness", "threshold": 0.5}}}]});
-    write(d, "pack.json", &pack.to_string());
+    write(d, "pack.json", pack.to_string());
     let graph = cape.join("examples/reasoning/argument-unsound.json");
     let rubric = cape.join("rubrics/reasoning.argument-soundness.v1.json");
     let eval = |extra: &[&str], code: i32| {

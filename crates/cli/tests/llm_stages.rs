@@ -12,11 +12,10 @@ use std::time::Duration;
 use assert_cmd::Command;
 use serde_json::{Value, json};
 use warrant_testkit::warrant_at;
-use warrant_testkit::{FakeLlm, Reply, Rule};
 use warrant_testkit::write_file as write;
+use warrant_testkit::{FakeLlm, Reply, Rule};
 
 const DOC: &str = "Session tokens expire after 30 minutes of inactivity.\nMaximum session duration is 8 hours.\n";
-
 
 fn run(c: &mut Command, code: i32) -> Vec<u8> {
     let out = c.output().unwrap();

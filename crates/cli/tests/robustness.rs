@@ -10,9 +10,8 @@ use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 
 use serde_json::Value;
-use warrant_testkit::{clean_env, warrant, warrant_bin, warrant_std};
 use warrant_testkit::write_file as write;
-
+use warrant_testkit::{clean_env, warrant, warrant_bin, warrant_std};
 
 /// The one-line error contract: exit 2, one line starting `error: `, each needle present.
 fn assert_one_error(out: &std::process::Output, needles: &[&str]) -> String {
@@ -41,7 +40,7 @@ impl Fixture {
         write(dir.path(), "docs.md", &doc);
         write(dir.path(), "answer.md", "Refunds are approved within 5 days. Session tokens expire after 30 minutes.");
         let line = serde_json::json!({"id": "a", "answer": "Refunds are approved within 5 days."}).to_string();
-        write(dir.path(), "batch.jsonl", &format!("{line}\n").repeat(50));
+        write(dir.path(), "batch.jsonl", format!("{line}\n").repeat(50));
         let store = dir.path().join("kb");
         warrant().args(["ingest", "--store"]).arg(&store).arg(dir.path().join("docs.md")).assert().code(0);
         Self { dir }
@@ -200,7 +199,7 @@ fn an_overlong_batch_line_is_its_own_error_and_the_next_line_is_checked() {
     let dir = tempfile::tempdir().unwrap();
     let long = serde_json::json!({"id": "long", "answer": "x".repeat(5000)}).to_string();
     let short = serde_json::json!({"id": "short", "answer": "Refunds are approved within 5 days."}).to_string();
-    let batch = write(dir.path(), "b.jsonl", &format!("{long}\n\n{short}\n"));
+    let batch = write(dir.path(), "b.jsonl", format!("{long}\n\n{short}\n"));
     let out =
         warrant().args(["check", "--max-bytes", "1000", "--max-source-bytes", "1000", "--batch"]).arg(&batch).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -221,7 +220,7 @@ fn an_overlong_batch_line_is_its_own_error_and_the_next_line_is_checked() {
 #[test]
 fn a_regular_file_over_the_limit_is_refused_with_its_size_before_it_is_read() {
     let dir = tempfile::tempdir().unwrap();
-    let big = write(dir.path(), "big.md", &"word ".repeat(1000));
+    let big = write(dir.path(), "big.md", "word ".repeat(1000));
     let out = warrant().args(["extract", "--max-bytes", "100"]).arg(&big).output().unwrap();
     assert_one_error(&out, &["big.md: input is 5000 bytes; the limit is 100 bytes (raise it with --max-bytes)"]);
 }
@@ -248,7 +247,7 @@ fn reading_commands_never_write_into_an_empty_store_file() {
 fn an_error_on_a_corrupt_store_names_the_store_not_the_answer() {
     let dir = tempfile::tempdir().unwrap();
     let kb = dir.path().join("kb");
-    let doc = write(dir.path(), "doc.md", &"Refunds are approved within 5 days. ".repeat(2000));
+    let doc = write(dir.path(), "doc.md", "Refunds are approved within 5 days. ".repeat(2000));
     warrant().arg("ingest").arg("--store").arg(&kb).arg(&doc).assert().code(0);
     // Damage every page after the header and the schema: the store opens, reading fails.
     let file = kb.join("store.sqlite");

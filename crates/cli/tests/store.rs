@@ -11,9 +11,8 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use serde_json::{Value, json};
 use warrant_store::{FactQuery, SqliteStore, Store};
-use warrant_testkit::{data_dir, warrant, warrant_std};
 use warrant_testkit::write_file as write;
-
+use warrant_testkit::{data_dir, warrant, warrant_std};
 
 fn stdout_json(c: &mut Command) -> Value {
     let out = ok(c);
@@ -281,8 +280,8 @@ fn sigkill_mid_ingest_leaves_old_or_new_state() {
     let dir = tempfile::tempdir().unwrap();
     let store_dir = dir.path().join("kb");
     let (old, new) = (400, 5000);
-    let v1 = write(dir.path(), "v1.jsonl", &corpus(old, 1));
-    let v2 = write(dir.path(), "v2.jsonl", &corpus(new, 2));
+    let v1 = write(dir.path(), "v1.jsonl", corpus(old, 1));
+    let v2 = write(dir.path(), "v2.jsonl", corpus(new, 2));
     warrant().args(["ingest", "--store"]).arg(&store_dir).arg(&v1).assert().code(0);
 
     let wal = store_dir.join("store.sqlite-wal");
@@ -340,10 +339,10 @@ fn sigkill_mid_ingest_leaves_old_or_new_state() {
 fn readers_work_during_an_ingest_and_ingests_serialise() {
     let dir = tempfile::tempdir().unwrap();
     let store_dir = dir.path().join("kb");
-    let base = write(dir.path(), "base.jsonl", &corpus(50, 1));
+    let base = write(dir.path(), "base.jsonl", corpus(50, 1));
     warrant().args(["ingest", "--store"]).arg(&store_dir).arg(&base).assert().code(0);
-    let a = write(dir.path(), "a.jsonl", &corpus(3000, 2));
-    let b = write(dir.path(), "b.jsonl", &corpus(3000, 3));
+    let a = write(dir.path(), "a.jsonl", corpus(3000, 2));
+    let b = write(dir.path(), "b.jsonl", corpus(3000, 3));
     let spawn = |f: &Path| {
         warrant_std()
             .args(["ingest", "--format", "json", "--store"])

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::{Value, json};
-use warrant_testkit::{warrant, workspace_root};
 use warrant_testkit::write_file as write;
+use warrant_testkit::{warrant, workspace_root};
 
 fn example(rel: &str) -> PathBuf {
     workspace_root().join("examples").join(rel)
@@ -19,7 +19,6 @@ fn example(rel: &str) -> PathBuf {
 fn java_tools() -> PathBuf {
     workspace_root().join("crates/cpl/tests/fixtures/java.tools.json")
 }
-
 
 fn json_out(cmd: &mut Command, code: i32) -> Value {
     let out = cmd.assert().code(code).get_output().stdout.clone();
@@ -77,7 +76,7 @@ fn policy_eval_without_a_pack_needs_tool_calls() {
     let dir = tempfile::tempdir().unwrap();
     let g = json!({"schema_version": "1.0.0", "output_id": "o", "text": "Hello.", "entities": [], "claims": [],
                    "operations": [], "tool_calls": [], "citations": [], "code_blocks": [], "discourse_acts": []});
-    let f = write(dir.path(), "g.json", &g.to_string());
+    let f = write(dir.path(), "g.json", g.to_string());
     warrant().args(["policy", "eval"]).arg(&f).assert().code(2).stderr(
         predicate::str::contains("g.json: no --pack given, and the input calls no tools")
             .and(predicate::str::contains("name a pack with --pack")),
@@ -90,7 +89,7 @@ fn a_java_tools_file_is_read_with_warnings_and_checked() {
     let msg = json!({"role": "assistant", "content": null, "tool_calls": [
         {"id": "c1", "type": "function", "function": {"name": "ConnectionPool.configure",
          "arguments": "{\"url\": \"jdbc:h2:mem\", \"maxConnections\": 4, \"separator\": \",\", \"properties\": {\"ssl\": \"no\"}}"}}]});
-    let f = write(dir.path(), "answer.json", &msg.to_string());
+    let f = write(dir.path(), "answer.json", msg.to_string());
     // Before issue 18 this file was refused with exit 2 (`unknown type 'char'`).
     let v = json_out(warrant().args(["policy", "eval", "--format", "json", "--tools"]).arg(java_tools()).arg(&f), 1);
     let notes: Vec<(&str, &str, &str)> = v["diagnostics"]
@@ -128,7 +127,7 @@ fn check_runs_the_schema_pack_when_the_answer_calls_tools() {
     let msg = json!({"role": "assistant", "content": "Booking it now.", "tool_calls": [
         {"id": "c1", "type": "function", "function": {"name": "book_flight",
          "arguments": "{\"origin\": \"BOS\", \"destination\": \"LIS\", \"date\": \"2026-12-18\", \"passengers\": 2}"}}]});
-    let f = write(dir.path(), "answer.json", &msg.to_string());
+    let f = write(dir.path(), "answer.json", msg.to_string());
     let run = |answer: &Path| {
         json_out(
             warrant().args(["check", "--format", "json", "--tools"]).arg(example("tool-use/travel.tools.json")).arg(answer),
@@ -146,7 +145,7 @@ fn check_runs_the_schema_pack_when_the_answer_calls_tools() {
     bad["tool_calls"][0]["function"]["arguments"] = json!(
         "{\"origin\": \"BOS\", \"destination\": \"LIS\", \"date\": \"2026-12-18\", \"passengers\": 2, \"seat\": \"aisle\"}"
     );
-    let f = write(dir.path(), "bad.json", &bad.to_string());
+    let f = write(dir.path(), "bad.json", bad.to_string());
     let out = warrant()
         .args(["check", "--format", "json", "--tools"])
         .arg(example("tool-use/travel.tools.json"))
