@@ -23,9 +23,9 @@ use crate::model::{Basis, Section};
 use crate::normalize::is_normalized;
 
 /// The package schema (read-mode structure), embedded.
-pub const PACKAGE_SCHEMA: &str = include_str!("../../../schemas/ckf-package-1.0.schema.json");
+pub const PACKAGE_SCHEMA: &str = include_str!("../schemas/ckf-package-1.0.schema.json");
 /// The benchmark projection schema, embedded.
-pub const PROJECTION_SCHEMA: &str = include_str!("../../../schemas/ckf-benchmark-case-0.1.schema.json");
+pub const PROJECTION_SCHEMA: &str = include_str!("../schemas/ckf-benchmark-case-0.1.schema.json");
 
 static PACKAGE: LazyLock<CompiledSchema> =
     LazyLock::new(|| CompiledSchema::compile(PACKAGE_SCHEMA).unwrap_or_else(|e| panic!("embedded package schema: {e}")));

@@ -15,14 +15,14 @@ pub struct BuiltinPack {
 
 /// Every built-in pack, sorted by id.
 pub const BUILTIN_PACKS: &[BuiltinPack] = &[
-    BuiltinPack { id: "core.citation-grounding.v1", json: include_str!("../../../packs/core.citation-grounding.v1.json") },
-    BuiltinPack { id: "core.safe-code.v1", json: include_str!("../../../packs/core.safe-code.v1.json") },
-    BuiltinPack { id: "core.tool-use.v1", json: include_str!("../../../packs/core.tool-use.v1.json") },
-    BuiltinPack { id: "example.customer-support.v1", json: include_str!("../../../packs/example.customer-support.v1.json") },
-    BuiltinPack { id: "warrant.arithmetic.v1", json: include_str!("../../../packs/warrant.arithmetic.v1.json") },
-    BuiltinPack { id: "warrant.grounding.v1", json: include_str!("../../../packs/warrant.grounding.v1.json") },
-    BuiltinPack { id: "warrant.tool-grounding.v1", json: include_str!("../../../packs/warrant.tool-grounding.v1.json") },
-    BuiltinPack { id: "warrant.tool-schema.v1", json: include_str!("../../../packs/warrant.tool-schema.v1.json") },
+    BuiltinPack { id: "core.citation-grounding.v1", json: include_str!("../packs/core.citation-grounding.v1.json") },
+    BuiltinPack { id: "core.safe-code.v1", json: include_str!("../packs/core.safe-code.v1.json") },
+    BuiltinPack { id: "core.tool-use.v1", json: include_str!("../packs/core.tool-use.v1.json") },
+    BuiltinPack { id: "example.customer-support.v1", json: include_str!("../packs/example.customer-support.v1.json") },
+    BuiltinPack { id: "warrant.arithmetic.v1", json: include_str!("../packs/warrant.arithmetic.v1.json") },
+    BuiltinPack { id: "warrant.grounding.v1", json: include_str!("../packs/warrant.grounding.v1.json") },
+    BuiltinPack { id: "warrant.tool-grounding.v1", json: include_str!("../packs/warrant.tool-grounding.v1.json") },
+    BuiltinPack { id: "warrant.tool-schema.v1", json: include_str!("../packs/warrant.tool-schema.v1.json") },
 ];
 
 /// The packs `warrant check` and `warrant policy eval` run by default on an answer that calls

@@ -15,9 +15,9 @@ fn compile(name: &str, text: &str) -> CompiledSchema {
     CompiledSchema::compile(text).unwrap_or_else(|e| panic!("embedded schema {name}: {e}"))
 }
 
-static POLICY_SCHEMA_JSON: &str = include_str!("../../../schemas/cpl-policy-1.0.0.schema.json");
-static PACK_SCHEMA_JSON: &str = include_str!("../../../schemas/policy-pack-1.0.0.schema.json");
-static RUBRIC_SCHEMA_JSON: &str = include_str!("../../../schemas/verifier-rubric-1.0.0.schema.json");
+static POLICY_SCHEMA_JSON: &str = include_str!("../schemas/cpl-policy-1.0.0.schema.json");
+static PACK_SCHEMA_JSON: &str = include_str!("../schemas/policy-pack-1.0.0.schema.json");
+static RUBRIC_SCHEMA_JSON: &str = include_str!("../schemas/verifier-rubric-1.0.0.schema.json");
 
 pub(crate) static POLICY_SCHEMA: LazyLock<CompiledSchema> = LazyLock::new(|| compile("cpl policy", POLICY_SCHEMA_JSON));
 pub(crate) static PACK_SCHEMA: LazyLock<CompiledSchema> = LazyLock::new(|| compile("policy pack", PACK_SCHEMA_JSON));

@@ -32,14 +32,14 @@ pub enum DocKind {
 }
 
 static SCHEMAS: [&str; 8] = [
-    include_str!("../../../schemas/agent-evidence/pack-0.1.0.schema.json"),
-    include_str!("../../../schemas/agent-evidence/claim-map-0.1.0.schema.json"),
-    include_str!("../../../schemas/agent-evidence/source-map-0.1.0.schema.json"),
-    include_str!("../../../schemas/agent-evidence/provenance-0.1.0.schema.json"),
-    include_str!("../../../schemas/agent-evidence/verification-0.1.0.schema.json"),
-    include_str!("../../../schemas/agent-evidence/replay-0.1.0.schema.json"),
-    include_str!("../../../schemas/agent-evidence/export-manifest-0.1.0.schema.json"),
-    include_str!("../../../schemas/agent-evidence/event-0.1.0.schema.json"),
+    include_str!("../schemas/pack-0.1.0.schema.json"),
+    include_str!("../schemas/claim-map-0.1.0.schema.json"),
+    include_str!("../schemas/source-map-0.1.0.schema.json"),
+    include_str!("../schemas/provenance-0.1.0.schema.json"),
+    include_str!("../schemas/verification-0.1.0.schema.json"),
+    include_str!("../schemas/replay-0.1.0.schema.json"),
+    include_str!("../schemas/export-manifest-0.1.0.schema.json"),
+    include_str!("../schemas/event-0.1.0.schema.json"),
 ];
 
 static COMPILED: LazyLock<Vec<CompiledSchema>> = LazyLock::new(|| {

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::model::PredicateGraph;
 use crate::schema::{CompiledSchema, SchemaError};
 
-static GRAPH_SCHEMA_JSON: &str = include_str!("../../../schemas/predicate-graph-1.0.0.schema.json");
+static GRAPH_SCHEMA_JSON: &str = include_str!("../schemas/predicate-graph-1.0.0.schema.json");
 
 static GRAPH_SCHEMA: LazyLock<CompiledSchema> = LazyLock::new(|| {
     // The embedded schema is covered by tests; failing here is a build defect, not bad input.
