@@ -250,6 +250,11 @@ impl<'a, 'c> Machine<'a, 'c> {
             return b.eval(&vals, self.cx, diag);
         }
         let Some(def) = self.custom(callee) else { return false };
+        self.in_frame(args, |ev| ev.eval(&def.body))
+    }
+
+    /// Runs `f` with the call's arguments as the current frame, then pops it.
+    fn in_frame<T>(&mut self, args: &'a [Arg], f: impl FnOnce(&mut Self) -> T) -> T {
         let saved = self.base;
         let new_base = self.stack.len();
         for a in args {
@@ -257,7 +262,7 @@ impl<'a, 'c> Machine<'a, 'c> {
             self.stack.push(v);
         }
         self.base = new_base;
-        let r = self.eval(&def.body);
+        let r = f(self);
         self.stack.truncate(new_base);
         self.base = saved;
         r
@@ -357,17 +362,7 @@ impl<'a, 'c> Machine<'a, 'c> {
                 self.call(*callee, args, &mut Diag::collect(&mut diags));
                 if let Some(def) = self.custom(*callee) {
                     // Name the custom call, and say which atom inside it decided.
-                    let saved = self.base;
-                    let new_base = self.stack.len();
-                    for a in args {
-                        let v = self.arg(a);
-                        self.stack.push(v);
-                    }
-                    self.base = new_base;
-                    let inner = self.explain(&def.body, truth);
-                    self.stack.truncate(new_base);
-                    self.base = saved;
-                    self.base = saved;
+                    let inner = self.in_frame(args, |ev| ev.explain(&def.body, truth));
                     diags.push(inner.text);
                     diags.extend(inner.diagnostics);
                 }
