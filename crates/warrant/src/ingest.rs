@@ -129,3 +129,58 @@ pub fn ingest_files(env: &Env, files: &IngestFiles, no_extract: bool, max_chunk_
     let opts = IngestOptions { vocabulary: vocab, max_chunk_chars, extract: !no_extract, ..IngestOptions::default() };
     warrant_store::ingest(store.as_ref(), sources.documents, manual, &opts, &mut |_| {}).map_err(|e| Error::store(e, None))
 }
+
+/// How read documents are written: the ingest options, the model that extracts facts (none:
+/// the pattern extractor), and how many extraction runs measure consistency on the first
+/// document (§14; none: not measured).
+pub struct IngestRun {
+    /// Vocabulary, chunk size, whether to extract facts.
+    pub options: IngestOptions,
+    /// The model fact extractor, when ingest runs with a model.
+    pub llm: Option<warrant_llm::Llm>,
+    /// Extraction runs for the consistency measure (the ingest's own extraction is run 0).
+    pub consistency_runs: Option<u32>,
+}
+
+/// What an ingest wrote, and the consistency of the first document's extraction when asked.
+#[derive(Debug)]
+pub struct Ingested {
+    /// Counts of what was written and rejected.
+    pub summary: IngestSummary,
+    /// The measured document's id and its extraction consistency.
+    pub consistency: Option<(String, warrant_facts::Consistency)>,
+}
+
+/// Writes read documents and manual facts to `store` in one transaction, with the model
+/// extractor when one is given, measuring consistency first when asked.
+pub fn write(
+    store: &dyn warrant_store::Store,
+    sources: warrant_store::SourceSet,
+    manual: Vec<warrant_facts::Fact>,
+    mut run: IngestRun,
+    progress: &mut dyn FnMut(warrant_store::Progress),
+) -> Result<Ingested> {
+    use std::sync::Arc;
+    use warrant_extract::LlmFactExtractor;
+    use warrant_facts::{FactExtractor, PatternExtractor};
+    if let Some(llm) = &run.llm {
+        run.options.extractor = Some(Arc::new(LlmFactExtractor::new(llm.clone())));
+    }
+    let consistency = match (run.consistency_runs, sources.documents.first()) {
+        (Some(r), Some(doc)) => {
+            let runs: Vec<Arc<dyn FactExtractor>> = (0..u64::from(r))
+                .map(|i| -> Arc<dyn FactExtractor> {
+                    match &run.llm {
+                        Some(llm) => Arc::new(LlmFactExtractor::run(llm.clone(), i)),
+                        None => Arc::new(PatternExtractor),
+                    }
+                })
+                .collect();
+            Some((doc.id.clone(), warrant_store::extraction_consistency(doc, &run.options, &runs)))
+        }
+        _ => None,
+    };
+    let summary =
+        warrant_store::ingest(store, sources.documents, manual, &run.options, progress).map_err(|e| Error::store(e, None))?;
+    Ok(Ingested { summary, consistency })
+}

@@ -9,11 +9,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use std::sync::Arc;
-
-use warrant_extract::LlmFactExtractor;
-use warrant_facts::{FactExtractor, PatternExtractor, Vocabulary};
-use warrant_store::{IngestOptions, IngestSummary, Progress, SqliteStore, extraction_consistency, ingest};
+use warrant_facts::Vocabulary;
+use warrant_store::{IngestOptions, IngestSummary, Progress, SqliteStore};
 
 use crate::cli::{Format, IngestArgs};
 use crate::error::{CliError, CliResult};
@@ -48,34 +45,17 @@ pub fn run(args: IngestArgs) -> CliResult<ExitCode> {
     if let Some(mib) = cache_mib()? {
         store.set_writer_cache_mib(mib).map_err(CliError::store)?;
     }
-    let mut opts = IngestOptions {
+    let options = IngestOptions {
         vocabulary: vocab,
         max_chunk_chars: args.max_chunk_chars as usize,
         extract: !args.no_extract,
         ..IngestOptions::default()
     };
-    if let Some(llm) = &llm {
-        opts.extractor = Some(Arc::new(LlmFactExtractor::new(llm.clone())));
-    }
-    // Consistency (§14) on the first document: the ingest's own extraction is run 0.
-    let consistency = match (args.consistency, sources.documents.first()) {
-        (Some(r), Some(doc)) => {
-            let runs: Vec<Arc<dyn FactExtractor>> = (0..u64::from(r))
-                .map(|i| -> Arc<dyn FactExtractor> {
-                    match &llm {
-                        Some(llm) => Arc::new(LlmFactExtractor::run(llm.clone(), i)),
-                        None => Arc::new(PatternExtractor),
-                    }
-                })
-                .collect();
-            Some((doc.id.clone(), extraction_consistency(doc, &opts, &runs)))
-        }
-        _ => None,
-    };
     let skipped = sources.skipped;
-    let summary = ingest(&store, sources.documents, manual, &opts, &mut |p| bar.progress(p)).map_err(CliError::store);
+    let run = warrant::ingest::IngestRun { options, llm: llm.clone(), consistency_runs: args.consistency };
+    let written = warrant::ingest::write(&store, sources, manual, run, &mut |p| bar.progress(p));
     bar.clear();
-    let summary = summary?;
+    let warrant::ingest::Ingested { summary, consistency } = written?;
     let mut out = Out::new();
     match args.format {
         Format::Json => {
