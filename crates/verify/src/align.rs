@@ -469,6 +469,19 @@ impl Measures<'_> {
         if !same_subject {
             conflict = None;
         }
+        // An amount or date is the claim's subject's only in a window about it: a window that
+        // names other things and not the claim's subject (nor refers back to it) gives theirs
+        // ("Albums such as Tubular Bells … include fewer than four tracks" is not about "The
+        // Album").
+        if matches!(conflict, Some(Conflict::Number { .. } | Conflict::Date))
+            && let Some(subject) = focus.names.first()
+            && !self.found_names.first().copied().unwrap_or(true)
+            && !w.names.is_empty()
+            && !w.names.iter().any(|m| focus.names.iter().any(|n| n.same_as(m) || variant(n, m)))
+            && !referents.iter().any(|r| r.same_as(subject))
+        {
+            conflict = None;
+        }
         // A name the claim itself writes (perhaps in lower case) stands in for nothing.
         if let Some(Conflict::Substitution { source, .. } | Conflict::Agent { source, .. }) = &conflict {
             let words: Vec<String> = warrant_text::words::words(source).map(|(_, x)| lexicon::stem(&x.to_lowercase())).collect();
@@ -649,6 +662,7 @@ impl<'a> Measures<'a> {
             let theirs: Vec<&Role> = w.roles.iter().filter(|r| r.verb == mine.verb).collect();
             let same = |r: &&Role| {
                 r.agent.last() == mine.agent.last()
+                    || attached(&focus.claim_stems, &mine.agent, &r.agent)
                     || crate::analysis::has_words_near(&r.agent, &mine.agent)
                     || crate::analysis::has_words_near(&mine.agent, &r.agent)
                     || words_alike(&r.agent, &mine.agent)
@@ -721,7 +735,16 @@ impl<'a> Measures<'a> {
             let dated = |d: &DateKey, near: &[String]| {
                 one_date && w.dates.iter().zip(&w.date_near).any(|(x, xn)| d.conflicts(x) && shares(near, xn))
             };
-            if focus.dates.iter().zip(&focus.date_near).zip(found_dates).any(|((d, dn), f)| !f && dated(d, focus.near(dn))) {
+            let conflicting = focus
+                .dates
+                .iter()
+                .zip(&focus.date_near)
+                .zip(found_dates)
+                .find(|((d, dn), f)| !**f && dated(d, focus.near(dn)))
+                .map(|((d, _), _)| d);
+            if let Some(d) = conflicting
+                && in_order(d, &w.dates[0], &w.words, focus)
+            {
                 return Some(Conflict::Date);
             }
         }
@@ -1003,6 +1026,11 @@ fn antonym(focus: &Focus, w: &Analysis) -> Option<Conflict> {
         }
         let (mine, theirs) = (positions(k), positions(opposite));
         let nearest = |q: usize, ps: &[usize]| ps.iter().map(|p| p.abs_diff(q)).min().unwrap_or(usize::MAX);
+        // The window says both, side by side ("heating and cooling", "buy or sell"): it
+        // contrasts nothing with the claim.
+        if mine.iter().any(|&m| nearest(m, &theirs) <= 2) {
+            continue;
+        }
         // Each occurrence of the word in the claim, read through the nearest of the claim's
         // words beside it (the one after first on a tie: "open on Mondays") that the window
         // places near either word.
@@ -1033,6 +1061,47 @@ fn antonym(focus: &Focus, w: &Analysis) -> Option<Conflict> {
     None
 }
 
+/// A window dating the first or the last of a repeated event ("Arsenal last won the title
+/// in 2004") conflicts only with a claim dated before the first or after the last: another
+/// occurrence may fall between. Without such a word, any other date conflicts.
+fn in_order(claim: &DateKey, window: &DateKey, window_words: &[String], focus: &Focus) -> bool {
+    let says = |words: &[&str]| window_words.iter().any(|w| words.contains(&w.as_str()));
+    let claim_says = |words: &[&str]| focus.claim_stems.iter().any(|s| words.iter().any(|w| lexicon::stem(w) == *s));
+    let (first, last) = (["first", "earliest"], ["last", "latest", "recent", "again"]);
+    let ordered = |before: bool| match (claim.year, window.year) {
+        (Some(c), Some(w)) => (c < w) == before && c != w,
+        _ => false,
+    };
+    if says(&first) && !claim_says(&first) {
+        return ordered(true);
+    }
+    if says(&last) && !claim_says(&last) {
+        return ordered(false);
+    }
+    true
+}
+
+/// The claim writes `part` as what `head` belongs to ("the Speaker of the House of
+/// Commons"): a source whose agent is `part` names the same body, not another.
+fn attached(stems: &[String], head: &[String], part: &[String]) -> bool {
+    !head.is_empty()
+        && !part.is_empty()
+        && (0..stems.len()).any(|i| {
+            if !stems[i..].starts_with(head) {
+                return false;
+            }
+            let mut j = i + head.len();
+            if stems.get(j).map(String::as_str) != Some("of") {
+                return false;
+            }
+            j += 1;
+            if stems.get(j).map(String::as_str) == Some("the") {
+                j += 1;
+            }
+            stems.get(j..).is_some_and(|rest| rest.starts_with(part))
+        })
+}
+
 /// How many words apart a word and the word it is said of may stand.
 const ANTONYM_REACH: usize = 4;
 
@@ -1049,4 +1118,37 @@ fn titled_words(words: &[String]) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stems(text: &str) -> Vec<String> {
+        Analysis::of(text).stems
+    }
+
+    #[test]
+    fn an_agent_the_claim_attaches_is_the_same_body() {
+        let claim = stems("He is appointed by the Speaker of the House of Commons");
+        let speaker = stems("Speaker");
+        assert!(attached(&claim, &speaker, &stems("House of Commons")));
+        assert!(!attached(&claim, &speaker, &stems("House of Lords")));
+        assert!(!attached(&stems("Harold defeated William"), &stems("Harold"), &stems("William")));
+    }
+
+    #[test]
+    fn the_first_or_last_of_a_repeated_event_bounds_its_dates() {
+        let year = |y| DateKey { year: Some(y), month: None, day: None };
+        let claim = Analysis::of("Arsenal won the league title in 1989.");
+        let focus = Focus::of(&claim, None);
+        let last = Analysis::of("Arsenal last won the league title in 2004.").words;
+        assert!(!in_order(&year(1989), &year(2004), &last, &focus), "1989 may be an earlier win");
+        assert!(in_order(&year(2010), &year(2004), &last, &focus), "a win after the last one conflicts");
+        let first = Analysis::of("Arsenal won their first league title in 1931.").words;
+        assert!(in_order(&year(1920), &year(1931), &first, &focus));
+        assert!(!in_order(&year(1989), &year(1931), &first, &focus));
+        let plain = Analysis::of("Arsenal won the league title in 2004.").words;
+        assert!(in_order(&year(1989), &year(2004), &plain, &focus));
+    }
 }

@@ -66,7 +66,7 @@ impl Num {
     /// within each other's bounds), or, when either side is a bare number, equal written values
     /// ("nine" = "nine weeks").
     pub fn same_amount(&self, other: &Num) -> bool {
-        if self.ordinal != other.ordinal {
+        if self.ordinal != other.ordinal || self.is_time() != other.is_time() {
             return false;
         }
         if self.dimension == other.dimension {
@@ -74,6 +74,11 @@ impl Num {
         }
         matches!((&self.dimension, &other.dimension), (Dimension::Number, _) | (_, Dimension::Number))
             && self.written == other.written
+    }
+
+    /// A time of day ([`times_of_day`]).
+    fn is_time(&self) -> bool {
+        self.noun.as_deref() == Some(TIME_OF_DAY)
     }
 
     /// True unless both are bare numbers of different things ("5 studio albums" is not "five
@@ -449,9 +454,19 @@ impl Scan {
         // A capitalised "Never" inside a sentence is part of a name ("Never Shout Never").
         // A negation under a modal or a condition ("may not be able to", "If not, …",
         // "whether or not") denies nothing: its words count neither way.
-        if lexicon::is_negation(&lower) && (i == 0 || !capital) {
+        // A sentence-opening "No" before a name answers a question ("No Australian Idol was
+        // …" for "No, Australian Idol was …"): it denies nothing.
+        let answer_particle = i == 0
+            && lower == "no"
+            && tokens.get(i + 1).is_some_and(|(_, n)| n.starts_with(char::is_uppercase))
+            && tokens.get(i + 2).is_some_and(|(_, n)| n.starts_with(char::is_uppercase));
+        if lexicon::is_negation(&lower) && (i == 0 || !capital) && !answer_particle {
             let hedged = self.a.words.iter().rev().take(2).any(|p| HEDGES.contains(&p.as_str()))
-                || self.a.words.last().is_some_and(|p| matches!(p.as_str(), "if" | "unless" | "whether" | "or"));
+                || self.a.words.last().is_some_and(|p| matches!(p.as_str(), "if" | "unless" | "whether" | "or"))
+                // "not sure but …", "I don't know if …": the speaker's doubt, not a denial.
+                || tokens.get(i + 1).is_some_and(|(_, n)| matches!(n.to_lowercase().as_str(), "sure" | "certain"))
+                || tokens.get(i + 1).is_some_and(|(_, n)| matches!(n.to_lowercase().as_str(), "know" | "remember" | "recall"))
+                    && self.a.words.iter().rev().take(3).any(|p| p == "i");
             if hedged {
                 self.hedge = 4;
                 self.scope = 0;
@@ -532,11 +547,17 @@ impl Scan {
     /// in scope decides); `None` for stopwords, negations and words without a letter.
     fn content_word(&mut self, range: &Range<usize>, lower: &str) -> Option<String> {
         let mut key = None;
-        if !lexicon::is_stopword(lower) && !lexicon::is_negation(lower) && lower.chars().any(char::is_alphabetic) {
+        // "non - governmental" (the prefix written apart) reads as "non-governmental".
+        let after_non = self.a.words.last().is_some_and(|p| p == "non");
+        if !lexicon::is_stopword(lower)
+            && !lexicon::is_negation(lower)
+            && lower != "non"
+            && lower.chars().any(char::is_alphabetic)
+        {
             // "non-root": the part after "non-" is negated.
             let (negated_prefix, base) = match lower.strip_prefix("non-") {
                 Some(rest) if !rest.is_empty() => (true, rest),
-                _ => (false, lower),
+                _ => (after_non, lower),
             };
             let k = lexicon::key(base);
             // "in a bid to help identify a man": a word after "to" is intended, not stated.
@@ -603,6 +624,35 @@ fn amounts(text: &str, quantities: Vec<Quantity>, dates: &[DateMention]) -> Vec<
     nums
 }
 
+/// Times of day ("9:00", "10 PM") as amounts of minutes since midnight, counting a noun of
+/// their own, so that they compare only with each other: "open until 21:00" conflicts with
+/// "open until 10 PM" and agrees with "9 PM".
+fn times_of_day(text: &str, dates: &[DateMention], nums: &mut Vec<Num>) {
+    let before = nums.len();
+    for d in dates.iter().filter(|d| d.kind == DateKind::Time) {
+        let (Some(minute), Some(surface)) = (d.minute_of_day, text.get(d.range.clone())) else { continue };
+        let value = BigRational::from_integer(i64::from(minute).into());
+        nums.push(Num {
+            dimension: Dimension::Number,
+            value: value.clone(),
+            written: value,
+            noun: Some(TIME_OF_DAY.to_string()),
+            counted: Vec::new(),
+            ordinal: false,
+            surface: surface.to_string(),
+            near: Vec::new(),
+            range: d.range.clone(),
+            bound: Bound::Exact,
+        });
+    }
+    if nums.len() > before {
+        nums.sort_by_key(|n| n.range.start);
+    }
+}
+
+/// The noun a time of day counts (not a word: no text names it).
+const TIME_OF_DAY: &str = "#time-of-day";
+
 impl Analysis {
     /// Analyses `text`.
     pub fn of(text: &str) -> Self {
@@ -626,13 +676,18 @@ impl Analysis {
         a.flags(text);
         quoted_titles(text, &tokens, &mut a);
         a.drop_false_names(text);
+        let dates = find_dates(text);
+        // "AM" and "PM" in "11 AM" belong to a time, not a name.
+        a.names.retain(|n| {
+            !dates.iter().any(|d| d.kind == DateKind::Time && d.range.start <= n.range.start && n.range.end <= d.range.end)
+        });
         // Amounts with units, including "a full day" and "half a minute".
         let quantities = quantities_with_articles(text, &tokens);
         a.choose_keys(content, &quantities);
         a.roles = roles(text, &a.names);
-        let dates = find_dates(text);
         a.add_dates(&dates);
         let mut nums = amounts(text, quantities, &dates);
+        times_of_day(text, &dates, &mut nums);
         a.add_ordinals(text, &tokens, &mut nums);
         a.add_bounds(&mut nums);
         for n in &mut nums {
@@ -1224,6 +1279,36 @@ fn noun_after(text: &str, end: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn denied(text: &str) -> Vec<String> {
+        Analysis::of(text).negated
+    }
+
+    #[test]
+    fn what_is_not_a_denial() {
+        // An answer particle before a name, the speaker's doubt.
+        assert_eq!(denied("No Australian Idol was an Australian singing competition."), Vec::<String>::new());
+        assert_eq!(denied("not sure but archaeologists have known about popcorn for years."), Vec::<String>::new());
+        assert_eq!(denied("I don't know if the museum opens on Sundays."), Vec::<String>::new());
+        // Still denials: a quantifier, a contraction typed without its "n", a prefix written apart.
+        assert!(denied("No students passed the exam.").contains(&crate::lexicon::key("students")));
+        assert!(denied("He could't afford two beds.").contains(&crate::lexicon::key("afford")));
+        assert!(denied("They run the largest non - governmental hospital ship.").contains(&crate::lexicon::key("governmental")));
+        assert!(!denied("They run the largest non - governmental hospital ship.").contains(&"non".to_string()));
+    }
+
+    #[test]
+    fn times_of_day_are_amounts_of_their_own() {
+        let a = Analysis::of("The shop is open from 11 AM to 10 PM on Mondays.");
+        let minutes: Vec<BigRational> = a.nums.iter().map(|n| n.value.clone()).collect();
+        assert_eq!(minutes, [BigRational::from_integer(660.into()), BigRational::from_integer(1320.into())]);
+        assert!(!a.names.iter().any(|n| n.words == ["am"] || n.words == ["pm"]), "AM and PM are not names: {:?}", a.names);
+        let b = Analysis::of("It opens at 22:00.");
+        assert!(a.nums[1].same_amount(&b.nums[0]));
+        // A time never compares with a count.
+        let c = Analysis::of("It has 660 seats.");
+        assert!(!a.nums[0].differs_from(&c.nums[0]) && !a.nums[0].same_amount(&c.nums[0]));
+    }
 
     #[test]
     fn analyses_a_sentence() {

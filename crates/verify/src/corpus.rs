@@ -10,6 +10,7 @@ use warrant_text::fasthash::FastSet;
 use warrant_text::segment::{self, Rules};
 
 use crate::analysis::Analysis;
+use crate::records;
 
 /// A source document.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -276,21 +277,25 @@ impl Analysed {
     pub fn of(text: &str) -> Self {
         let mut out = Analysed::default();
         let mut lower: FastSet<&str> = FastSet::default();
-        for p in segment::paragraphs(text) {
-            for sentence in segment::sentences_with(text, p, SOURCES) {
-                // An overlong sentence (a text without sentence ends) in pieces.
-                let pieces = bounded(text, sentence.range);
-                let cut = pieces.len() > 1;
-                for (k, piece) in pieces.into_iter().enumerate() {
-                    let analysis = Analysis::of(&text[piece.clone()]);
+        if let Some(fields) = records::fields(text) {
+            // A structured source: a sentence per field, quoted as the field's own text and
+            // read as its rendering ([`records`]).
+            for f in fields {
+                if f.prose {
+                    out.add_prose(text, f.range);
+                } else {
                     out.sentences.push(AnalysedSentence {
-                        range: piece,
-                        analysis: Arc::new(analysis),
+                        range: f.range,
+                        analysis: Arc::new(Analysis::of(&f.text)),
                         promoted: OnceLock::new(),
-                        glued: sentence.glued && k == 0,
-                        cut,
+                        glued: f.new_record,
+                        cut: false,
                     });
                 }
+            }
+        } else {
+            for p in segment::paragraphs(text) {
+                out.add_prose(text, p);
             }
         }
         for s in &out.sentences {
@@ -301,6 +306,25 @@ impl Analysed {
             }
         }
         out
+    }
+
+    /// The sentences of `text[range]` (a paragraph), each analysed.
+    fn add_prose(&mut self, text: &str, range: Range<usize>) {
+        for sentence in segment::sentences_with(text, range, SOURCES) {
+            // An overlong sentence (a text without sentence ends) in pieces.
+            let pieces = bounded(text, sentence.range);
+            let cut = pieces.len() > 1;
+            for (k, piece) in pieces.into_iter().enumerate() {
+                let analysis = Analysis::of(&text[piece.clone()]);
+                self.sentences.push(AnalysedSentence {
+                    range: piece,
+                    analysis: Arc::new(analysis),
+                    promoted: OnceLock::new(),
+                    glued: sentence.glued && k == 0,
+                    cut,
+                });
+            }
+        }
     }
 
     /// Sentence `i` with its opening word read as a name.

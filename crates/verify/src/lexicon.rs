@@ -175,6 +175,8 @@ pub fn is_negation(lower: &str) -> bool {
             | "lacking"
     ) || lower.ends_with("n't")
         || lower.ends_with("n’t")
+        // A contraction typed without its "n" ("could't") is still a negation.
+        || lower.len() > 2 && (lower.ends_with("'t") || lower.ends_with("’t"))
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@ mod forms;
 pub mod lexicon;
 mod llm;
 mod question;
+mod records;
 mod wordnet;
 
 use serde::Serialize;
