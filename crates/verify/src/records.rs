@@ -371,6 +371,14 @@ mod tests {
     }
 
     #[test]
+    fn ranges_are_bytes_past_non_ascii_text() {
+        let text = "{\"name\": \"Zoë's Café\", \"city\": \"Köln\", \"open\": false}";
+        let f = fields(text).unwrap();
+        assert_eq!(&text[f[1].range.clone()], "\"city\": \"Köln\"");
+        assert_eq!(f[2].text, "Zoë's Café: no open.");
+    }
+
+    #[test]
     fn arrays_and_lines_of_records_mark_each_new_record() {
         let f = fields("[{\"a\": 1, \"b\": 2}, {\"a\": 3}]").unwrap();
         assert_eq!(f.iter().map(|f| f.new_record).collect::<Vec<_>>(), [false, false, true]);
