@@ -461,12 +461,15 @@ impl Scan {
             && tokens.get(i + 1).is_some_and(|(_, n)| n.starts_with(char::is_uppercase))
             && tokens.get(i + 2).is_some_and(|(_, n)| n.starts_with(char::is_uppercase));
         if lexicon::is_negation(&lower) && (i == 0 || !capital) && !answer_particle {
+            // "not sure but …", "I don't know if …": the speaker's doubt, not a denial.
+            let doubt = tokens.get(i + 1).is_some_and(|(_, n)| match n.to_lowercase().as_str() {
+                "sure" | "certain" => true,
+                "know" | "remember" | "recall" => self.a.words.iter().rev().take(3).any(|p| p == "i"),
+                _ => false,
+            });
             let hedged = self.a.words.iter().rev().take(2).any(|p| HEDGES.contains(&p.as_str()))
                 || self.a.words.last().is_some_and(|p| matches!(p.as_str(), "if" | "unless" | "whether" | "or"))
-                // "not sure but …", "I don't know if …": the speaker's doubt, not a denial.
-                || tokens.get(i + 1).is_some_and(|(_, n)| matches!(n.to_lowercase().as_str(), "sure" | "certain"))
-                || tokens.get(i + 1).is_some_and(|(_, n)| matches!(n.to_lowercase().as_str(), "know" | "remember" | "recall"))
-                    && self.a.words.iter().rev().take(3).any(|p| p == "i");
+                || doubt;
             if hedged {
                 self.hedge = 4;
                 self.scope = 0;

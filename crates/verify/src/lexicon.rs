@@ -156,6 +156,8 @@ const CONVERSES: &[(&str, &str)] = &[
 
 /// True when a lower-case word negates its clause.
 pub fn is_negation(lower: &str) -> bool {
+    // "doesn't", and one typed without its "n" ("could't"); a bare "'t" is not.
+    let contraction = lower.len() > 2 && (lower.ends_with("'t") || lower.ends_with("’t"));
     matches!(
         lower,
         "not"
@@ -173,10 +175,7 @@ pub fn is_negation(lower: &str) -> bool {
             | "lacks"
             | "lacked"
             | "lacking"
-    ) || lower.ends_with("n't")
-        || lower.ends_with("n’t")
-        // A contraction typed without its "n" ("could't") is still a negation.
-        || lower.len() > 2 && (lower.ends_with("'t") || lower.ends_with("’t"))
+    ) || contraction
 }
 
 #[cfg(test)]

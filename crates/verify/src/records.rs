@@ -163,28 +163,28 @@ fn walk(
                     new_record: false,
                     prose: true,
                 });
-            } else if let Some(sentence) = render(path, value) {
-                let range = prop.map_or_else(|| value_range(value), |p| p.range.start..p.range.end);
-                out.push(Field {
-                    range: offset + range.start..offset + range.end,
-                    text: sentence,
-                    new_record: false,
-                    prose: false,
-                });
+            } else {
+                push_rendered(text, offset, path, value, prop, out);
             }
         }
-        _ => {
-            let Some(sentence) = render(path, value) else { return };
-            let range = prop.map_or_else(|| value_range(value), |p| p.range.start..p.range.end);
-            if text.get(range.clone()).is_some() {
-                out.push(Field {
-                    range: offset + range.start..offset + range.end,
-                    text: sentence,
-                    new_record: false,
-                    prose: false,
-                });
-            }
-        }
+        _ => push_rendered(text, offset, path, value, prop, out),
+    }
+}
+
+/// The leaf `value` as a rendered field, quoted as its property (`"key": value`) or, in an
+/// array, as itself; nothing when it says nothing.
+fn push_rendered(
+    text: &str,
+    offset: usize,
+    path: &[String],
+    value: &Value<'_>,
+    prop: Option<&ObjectProp<'_>>,
+    out: &mut Vec<Field>,
+) {
+    let Some(sentence) = render(path, value) else { return };
+    let range = prop.map_or_else(|| value_range(value), |p| p.range.start..p.range.end);
+    if text.get(range.clone()).is_some() {
+        out.push(Field { range: offset + range.start..offset + range.end, text: sentence, new_record: false, prose: false });
     }
 }
 
@@ -216,8 +216,8 @@ fn render(path: &[String], value: &Value<'_>) -> Option<String> {
         }
     };
     // "weight_kg": 1.3 reads "weight: 1.3 kg", an amount with its unit.
+    let (head, unit) = key.rsplit_once(' ').unwrap_or(("", &key));
     if let Value::NumberLit(n) = value
-        && let Some((head, unit)) = key.rsplit_once(' ').or(Some(("", key.as_str())))
         && is_unit(n.value, unit)
     {
         let head = if head.is_empty() { String::new() } else { format!("{head}: ") };
