@@ -51,6 +51,10 @@ pub struct Focus {
     /// narrower term, a derived form: "movie" for "film", "novelist" for "author",
     /// "production" for "produce") → the indices of the keys they state.
     pub related: FastMap<String, Vec<usize>>,
+    /// The words of the claim's subject, when plain (see `Analysis::subject`).
+    pub subject: Vec<String>,
+    /// The claim's terms: its keys, the keys of its names' words, and its numerals.
+    pub terms: Vec<String>,
 }
 
 impl Focus {
@@ -67,6 +71,13 @@ impl Focus {
             date_near: claim.date_near.clone(),
             token_keys: claim.token_keys.clone(),
             claim_stems: claim.stems.clone(),
+            subject: claim.subject.clone(),
+            terms: claim
+                .terms
+                .iter()
+                .chain(claim.words.iter().filter(|w| w.bytes().all(|b| b.is_ascii_digit())))
+                .cloned()
+                .collect(),
             ..Focus::default()
         };
         let finish = |mut f: Focus| {
@@ -105,6 +116,12 @@ impl Focus {
             }
         }
         finish(f)
+    }
+
+    /// Whether a window's role may be about what the claim speaks of: not when it is said of
+    /// a noun the claim never uses ("adapted from a film score written by …").
+    fn said_of(&self, role: &Role) -> bool {
+        role.of_object.is_empty() || role.of_object.iter().any(|s| self.claim_stems.contains(s))
     }
 
     /// Number of items support is measured on: the keys and the specifics the claim adds.
@@ -450,10 +467,13 @@ impl Measures<'_> {
         if conflict.is_none() && !focus.bare && !asks && self.missing_specifics == 0 && self.support >= REST {
             conflict = slot(focus, &self.found_names, w, self.question, true);
         }
-        if conflict.is_none() {
+        // A denial or an opposite word is said of something: of the claim's subject only when
+        // the window names it ("non-condensable gases" says nothing of the vapor).
+        let subject_named = focus.subject.is_empty() || focus.subject.iter().any(|s| w.terms.contains(s));
+        if conflict.is_none() && subject_named {
             (conflict, flipped_any) = self.negation_conflict();
         }
-        if conflict.is_none() && !asks && anchored_on_subject {
+        if conflict.is_none() && !asks && anchored_on_subject && subject_named {
             // The opposite word stands in for one of the claim's: the rest must be there.
             conflict =
                 antonym(focus, w).filter(|_| nearly(covered as f64 / (total - 1.0).max(1.0), keys_missing.saturating_sub(1)));
@@ -659,7 +679,9 @@ impl<'a> Measures<'a> {
         let found_names = &self.found_names;
         let mut conflict = None;
         for mine in focus.roles.iter().filter(|_| !asks) {
-            let theirs: Vec<&Role> = w.roles.iter().filter(|r| r.verb == mine.verb).collect();
+            // "a film score written by X" inside "adapted from …" is said of the score: it
+            // names no agent for the claim's subject unless the claim speaks of the score.
+            let theirs: Vec<&Role> = w.roles.iter().filter(|r| r.verb == mine.verb && focus.said_of(r)).collect();
             let same = |r: &&Role| {
                 r.agent.last() == mine.agent.last()
                     || attached(&focus.claim_stems, &mine.agent, &r.agent)
@@ -731,7 +753,9 @@ impl<'a> Measures<'a> {
             // One date in the slot, as for amounts.
             // A window that states several dates may be listing some of many ("titles in 1998,
             // 2002 and 2004"): only a window with one date in it conflicts on dates.
-            let one_date = w.dates.iter().all(|x| *x == w.dates[0]);
+            // A bare year counts ("after the 1930 FA Cup Final, … 10 May 2017" states two).
+            let one_date = w.dates.iter().all(|x| *x == w.dates[0])
+                && w.dates.first().is_none_or(|d| crate::question::years(w).iter().all(|y| d.year.is_none_or(|dy| dy == *y)));
             let dated = |d: &DateKey, near: &[String]| {
                 one_date && w.dates.iter().zip(&w.date_near).any(|(x, xn)| d.conflicts(x) && shares(near, xn))
             };
@@ -764,7 +788,11 @@ impl<'a> Measures<'a> {
                     continue;
                 }
                 for m in &w.names {
-                    let substitute = !focus.names.iter().any(|f| f.stems == m.stems || variant(f, m))
+                    // The agent of something else ("a film score written by Lena Morris") stands
+                    // in no slot of the claim's.
+                    let elsewhere = w.roles.iter().any(|r| r.agent == m.stems && !focus.said_of(r));
+                    let substitute = !elsewhere
+                        && !focus.names.iter().any(|f| f.stems == m.stems || variant(f, m))
                         && question.is_none_or(|q| !q.has_name(m))
                         && shares_enough(near, &m.near)
                         && fills_same_slot(n, m);
@@ -800,7 +828,17 @@ impl<'a> Measures<'a> {
                     .count();
                 denied_names + focus.keys.iter().filter(|k| w.negated.contains(k) && !w.affirmed.contains(k)).count()
             } else {
-                focus.negated.iter().filter(|k| w.affirmed.contains(k) && !w.negated.contains(k)).count()
+                // The affirming word must be said together with the claim's other words: a
+                // line about something else affirms nothing of the claim's subject.
+                focus
+                    .negated
+                    .iter()
+                    .filter(|k| {
+                        w.affirmed.contains(k)
+                            && !w.negated.contains(k)
+                            && (focus.terms.iter().all(|t| t == *k) || w.said_with(k, &focus.terms))
+                    })
+                    .count()
             };
             // "There are no monthly maintenance fees" denies "charges a $5 monthly maintenance
             // fee": an amount of a denied thing is denied with it.

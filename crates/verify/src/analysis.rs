@@ -281,6 +281,9 @@ pub struct Role {
     pub agent: Vec<String>,
     /// The agent as written.
     pub agent_text: String,
+    /// For "a score written by X" inside a prepositional phrase ("adapted from a film score
+    /// written by …"), the stems of the noun the participle is said of; empty otherwise.
+    pub of_object: Vec<String>,
 }
 
 /// A proper name: a run of capitalised words, normalised to lower case.
@@ -388,6 +391,9 @@ pub struct Analysis {
     /// The stem of the noun after an opening "The"/"This" ("The studio …" → `studio`): a
     /// definite reference to something the previous sentence named.
     pub opening_noun: Option<String>,
+    /// The keys of the words of the text's subject, where its shape makes it plain ("In 2004,
+    /// the vapor from the still is condensed" → `vapor`; see [`subject_words`]).
+    pub subject: Vec<String>,
     /// A lone capitalised word that opens the text ("Annual", "Canberra"): a name only if the
     /// sources never write it in lower case (see [`Analysis::promote_opener`]).
     pub opener: Option<Name>,
@@ -397,6 +403,10 @@ pub struct Analysis {
     pub token_keys: Vec<Option<String>>,
     /// Per word, its byte offset in the analysed text.
     pub token_starts: Vec<usize>,
+    /// Per word, the index of its clause: a line break or a `;` between two words starts a new
+    /// one (a scraped page's lines are separate statements even where no sentence boundary was
+    /// found; a period may end an abbreviation, so it does not).
+    pub clauses: Vec<u32>,
     /// Per date, the content keys near it (see [`Name::near`]).
     pub date_near: Vec<Vec<String>>,
 }
@@ -446,6 +456,8 @@ impl Scan {
             self.scope = 0;
             self.hedge = 0;
         }
+        let clause = self.a.clauses.last().copied().unwrap_or(0);
+        self.a.clauses.push(clause + u32::from(i > 0 && gap.contains(['\n', ';'])));
         // "He …", "In 1911 she …": a pronoun early in the sentence refers back.
         if i == 0 && REFERS_BACK.contains(&w) || i < 5 && matches!(w, "he" | "she" | "they" | "it") {
             self.a.refers_back = true;
@@ -653,6 +665,79 @@ fn times_of_day(text: &str, dates: &[DateMention], nums: &mut Vec<Num>) {
     }
 }
 
+/// Words that end a subject's noun phrase: auxiliaries, modals and prepositions.
+const SUBJECT_ENDS: &[&str] = &[
+    "is", "are", "was", "were", "be", "been", "has", "have", "had", "can", "could", "will", "would", "may", "might", "must",
+    "shall", "should", "do", "does", "did", "of", "from", "for", "in", "on", "at", "with", "to", "by", "about", "into", "over",
+    "under", "between", "among", "during", "after", "before", "since", "as", "that", "which", "who", "and", "or", "but",
+];
+
+/// Nouns a summary uses for its source ("The document is a sales pitch …"): a subject that is
+/// the source itself, not something the source speaks of.
+const SOURCE_NOUNS: &[&str] = &[
+    "document",
+    "email",
+    "article",
+    "text",
+    "passage",
+    "summary",
+    "report",
+    "conversation",
+    "discussion",
+    "call",
+    "meeting",
+    "transcript",
+    "story",
+    "message",
+    "letter",
+    "memo",
+    "post",
+    "dialogue",
+];
+
+/// Prepositions that open a phrase set off by a comma before the subject ("In 2004, …").
+const OPENING_PREPOSITIONS: &[&str] =
+    &["in", "on", "at", "after", "before", "during", "since", "by", "for", "from", "according", "as", "under", "with"];
+
+/// The keys of the words of the text's subject, where its shape makes it plain: the content
+/// words before the first auxiliary, past-tense verb, preposition or comma, after an opening
+/// phrase set off by a comma ("In multipass distillation, the vapor from the first
+/// distillation is condensed" → `vapor`; "April's inflation rate was higher" → april,
+/// inflation, rate). Empty when no such word closes the subject within a few words, and for a
+/// pronoun, the source itself ("The document …"), "there", or a fragment that starts in lower
+/// case (its subject is in the part before).
+fn subject_words(text: &str, a: &Analysis) -> Vec<String> {
+    if text.trim_start().starts_with(char::is_lowercase) {
+        return Vec::new();
+    }
+    let words = &a.words;
+    let comma_before =
+        |i: usize| i > 0 && a.token_starts.get(i - 1..=i).and_then(|s| text.get(s[0]..s[1])).is_some_and(|g| g.contains(','));
+    let start = if words.first().is_some_and(|w| OPENING_PREPOSITIONS.contains(&w.as_str())) {
+        match (1..words.len().min(12)).find(|&i| comma_before(i)) {
+            Some(i) => i,
+            None => return Vec::new(),
+        }
+    } else {
+        0
+    };
+    let mut subject: Vec<String> = Vec::new();
+    for i in start..words.len().min(start + 8) {
+        let past = words[i].len() > 4 && words[i].ends_with("ed") || lexicon::is_irregular_past(&words[i]);
+        if i > start && (comma_before(i) || past && !subject.is_empty()) || SUBJECT_ENDS.contains(&words[i].as_str()) {
+            let plain = i > start && !matches!(words[i - 1].as_str(), "there" | "here");
+            return if plain { subject } else { Vec::new() };
+        }
+        if SOURCE_NOUNS.contains(&words[i].as_str()) {
+            return Vec::new();
+        }
+        if let Some(k) = a.token_keys.get(i).cloned().flatten() {
+            subject.push(k);
+        }
+    }
+    Vec::new()
+}
+
 /// The noun a time of day counts (not a word: no text names it).
 const TIME_OF_DAY: &str = "#time-of-day";
 
@@ -698,6 +783,7 @@ impl Analysis {
         }
         a.nums = nums;
         a.frame_names(text, &tokens);
+        a.subject = subject_words(text, &a);
         a
     }
 
@@ -916,6 +1002,21 @@ impl Analysis {
     /// True when the analysed text contains this name: all its words, in order, with at most
     /// two other words between consecutive ones ("Anna Kournikova" in "Anna Sergeyevna
     /// Kournikova"), never across a sentence separator.
+    /// True when a word keyed `key` shares a clause with a word keyed with one of `others`, or
+    /// a numeral among them (itself aside): the text says something of `key` together with them.
+    pub fn said_with(&self, key: &str, others: &[String]) -> bool {
+        let with = |i: usize| {
+            let c = self.clauses.get(i).copied();
+            self.token_keys.iter().enumerate().any(|(j, k)| {
+                let numeral = || self.words.get(j).is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()) && others.contains(w));
+                j != i
+                    && self.clauses.get(j).copied() == c
+                    && (k.as_ref().is_some_and(|k| k != key && others.contains(k)) || numeral())
+            })
+        };
+        self.token_keys.iter().enumerate().any(|(i, k)| k.as_deref() == Some(key) && with(i))
+    }
+
     pub fn has_name(&self, name: &Name) -> bool {
         // "Marcus Morton Jr." is not "Marcus Morton": a generational suffix the claim's name
         // lacks makes another person of the text's.
@@ -1081,6 +1182,7 @@ fn roles(text: &str, names: &[Name]) -> Vec<Role> {
             {
                 k -= 1;
             }
+            let of_object = prepositional_object(text, &tokens, k);
             loop {
                 if let Some(v) = verb_key(tokens[k].1) {
                     out.push(Role {
@@ -1088,6 +1190,7 @@ fn roles(text: &str, names: &[Name]) -> Vec<Role> {
                         verb_text: tokens[k].1.to_string(),
                         agent: name.stems.clone(),
                         agent_text: text[name.range.clone()].to_string(),
+                        of_object: of_object.clone(),
                     });
                 }
                 // "written and directed by": step back over "and".
@@ -1117,10 +1220,41 @@ fn roles(text: &str, names: &[Name]) -> Vec<Role> {
                 verb_text: w.to_string(),
                 agent: name.stems.clone(),
                 agent_text: text[name.range.clone()].to_string(),
+                of_object: Vec::new(),
             });
         }
     }
     out
+}
+
+/// The nouns right before a participle at token `verb` when they are the object of a
+/// preposition ("adapted from a film score written by …" → film, score): the participle is
+/// said of them, not of the sentence's subject. Empty for other shapes ("The song was
+/// written by …", "a pop song written by …").
+fn prepositional_object(text: &str, tokens: &[(Range<usize>, &str)], verb: usize) -> Vec<String> {
+    const PREPOSITIONS: &[&str] = &["from", "of", "in", "on", "for", "with", "to", "into", "about", "by", "than"];
+    let mut start = verb;
+    while start > 0 && verb - start < 3 {
+        let (r, w) = &tokens[start - 1];
+        let lower = w.to_lowercase();
+        let joined = text.get(r.end..tokens[start].0.start).is_some_and(|g| g.trim().is_empty());
+        if !joined || lexicon::is_stopword(&lower) || !lower.chars().all(char::is_alphabetic) {
+            break;
+        }
+        start -= 1;
+    }
+    if start == verb {
+        return Vec::new();
+    }
+    let mut before = start;
+    while before > 0 && matches!(tokens[before - 1].1.to_lowercase().as_str(), "a" | "an" | "the") {
+        before -= 1;
+    }
+    let after_preposition = before > 0 && PREPOSITIONS.contains(&tokens[before - 1].1.to_lowercase().as_str());
+    if !after_preposition {
+        return Vec::new();
+    }
+    tokens[start..verb].iter().map(|(_, w)| lexicon::stem(&w.to_lowercase())).collect()
 }
 
 /// True when `run` occurs in `words` in order with at most two other words between
@@ -1138,11 +1272,17 @@ pub fn find_words_near(words: &[String], run: &[String], caps: Option<&[bool]>) 
             continue;
         }
         let mut at = i;
-        for r in &run[1..] {
+        // A name that opens with an article ("The Album") is capitalised past it: "The album
+        // Dopesmoker" does not write it.
+        let article = matches!(first.as_str(), "the" | "a" | "an");
+        for (n, r) in run[1..].iter().enumerate() {
             let limit = (at + 4).min(words.len());
             match words[at + 1..limit].iter().position(|x| x == r || x == "|") {
                 Some(p) if words[at + 1 + p] == *r => at += 1 + p,
                 _ => continue 'start,
+            }
+            if n == 0 && article && caps.is_some_and(|c| !c.get(at).copied().unwrap_or(true)) {
+                continue 'start;
             }
         }
         return Some(i);
@@ -1379,5 +1519,64 @@ mod tests {
         assert!(stores.nums[0].differs_from(&Analysis::of("50 drug stores").nums[0]));
         assert!(!stores.nums[0].differs_from(&Analysis::of("50 employees").nums[0]));
         assert_eq!(src.dates, vec![DateKey { year: Some(2017), month: None, day: None }]);
+    }
+
+    #[test]
+    fn the_subject_is_read_only_from_plain_shapes() {
+        let subject = |t: &str| Analysis::of(t).subject;
+        let keys = |ws: &[&str]| ws.iter().map(|w| crate::lexicon::key(w)).collect::<Vec<_>>();
+        assert_eq!(subject("In multipass distillation, the vapor from the first distillation is condensed"), keys(&["vapor"]));
+        assert_eq!(subject("April's inflation rate was higher than in March"), keys(&["april", "inflation", "rate"]));
+        assert_eq!(subject("Operating margin increased from 18% to 16%"), keys(&["operating", "margin"]));
+        assert_eq!(subject("Norvale Corp shares fell 3.1% that day"), keys(&["norvale", "corp", "shares"]));
+        // A pronoun, "there", the source itself, a fragment, an unclosed phrase: no subject.
+        for t in [
+            "It is condensed",
+            "There are no discounts for students",
+            "The document is a sales pitch not designed for businesses",
+            "free trial and does not include a software suite",
+            "In the long run nothing lasts",
+            "Georgia grows peaches plums apples pears cherries figs and melons",
+        ] {
+            assert_eq!(subject(t), Vec::<String>::new(), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_participle_inside_a_prepositional_phrase_is_said_of_its_noun() {
+        let roles = |t: &str| Analysis::of(t).roles;
+        let embedded = roles("\"More\" is a pop song adapted from a film score written by Riz Ortolani.");
+        assert_eq!(embedded.len(), 1);
+        assert_eq!(embedded[0].of_object, vec![crate::lexicon::stem("film"), crate::lexicon::stem("score")]);
+        for t in ["The song was written by Riz Ortolani.", "It is a pop song written by Riz Ortolani."] {
+            let r = roles(t);
+            assert_eq!(r.len(), 1, "{t}");
+            assert!(r[0].of_object.is_empty(), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_name_that_opens_with_an_article_is_capitalised_past_it() {
+        let claim = Analysis::of("'The Album' contains eight tracks.");
+        let name = claim.names.iter().find(|n| n.words == ["the", "album"]).expect("the quoted title is a name");
+        assert!(!Analysis::of("The album Nightfall contains one track.").has_name(name));
+        assert!(Analysis::of("Her second record, The Album, contains eight tracks.").has_name(name));
+    }
+
+    #[test]
+    fn clauses_end_at_line_breaks_and_sentence_marks() {
+        let a = Analysis::of("members are against tobacco and alcohol\nmany members allow travel by airplane");
+        let others = |ws: &[&str]| ws.iter().map(|w| crate::lexicon::key(w)).collect::<Vec<_>>();
+        let allow = crate::lexicon::key("allow");
+        assert!(!a.said_with(&allow, &others(&["tobacco", "alcohol"])));
+        assert!(a.said_with(&allow, &others(&["travel"])));
+        let b = Analysis::of("Members allow tobacco; alcohol is banned");
+        assert!(b.said_with(&allow, &others(&["tobacco"])));
+        assert!(!b.said_with(&allow, &others(&["alcohol", "banned"])));
+        // A numeral counts as a word of the clause.
+        assert!(
+            Analysis::of("The byway can be accessed by U.S. Highway 60.")
+                .said_with(&crate::lexicon::key("accessed"), &["60".to_string()])
+        );
     }
 }

@@ -542,6 +542,7 @@ fn asked_role(q: &Analysis, claim: &Analysis, text: &str) -> Option<analysis::Ro
         verb_text: verb.clone(),
         agent: name.stems.clone(),
         agent_text: text.get(name.range.clone()).unwrap_or_default().to_string(),
+        of_object: Vec::new(),
     })
 }
 
