@@ -53,6 +53,8 @@ pub struct Focus {
     pub related: FastMap<String, Vec<usize>>,
     /// The words of the claim's subject, when plain (see `Analysis::subject`).
     pub subject: Vec<String>,
+    /// The claim names a work by a quoted title.
+    pub titled: bool,
     /// The claim's terms: its keys, the keys of its names' words, and its numerals.
     pub terms: Vec<String>,
 }
@@ -72,6 +74,7 @@ impl Focus {
             token_keys: claim.token_keys.clone(),
             claim_stems: claim.stems.clone(),
             subject: claim.subject.clone(),
+            titled: claim.titled,
             terms: claim
                 .terms
                 .iter()
@@ -428,7 +431,16 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         return single;
     }
     let m = Measures::of(w, focus, question, &key_found, found);
-    let (conflict, flipped_any) = m.conflict(&referents);
+    let (mut conflict, flipped_any) = m.conflict(&referents);
+    // The question sets the topic: a document that never names what the question names may
+    // speak of another work of the claim's title (a film called "Square One" for an answer
+    // about an album of that name).
+    if conflict.is_some()
+        && focus.titled
+        && question.is_some_and(|q| !q.names.is_empty() && !document_names_any(corpus, first, &q.names))
+    {
+        conflict = None;
+    }
     let Measures { names_missing, nums_missing, dates_missing, other_instance, support, context, relevance, .. } = &m;
     let flipped = flipped_any || antonym(focus, w).is_some();
     WindowEval {
@@ -851,6 +863,14 @@ impl<'a> Measures<'a> {
         }
         (conflict, flipped_any)
     }
+}
+
+/// True when the document holding sentence `at` names one of `names` somewhere.
+fn document_names_any(corpus: &Corpus, at: usize, names: &[Name]) -> bool {
+    let sentences = corpus.sentences();
+    let Some(doc) = sentences.get(at).map(|s| s.doc) else { return false };
+    let start = sentences[..at].iter().rposition(|s| s.doc != doc).map_or(0, |i| i + 1);
+    sentences[start..].iter().take_while(|s| s.doc == doc).any(|s| names.iter().any(|n| s.analysis.has_name(n)))
 }
 
 /// The names a window opening with a pronoun ("She …", "It …") may refer to: the first names

@@ -394,6 +394,9 @@ pub struct Analysis {
     /// The keys of the words of the text's subject, where its shape makes it plain ("In 2004,
     /// the vapor from the still is condensed" → `vapor`; see [`subject_words`]).
     pub subject: Vec<String>,
+    /// The text names a work by a title in quotes ("'Square One' was released …"): works
+    /// share titles more often than people and places share names.
+    pub titled: bool,
     /// A lone capitalised word that opens the text ("Annual", "Canberra"): a name only if the
     /// sources never write it in lower case (see [`Analysis::promote_opener`]).
     pub opener: Option<Name>,
@@ -1100,6 +1103,7 @@ fn quoted_titles(text: &str, tokens: &[(Range<usize>, &str)], a: &mut Analysis) 
             };
             let at = a.names.partition_point(|n| n.tokens.start < first);
             a.names.insert(at, name);
+            a.titled = true;
         }
         i = body.end + ch.len_utf8();
     }
