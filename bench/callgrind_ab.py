@@ -10,9 +10,11 @@ checkout (made from that checkout's own criterion bench, so both sides run their
 builds it with `--profile quality`, runs it under `valgrind --tool=callgrind` counting only the
 measured function, prints one Markdown row per workload, and removes the example again.
 
-Workloads: one pass of `extract/gsm8k_solutions` (every GSM8K solution text), and the store
+Workloads: one pass of `extract/gsm8k_solutions` (every GSM8K solution text), the store
 check of `check/store_10k_chunks` (the bench's 10,000-chunk store; 20 checks of its answer
-and one each of its 64 shifted answers). Needs valgrind and ../shared/data.
+and one each of its 64 shifted answers), and 20 checks of `check/answer_2kb_sources_5kb`
+(the sources analysed in each). `--only TEXT` runs the workloads whose label contains TEXT.
+Needs valgrind and ../shared/data.
 """
 
 from __future__ import annotations
@@ -75,10 +77,46 @@ def store_example(root: str) -> str:
     return STORE_HEAD + bench[start:end] + STORE_MAIN
 
 
+ANSWER_HEAD = """#![allow(clippy::unwrap_used, dead_code)]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+use std::hint::black_box;
+use warrant_check::{Checker, Request};
+use warrant_extract::Answer;
+use warrant_store::{DocumentInput, IngestOptions, SqliteStore, ingest};
+use warrant_verify::{Corpus, Source};
+"""
+
+ANSWER_MEASURED = """
+#[inline(never)]
+fn measured(checker: &Checker, answer: &Answer, sources: &[Source]) -> usize {
+    let mut n = 0;
+    for _ in 0..20 {
+        let corpus = Corpus::new(sources.to_vec());
+        let req = Request { answer, question: None, output_id: None };
+        n += black_box(checker.check(&req, &corpus).unwrap()).claims.len();
+    }
+    n
+}
+fn main() {
+    let checker = Checker::default();
+"""
+
+
+def answer_example(root: str) -> str:
+    """The 2 KB answer against 5 KB of sources, with the bench's own data and setup: the
+    sources analysed in each check, as each request does."""
+    bench = open(os.path.join(root, "crates/check/benches/check.rs"), encoding="utf-8").read()
+    helpers = bench[bench.index("const PRODUCTS") : bench.index("fn bench(c: &mut Criterion)")]
+    setup = bench[bench.index("    let two_kb = Answer") : bench.index('    c.bench_function("check/answer_2kb_sources_5kb"')]
+    return ANSWER_HEAD + helpers + ANSWER_MEASURED + setup + "    println!(\"{}\", measured(&checker, &two_kb, &sources));\n}\n"
+
+
 # (label, package, example path, program)
 WORKLOADS = [
     ("extract/gsm8k_solutions, one pass", "warrant-extract", "crates/extract/examples/ab_callgrind.rs", lambda _: EXTRACT),
     ("check/store_10k_chunks, 84 checks", "warrant-check", "crates/check/examples/ab_callgrind.rs", store_example),
+    ("check/answer_2kb_sources_5kb, 20 checks", "warrant-check", "crates/check/examples/ab_callgrind.rs", answer_example),
 ]
 
 IR = re.compile(r"I\s+refs:\s+([\d,]+)")
@@ -107,10 +145,13 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--before", required=True)
     ap.add_argument("--after", required=True)
+    ap.add_argument("--only", help="run only the workloads whose label contains this text")
     a = ap.parse_args()
     print("| workload | before (instructions) | after (instructions) | change |")
     print("|---|---|---|---|")
     for label, pkg, path, make in WORKLOADS:
+        if a.only and a.only not in label:
+            continue
         b = count(a.before, pkg, path, make(a.before))
         n = count(a.after, pkg, path, make(a.after))
         print(f"| {label} | {b:,} | {n:,} | {(n - b) / b * 100:+.2f} % |", flush=True)

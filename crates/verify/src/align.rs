@@ -55,6 +55,8 @@ pub struct Focus {
     pub subject: Vec<String>,
     /// The claim names a work by a quoted title.
     pub titled: bool,
+    /// The keys that have opposites, with them (see [`lexicon::antonyms_of`]).
+    pub opposites: Vec<(String, Vec<String>)>,
     /// The claim's terms: its keys, the keys of its names' words, and its numerals.
     pub terms: Vec<String>,
 }
@@ -85,6 +87,17 @@ impl Focus {
         };
         let finish = |mut f: Focus| {
             f.related = related_keys(claim, &f.keys);
+            // Each word's opposites, looked up once per claim rather than once per window; a
+            // claim that says both ("private as well as public") contrasts them itself.
+            f.opposites = f
+                .keys
+                .iter()
+                .filter_map(|k| {
+                    let o = lexicon::antonyms_of(k);
+                    let contrasted = f.all_keys.iter().any(|j| o.contains(&j.as_str()));
+                    (!o.is_empty() && !contrasted).then(|| (k.clone(), o.into_iter().map(str::to_string).collect()))
+                })
+                .collect();
             f
         };
         match question {
@@ -251,6 +264,25 @@ pub(crate) fn window_analysis(corpus: &Corpus, first: usize, last: usize) -> std
 }
 
 /// The merged analysis of sentences `first..=last`.
+/// The merged analyses of the multi-sentence windows one `verify` call has read: the claims of
+/// an answer look at many of the same windows. Kept for one call only, so a corpus shared by a
+/// batch does not grow with it.
+#[derive(Default)]
+pub struct Windows {
+    merged: std::cell::RefCell<FastMap<(usize, usize), std::rc::Rc<Analysis>>>,
+}
+
+impl Windows {
+    fn merged(&self, corpus: &Corpus, first: usize, last: usize) -> std::rc::Rc<Analysis> {
+        if let Some(a) = self.merged.borrow().get(&(first, last)) {
+            return std::rc::Rc::clone(a);
+        }
+        let a = std::rc::Rc::new(merged(corpus, first, last));
+        self.merged.borrow_mut().insert((first, last), std::rc::Rc::clone(&a));
+        a
+    }
+}
+
 fn merged(corpus: &Corpus, first: usize, last: usize) -> Analysis {
     let mut a = Analysis::default();
     for s in &corpus.sentences()[first..=last] {
@@ -281,6 +313,10 @@ fn merged(corpus: &Corpus, first: usize, last: usize) -> Analysis {
         a.words.extend(x.words.iter().cloned());
         a.stems.extend(x.stems.iter().cloned());
         a.caps.extend(x.caps.iter().copied());
+        // Sentences joined into a window are read as one clause: the pair says one thing
+        // across the boundary (a name in one, what it does in the next). Reading each
+        // sentence's own clauses here cost right blocks on summedits and removed no wrong one.
+        a.clauses.resize(a.token_keys.len(), 0);
         a.negations += x.negations;
         a.asks |= x.asks;
         a.reports |= x.reports;
@@ -396,13 +432,20 @@ fn labels_first(focus: &Focus, n: &Num) -> bool {
     focus.names.first().is_some_and(|m| labels(n, m))
 }
 /// Evaluates one window.
-pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, question: Option<&Analysis>) -> WindowEval {
+pub fn evaluate(
+    corpus: &Corpus,
+    windows: &Windows,
+    first: usize,
+    last: usize,
+    focus: &Focus,
+    question: Option<&Analysis>,
+) -> WindowEval {
     // One sentence is read as it is; several are merged into one analysis.
     let joined;
     let w: &Analysis = if first == last {
         &corpus.sentences()[first].analysis
     } else {
-        joined = merged(corpus, first, last);
+        joined = windows.merged(corpus, first, last);
         &joined
     };
     let key_found: Vec<bool> = focus.keys.iter().map(|k| w.has_key(k)).collect();
@@ -424,7 +467,7 @@ pub fn evaluate(corpus: &Corpus, first: usize, last: usize, focus: &Focus, quest
         let best = (0..=last - first)
             .max_by_key(|i| (held.iter().filter(|h| h.contains(i)).count(), std::cmp::Reverse(*i)))
             .unwrap_or(0);
-        let mut single = evaluate(corpus, first + best, first + best, focus, question);
+        let mut single = evaluate(corpus, windows, first + best, first + best, focus, question);
         single.first = first;
         single.last = last;
         single.quote = Some((first + best, first + best));
@@ -1065,17 +1108,8 @@ fn antonym(focus: &Focus, w: &Analysis) -> Option<Conflict> {
     let positions = |k: &str| -> Vec<usize> {
         w.token_keys.iter().enumerate().filter(|(_, t)| t.as_deref() == Some(k)).map(|(i, _)| i).collect()
     };
-    for k in &focus.keys {
-        // Most words have no opposite: look each word's up once, not against every word.
-        let opposites = lexicon::antonyms_of(k);
-        if opposites.is_empty() {
-            continue;
-        }
-        let opposed = |j: &str| opposites.contains(&j);
-        // A claim that says both ("private as well as public") contrasts them itself.
-        if focus.all_keys.iter().any(|j| opposed(j)) {
-            continue;
-        }
+    for (k, opposites) in &focus.opposites {
+        let opposed = |j: &str| opposites.iter().any(|o| o == j);
         // Parts of compounds count ("second-largest").
         let Some(opposite) = w.keys.iter().chain(&w.terms).find(|j| opposed(j)) else { continue };
         let conflict = || Some(Conflict::Antonym { claim: k.clone(), source: opposite.clone() });

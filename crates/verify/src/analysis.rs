@@ -1002,9 +1002,6 @@ impl Analysis {
         self.near_tokens(first..last.max(first), radius)
     }
 
-    /// True when the analysed text contains this name: all its words, in order, with at most
-    /// two other words between consecutive ones ("Anna Kournikova" in "Anna Sergeyevna
-    /// Kournikova"), never across a sentence separator.
     /// True when a word keyed `key` shares a clause with a word keyed with one of `others`, or
     /// a numeral among them (itself aside): the text says something of `key` together with them.
     pub fn said_with(&self, key: &str, others: &[String]) -> bool {
@@ -1020,6 +1017,9 @@ impl Analysis {
         self.token_keys.iter().enumerate().any(|(i, k)| k.as_deref() == Some(key) && with(i))
     }
 
+    /// True when the analysed text contains this name: all its words, in order, with at most
+    /// two other words between consecutive ones ("Anna Kournikova" in "Anna Sergeyevna
+    /// Kournikova"), never across a sentence separator.
     pub fn has_name(&self, name: &Name) -> bool {
         // "Marcus Morton Jr." is not "Marcus Morton": a generational suffix the claim's name
         // lacks makes another person of the text's.

@@ -213,6 +213,7 @@ pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<Cl
     // The answer's current subject: the first name of the latest claim that has one, for the
     // claims after it that open with a pronoun.
     let mut subject: Option<analysis::Name> = None;
+    let windows = align::Windows::default();
     graph
         .claims
         .iter()
@@ -223,8 +224,8 @@ pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<Cl
                 subject = Some(n.clone());
             }
             let mut r = match both(c, asked.as_ref()) {
-                Some(parts) => verify_each(c, corpus, asked.as_ref(), &parts),
-                None => verify_claim(c, corpus, asked.as_ref(), antecedent),
+                Some(parts) => verify_each(c, corpus, &windows, asked.as_ref(), &parts),
+                None => verify_claim(c, corpus, &windows, asked.as_ref(), antecedent, Some(own)),
             };
             if !opts.explain {
                 r.features = None;
@@ -268,9 +269,15 @@ fn both(claim: &Claim, asked: Option<&Asked>) -> Option<Vec<(String, Claim)>> {
 
 /// Verifies a "both" claim as its parts: contradicted if either part is, supported if both are,
 /// else unsupported — with the parts' evidence.
-fn verify_each(claim: &Claim, corpus: &Corpus, asked: Option<&Asked>, parts: &[(String, Claim)]) -> ClaimResult {
-    let results: Vec<ClaimResult> = parts.iter().map(|(_, p)| verify_claim(p, corpus, asked, None)).collect();
-    let mut out = verify_claim(claim, corpus, asked, None);
+fn verify_each(
+    claim: &Claim,
+    corpus: &Corpus,
+    windows: &align::Windows,
+    asked: Option<&Asked>,
+    parts: &[(String, Claim)],
+) -> ClaimResult {
+    let results: Vec<ClaimResult> = parts.iter().map(|(_, p)| verify_claim(p, corpus, windows, asked, None, None)).collect();
+    let mut out = verify_claim(claim, corpus, windows, asked, None, None);
     if matches!(out.status, Status::NotApplicable | Status::Unverified) {
         return out;
     }
@@ -434,8 +441,10 @@ const CHAT: &[&str] = &[
 fn verify_claim(
     claim: &Claim,
     corpus: &Corpus,
+    windows: &align::Windows,
     asked: Option<&Asked>,
     antecedent: Option<Option<analysis::Name>>,
+    own: Option<Analysis>,
 ) -> ClaimResult {
     let question = asked.map(|a| &a.analysis);
     let mut result = ClaimResult {
@@ -472,7 +481,10 @@ fn verify_claim(
         result.reason = "no sources to check against".into();
         return result;
     }
-    let mut analysis = claim_analysis(&claim.text, corpus);
+    let mut analysis = match own {
+        Some(a) => read_against(a, corpus),
+        None => claim_analysis(&claim.text, corpus),
+    };
     if let Some(verdict) = asked.and_then(|a| by_form(corpus, a, claim, &analysis)) {
         result.status = verdict.status;
         result.confidence = verdict.confidence;
@@ -490,7 +502,7 @@ fn verify_claim(
     }
     let mut focus = Focus::of(&analysis, question);
     focus.antecedent = antecedent;
-    let windows = candidate_windows(corpus, &analysis, &focus, question);
+    let windows = candidate_windows(corpus, windows, &analysis, &focus, question);
     if windows.is_empty() {
         result.status = Status::Unsupported;
         result.confidence = 0.9;
@@ -521,7 +533,11 @@ fn is_personal(text: &str) -> bool {
 /// The claim's analysis against this corpus: its opening word is a name when the sources never
 /// write it in lower case.
 fn claim_analysis(text: &str, corpus: &Corpus) -> Analysis {
-    let mut analysis = Analysis::of(text);
+    read_against(Analysis::of(text), corpus)
+}
+
+/// A claim's analysis read against this corpus (see [`claim_analysis`]).
+fn read_against(mut analysis: Analysis, corpus: &Corpus) -> Analysis {
     if analysis.opener.as_ref().is_some_and(|n| !corpus.written_lower(&n.stems[0]) && !analysis.stems[1..].contains(&n.stems[0]))
     {
         analysis.promote_opener();
@@ -552,7 +568,7 @@ pub fn debug_windows(claim: &str, corpus: &Corpus, question: Option<&str>) -> Ve
     let q = question.map(Analysis::of);
     let analysis = claim_analysis(claim, corpus);
     let focus = Focus::of(&analysis, q.as_ref());
-    candidate_windows(corpus, &analysis, &focus, q.as_ref())
+    candidate_windows(corpus, &align::Windows::default(), &analysis, &focus, q.as_ref())
 }
 
 /// The claim's focus (keys, names, amounts, dates) as the verifier sees it, for diagnostics.
@@ -582,7 +598,13 @@ fn by_form(corpus: &Corpus, asked: &Asked, claim: &Claim, analysis: &Analysis) -
 }
 
 /// Retrieves candidate sentences and evaluates the windows around them.
-fn candidate_windows(corpus: &Corpus, claim: &Analysis, focus: &Focus, question: Option<&Analysis>) -> Vec<WindowEval> {
+fn candidate_windows(
+    corpus: &Corpus,
+    windows: &align::Windows,
+    claim: &Analysis,
+    focus: &Focus,
+    question: Option<&Analysis>,
+) -> Vec<WindowEval> {
     let terms: Vec<String> = claim.terms.clone();
     let weighted: Vec<(String, f64)> = question
         .map(|q| q.keys.iter().filter(|k| !terms.contains(k)).map(|k| (k.clone(), QUESTION_WEIGHT)).collect())
@@ -612,7 +634,7 @@ fn candidate_windows(corpus: &Corpus, claim: &Analysis, focus: &Focus, question:
     }
     spans.sort_unstable();
     spans.dedup();
-    spans.into_iter().map(|(a, b)| evaluate(corpus, a, b, focus, question)).collect()
+    spans.into_iter().map(|(a, b)| evaluate(corpus, windows, a, b, focus, question)).collect()
 }
 
 /// True when a window states the claim: nearly all it adds, every name, number and date, and
