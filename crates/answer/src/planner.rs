@@ -4,7 +4,9 @@
 //!
 //! 1. **version**: the first match of `\b(?:in|for|of)\s+(?:version\s+)?(v?\d+(?:\.\d+)+)\b`,
 //!    else of `\bversion\s+(v?\d+(?:\.\d+)*)\b`, kept as written ("in v2.0" → `v2.0`,
-//!    "in version 2" → `2`).
+//!    "in version 2" → `2`). Then, for versions named the way people name them: "in release
+//!    4.3", "in Lumen 4.3" (a capitalised family name before the number) and "in the 2024
+//!    handbook" (a year before a noun), the phrase removed from the question like the others.
 //! 2. **rules**: every rule whose `questionPatterns` match contributes its body predicates
 //!    and its params (read by the rule's param patterns, converted to the param's unit); the
 //!    first such rule in library order sets the goal to its head, with its subject variable
@@ -55,6 +57,8 @@ pub struct Planner {
     templates: Vec<Template>,
     version_a: Regex,
     version_b: Regex,
+    /// Versions as people name them, tried after the two above, in order.
+    named_versions: Vec<Regex>,
 }
 
 fn ci(re: &str) -> Regex {
@@ -82,6 +86,15 @@ impl Planner {
             templates,
             version_a: ci(r"\b(?:in|for|of)\s+(?:version\s+)?(v?\d+(?:\.\d+)+)\b"),
             version_b: ci(r"\bversion\s+(v?\d+(?:\.\d+)*)\b"),
+            named_versions: [
+                r"(?i)\b(?:in|for|of)\s+(?:the\s+)?(?:release|rel\.)\s+(v?\d+(?:\.\d+)*)\b",
+                // Case matters here: the family is a capitalised name ("Lumen 4.3").
+                r"\b(?:in|for|of)\s+(?:the\s+)?[A-Z][A-Za-z-]*\s+(v?\d+(?:\.\d+)+)\b",
+                r"(?i)\b(?:in|for|of)\s+the\s+((?:19|20)\d{2})\s+[a-z]+(?:\s+[a-z]+)?\b",
+            ]
+            .iter()
+            .map(|re| Regex::new(re).unwrap_or_else(|e| panic!("planner pattern {re}: {e}")))
+            .collect(),
         }
     }
 
@@ -101,7 +114,11 @@ impl Planner {
         let mut plan = QueryPlan::default();
         let q = question.trim();
         // 1. version
-        let version = self.version_a.captures(q).or_else(|| self.version_b.captures(q));
+        let version = self
+            .version_a
+            .captures(q)
+            .or_else(|| self.version_b.captures(q))
+            .or_else(|| self.named_versions.iter().find_map(|re| re.captures(q)));
         let mut body = q.to_string();
         if let Some(c) = &version {
             plan.version = c.get(1).map(|m| m.as_str().to_string());
@@ -283,6 +300,17 @@ mod tests {
         assert!(p.templates().len() >= 18);
         assert_eq!(tidy("  How long before X expire   ? "), "How long before X expire");
         assert_eq!(tidy(", is it valid?"), "is it valid");
+        let version = |q: &str| {
+            let (a, b) = (p.version_a.captures(q), p.version_b.captures(q));
+            a.or(b).or_else(|| p.named_versions.iter().find_map(|re| re.captures(q))).map(|c| c[1].to_string())
+        };
+        assert_eq!(version("How long until API keys expire in v2.0?").as_deref(), Some("v2.0"));
+        assert_eq!(version("What is the upload limit in Lumen 4.3?").as_deref(), Some("4.3"));
+        assert_eq!(version("Is SSO included in release 4.2?").as_deref(), Some("4.2"));
+        assert_eq!(version("How many days of leave are there in the 2024 handbook?").as_deref(), Some("2024"));
+        assert_eq!(version("How many days of leave do staff get?"), None);
+        // A lower-case word before a number is not a family name.
+        assert_eq!(version("Do sessions expire in about 15 minutes?"), None);
         let t = p.templates().iter().find(|t| t.id == "requirement_yes_no").unwrap();
         let c = t.re.captures("Does the checkout service require the risk database").unwrap();
         assert_eq!((&c["subject"], &c["object"]), ("the checkout service", "the risk database"));
