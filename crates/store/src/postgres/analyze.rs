@@ -95,5 +95,8 @@ mod tests {
         assert_eq!(t[1], Terms::default());
         assert_eq!(t[2].frequencies.keys().map(String::as_str).collect::<Vec<_>>(), ["cafe", "naiv"]);
         assert_eq!(a.tokens(&["expiring", "?!", "x-ray"]).unwrap(), [vec!["expir"], vec![], vec!["x", "rai"]]);
+        // Rust calls a Devanagari vowel sign alphanumeric; Unicode 6.1's token classes do not:
+        // one query word, a phrase of several tokens.
+        assert!(a.tokens(&["हिन्दी"]).unwrap()[0].len() > 1);
     }
 }
