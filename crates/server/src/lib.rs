@@ -532,6 +532,9 @@ pub fn run(config: Config, on_listening: impl FnOnce(SocketAddr)) -> Result<(), 
     config.check()?;
     // A folder is created if missing; a PostgreSQL URL names a migrated database.
     let store: Arc<dyn Store> = Arc::from(warrant_store::open(&config.store)?);
+    // A PostgreSQL store closes its connections with a blocking call, which must not run on
+    // the runtime: this handle is dropped last, after the runtime has stopped.
+    let _last_handle = Arc::clone(&store);
     let workers = std::thread::available_parallelism().map_or(2, usize::from);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)
