@@ -6,6 +6,7 @@
 
 #![allow(dead_code)] // each test binary uses part of it
 
+use std::io::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use warrant_store::{PostgresStore, SqliteStore, Store};
@@ -55,7 +56,12 @@ pub fn postgres_url() -> Option<String> {
                 "{POSTGRES_ENV} is unset, and CI runs the store suite on PostgreSQL too: start a throwaway cluster with \
                  `eval \"$(scripts/pg_cluster.sh start)\"` (stop it with `scripts/pg_cluster.sh stop`), as .ci/run does"
             );
-            eprintln!("skipped: {POSTGRES_ENV} unset (start a cluster with `eval \"$(scripts/pg_cluster.sh start)\"`)");
+            // Written to the process's stderr directly, past the test harness's capture, so
+            // the skip shows in a normal `cargo test` run.
+            let _ = writeln!(
+                std::io::stderr(),
+                "skipped: {POSTGRES_ENV} unset (start a cluster with `eval \"$(scripts/pg_cluster.sh start)\"`)"
+            );
             None
         }
     }
