@@ -789,6 +789,93 @@ const INSERT_FACT: &str = "INSERT INTO facts (id_key, id, subject, predicate, ob
      confidence, span_start, span_end, doc_id, chunk_id, doc_seq, chunk_idx, manual) \
      VALUES ($17, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)";
 
+/// Extracted facts in one statement, in insertion order; a fact whose key is already stored
+/// (or earlier in the batch) is skipped, as the SQLite writer's `ON CONFLICT DO NOTHING`.
+const INSERT_FACTS: &str = "INSERT INTO facts (id_key, id, subject, predicate, object_kind, object, qualifiers, version_norm, polarity, \
+     confidence, span_start, span_end, doc_id, chunk_id, doc_seq, chunk_idx, manual) \
+     SELECT k, i, s, p, ok, o, q, v, pol, c, ss, se, d, ch, ds, ci, m FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], \
+     $5::bigint[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::float8[], $11::bigint[], $12::bigint[], $13::text[], \
+     $14::text[], $15::bigint[], $16::bigint[], $17::boolean[]) \
+     WITH ORDINALITY AS f(k, i, s, p, ok, o, q, v, pol, c, ss, se, d, ch, ds, ci, m, n) ORDER BY n \
+     ON CONFLICT (id_key) DO NOTHING";
+
+/// The columns of facts to insert in one statement ([`INSERT_FACTS`]).
+#[derive(Default)]
+struct FactColumns {
+    id_key: Vec<i64>,
+    id: Vec<String>,
+    subject: Vec<String>,
+    predicate: Vec<String>,
+    object_kind: Vec<i64>,
+    object: Vec<String>,
+    qualifiers: Vec<Option<String>>,
+    version: Vec<Option<String>>,
+    polarity: Vec<i64>,
+    confidence: Vec<f64>,
+    span_start: Vec<i64>,
+    span_end: Vec<i64>,
+    doc_id: Vec<String>,
+    chunk_id: Vec<String>,
+    doc_seq: Vec<Option<i64>>,
+    chunk_idx: Vec<Option<i64>>,
+    manual: Vec<bool>,
+}
+
+impl FactColumns {
+    fn push(&mut self, f: &Fact, doc_seq: Option<i64>, chunk_idx: Option<i64>, manual: bool) -> Result<()> {
+        let (kind, object) = object_columns(&f.object);
+        let qualifiers = (!f.qualifiers.is_empty())
+            .then(|| serde_json::to_string(&f.qualifiers))
+            .transpose()
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        self.id_key.push(fact_id_key(&f.id));
+        self.id.push(f.id.clone());
+        self.subject.push(f.subject.clone());
+        self.predicate.push(f.predicate.clone());
+        self.object_kind.push(kind);
+        self.object.push(object);
+        self.qualifiers.push(qualifiers);
+        self.version.push(f.normalized_version());
+        self.polarity.push(i64::from(f.polarity == Polarity::Negate));
+        self.confidence.push(f.confidence);
+        self.span_start.push(f.span.start as i64);
+        self.span_end.push(f.span.end as i64);
+        self.doc_id.push(f.source.doc_id.clone());
+        self.chunk_id.push(f.source.chunk_id.clone());
+        self.doc_seq.push(doc_seq);
+        self.chunk_idx.push(chunk_idx);
+        self.manual.push(manual);
+        Ok(())
+    }
+
+    fn insert(&self, tx: &mut Transaction<'_>, st: &Statement) -> Result<()> {
+        if self.id.is_empty() {
+            return Ok(());
+        }
+        let params: [&(dyn ToSql + Sync); 17] = [
+            &self.id_key,
+            &self.id,
+            &self.subject,
+            &self.predicate,
+            &self.object_kind,
+            &self.object,
+            &self.qualifiers,
+            &self.version,
+            &self.polarity,
+            &self.confidence,
+            &self.span_start,
+            &self.span_end,
+            &self.doc_id,
+            &self.chunk_id,
+            &self.doc_seq,
+            &self.chunk_idx,
+            &self.manual,
+        ];
+        tx.execute(st, &params).ctx("insert fact")?;
+        Ok(())
+    }
+}
+
 /// One write transaction's statements and buffers (the SQLite writer's, step for step).
 struct Writer<'a, 't> {
     tx: &'a mut Transaction<'t>,
@@ -819,12 +906,13 @@ impl<'a, 't> Writer<'a, 't> {
         let update_document =
             p("UPDATE documents SET id = $1, version = $2, version_norm = $3, title = $4, metadata = $5, sha256 = $6, \
              ingest_key = $7, char_len = $8, text = $9 WHERE seq = $10")?;
-        let chunk = p(
-            "INSERT INTO chunks (id, doc_seq, idx, start, \"end\", text, tokens) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING pk",
-        )?;
+        // WITH ORDINALITY … ORDER BY: keys are drawn in the chunks' order (stored order).
+        let chunk = p("INSERT INTO chunks (id, doc_seq, idx, start, \"end\", text, tokens) \
+             SELECT i, $2, x, s, e, t, k FROM unnest($1::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[], $7::bigint[]) \
+             WITH ORDINALITY AS c(i, x, s, e, t, k, n) ORDER BY n RETURNING pk, idx")?;
         let postings =
             p("INSERT INTO postings (term, chunk_pk, tf) SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[])")?;
-        let fact = p(&format!("{INSERT_FACT} ON CONFLICT (id_key) DO NOTHING"))?;
+        let fact = p(INSERT_FACTS)?;
         let manual_fact = p(&format!(
             "{INSERT_FACT} ON CONFLICT (id_key) DO UPDATE SET id = excluded.id, subject = excluded.subject, predicate = excluded.predicate, \
              object_kind = excluded.object_kind, object = excluded.object, qualifiers = excluded.qualifiers, \
@@ -936,27 +1024,43 @@ impl<'a, 't> Writer<'a, 't> {
 
     /// Inserts a prepared document's chunks (with their postings), facts, mentions, entities.
     fn write_content(&mut self, seq: i64, d: PreparedDocument) -> Result<()> {
+        // One statement for the document's chunks, one for their postings, one for its facts:
+        // round trips, not rows, are what a remote database charges for.
         let texts: Vec<&str> = d.chunks.iter().map(|c| d.chunk_text(c)).collect();
         let terms = self.analyzer.terms(&texts)?;
-        let (mut term_col, mut pk_col, mut tf_col): (Vec<&str>, Vec<i64>, Vec<i32>) = (Vec::new(), Vec::new(), Vec::new());
-        for (c, t) in d.chunks.iter().zip(&terms) {
-            let params: [&(dyn ToSql + Sync); 7] =
-                [&d.chunk_id(c.index), &seq, &(c.index as i64), &(c.start as i64), &(c.end as i64), &d.chunk_text(c), &t.tokens];
-            let pk: i64 = self.tx.query_one(&self.chunk, &params).ctx("insert chunk")?.get(0);
-            self.delta.0 += 1;
-            self.delta.1 += t.tokens;
-            for (term, tf) in &t.frequencies {
-                term_col.push(term);
-                pk_col.push(pk);
-                tf_col.push(*tf);
+        if !d.chunks.is_empty() {
+            let ids: Vec<String> = d.chunks.iter().map(|c| d.chunk_id(c.index)).collect();
+            let idx: Vec<i64> = d.chunks.iter().map(|c| c.index as i64).collect();
+            let starts: Vec<i64> = d.chunks.iter().map(|c| c.start as i64).collect();
+            let ends: Vec<i64> = d.chunks.iter().map(|c| c.end as i64).collect();
+            let tokens: Vec<i64> = terms.iter().map(|t| t.tokens).collect();
+            let rows = self.tx.query(&self.chunk, &[&ids, &seq, &idx, &starts, &ends, &texts, &tokens]).ctx("insert chunk")?;
+            let pks: HashMap<i64, i64> = rows.iter().map(|r| (r.get(1), r.get(0))).collect();
+            let (mut term_col, mut pk_col, mut tf_col): (Vec<&str>, Vec<i64>, Vec<i32>) = (Vec::new(), Vec::new(), Vec::new());
+            for (c, t) in d.chunks.iter().zip(&terms) {
+                let pk = pks
+                    .get(&(c.index as i64))
+                    .copied()
+                    .ok_or_else(|| StoreError::Corrupt(format!("chunk {} not stored", d.chunk_id(c.index))))?;
+                self.delta.0 += 1;
+                self.delta.1 += t.tokens;
+                for (term, tf) in &t.frequencies {
+                    term_col.push(term);
+                    pk_col.push(pk);
+                    tf_col.push(*tf);
+                }
+            }
+            if !term_col.is_empty() {
+                self.tx.execute(&self.postings, &[&term_col, &pk_col, &tf_col]).ctx("index chunks")?;
             }
         }
-        if !term_col.is_empty() {
-            self.tx.execute(&self.postings, &[&term_col, &pk_col, &tf_col]).ctx("index chunks")?;
+        let mut facts = FactColumns::default();
+        for (chunk_idx, v) in &d.facts {
+            facts.push(&v.fact, Some(seq), Some(*chunk_idx as i64), false)?;
         }
+        facts.insert(self.tx, &self.fact)?;
         for (chunk_idx, v) in d.facts {
             let chunk_idx = chunk_idx as i64;
-            insert_fact(self.tx, &self.fact, &v.fact, Some(seq), Some(chunk_idx), false)?;
             for m in v.mentions {
                 if !self.entities.contains(&m.entity) {
                     let key = d.entity_keys.get(&m.entity).cloned().unwrap_or_else(|| entity_match_key(&m.entity));
