@@ -292,7 +292,8 @@ struct Candidate {
 
 /// Chunks holding phrase `tokens` in sequence, with how often: single tokens from the
 /// postings; longer phrases from the positions of their tokens in the candidate chunks.
-fn phrase_hits(tx: &mut Transaction<'_>, analyzer: &Analyzer, tokens: &[String]) -> Result<Vec<(i64, i64, i64)>> {
+/// The analyzer is locked only to tokenize those chunks: concurrent searches do not wait on it.
+fn phrase_hits(tx: &mut Transaction<'_>, analyzer: &Mutex<Analyzer>, tokens: &[String]) -> Result<Vec<(i64, i64, i64)>> {
     match tokens {
         [] => Ok(Vec::new()),
         [term] => {
@@ -318,7 +319,7 @@ fn phrase_hits(tx: &mut Transaction<'_>, analyzer: &Analyzer, tokens: &[String])
                 .ctx("search")?;
             let texts: Vec<String> = rows.iter().map(|r| r.get(2)).collect();
             let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-            let seqs = analyzer.tokens(&refs)?;
+            let seqs = lock(analyzer).tokens(&refs)?;
             let mut out = Vec::new();
             for (r, seq) in rows.iter().zip(seqs) {
                 let count = seq.windows(tokens.len()).filter(|w| *w == tokens).count();
@@ -489,8 +490,7 @@ impl Store for PostgresStore {
                 let hits = match seen.get(p.as_slice()) {
                     Some(&j) => hits_of[j].clone(),
                     None => {
-                        let analyzer = lock(&self.analyzer);
-                        phrase_hits(tx, &analyzer, p)?
+                        phrase_hits(tx, &self.analyzer, p)?
                     }
                 };
                 seen.entry(p.as_slice()).or_insert(i);
@@ -589,7 +589,7 @@ impl Store for PostgresStore {
             return Ok(0);
         }
         let phrases = self.phrases(&words)?;
-        self.read(|tx| chunk_frequency_in(tx, &lock(&self.analyzer), &phrases, cap))
+        self.read(|tx| chunk_frequency_in(tx, &self.analyzer, &phrases, cap))
     }
 
     fn term_stats(&self, words: &[&str]) -> Result<TermStats> {
@@ -608,7 +608,7 @@ impl Store for PostgresStore {
                 let n = match cache.frequencies.get(w) {
                     Some(n) => *n,
                     None => {
-                        let n = if phrases.is_empty() { 0 } else { chunk_frequency_in(tx, &lock(&self.analyzer), phrases, cap)? };
+                        let n = if phrases.is_empty() { 0 } else { chunk_frequency_in(tx, &self.analyzer, phrases, cap)? };
                         cache.frequencies.insert(w.clone(), n);
                         n
                     }
@@ -704,7 +704,12 @@ impl Store for PostgresStore {
 }
 
 /// Chunks matching any of `phrases`, counted up to `cap`.
-fn chunk_frequency_in(tx: &mut Transaction<'_>, analyzer: &Analyzer, phrases: &[Vec<String>], cap: usize) -> Result<usize> {
+fn chunk_frequency_in(
+    tx: &mut Transaction<'_>,
+    analyzer: &Mutex<Analyzer>,
+    phrases: &[Vec<String>],
+    cap: usize,
+) -> Result<usize> {
     let cap_i = i64::try_from(cap).unwrap_or(i64::MAX);
     if phrases.iter().all(|p| p.len() <= 1) {
         let terms: Vec<&str> = phrases.iter().filter_map(|p| p.first().map(String::as_str)).collect();
