@@ -12,7 +12,11 @@
 //! - [`ingest`] prepares documents (chunks, pattern extraction and validation from
 //!   `warrant-facts`) and writes them through a [`Store`] in one transaction: re-ingesting
 //!   identical content is a no-op, changed content replaces the document's chunks and facts;
-//! - [`sqlite`] is the SQLite implementation (schema versioned with migrations).
+//! - [`sqlite`] is the SQLite implementation (schema versioned with migrations);
+//! - [`PostgresStore`] is the same store on PostgreSQL, for several machines and `serve`
+//!   replicas: identical results (ids, orders, BM25 scores), migrations applied by
+//!   [`PostgresStore::migrate`]. [`open`] picks the backend from the location
+//!   (`postgres://…` or a folder).
 //!
 //! ```
 //! use warrant_store::{DocumentInput, FactQuery, IngestOptions, SqliteStore, Store, ingest};
