@@ -115,11 +115,15 @@ fn connect(config: &postgres::Config, location: &str) -> Result<Client> {
 
 /// The store's schema version: `None` when the database has no Warrant schema.
 fn schema_version_of(c: &mut Client) -> Result<Option<i64>> {
-    let exists: bool = c.query_one("SELECT to_regclass('schema_version') IS NOT NULL", &[]).ctx("read schema version")?.get(0);
+    let exists: bool = c
+        .query_one("SELECT to_regclass('schema_version') IS NOT NULL", &[])
+        .ctx("read schema version")
+        .and_then(|r| col(&r, 0))?;
     if !exists {
         return Ok(None);
     }
-    let v: Option<i32> = c.query_one("SELECT max(version) FROM schema_version", &[]).ctx("read schema version")?.get(0);
+    let v: Option<i32> =
+        c.query_one("SELECT max(version) FROM schema_version", &[]).ctx("read schema version").and_then(|r| col(&r, 0))?;
     Ok(v.map(i64::from))
 }
 
@@ -159,7 +163,8 @@ impl PostgresStore {
         let mut tx = client.transaction().ctx("begin migration")?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATE_LOCK]).ctx("lock for migration")?;
         tx.batch_execute(schema::VERSION_TABLE).ctx("create schema_version")?;
-        let found: Option<i32> = tx.query_one("SELECT max(version) FROM schema_version", &[]).ctx("read schema version")?.get(0);
+        let found: Option<i32> =
+            tx.query_one("SELECT max(version) FROM schema_version", &[]).ctx("read schema version").and_then(|r| col(&r, 0))?;
         let found = found.map_or(0, i64::from);
         let latest = schema::current_version();
         if found > latest {
@@ -227,8 +232,14 @@ impl PostgresStore {
     }
 }
 
+/// Column `i` of a row as `T`: a value of another type (a hand-edited schema) is an error,
+/// not a panic.
+fn col<'a, T: postgres::types::FromSql<'a>>(r: &'a Row, i: usize) -> Result<T> {
+    r.try_get(i).map_err(|source| StoreError::Postgres { context: "read column", source })
+}
+
 fn generation_of(tx: &mut Transaction<'_>) -> Result<i64> {
-    Ok(tx.query_one("SELECT generation FROM store_state", &[]).ctx("read generation")?.get(0))
+    tx.query_one("SELECT generation FROM store_state", &[]).ctx("read generation").and_then(|r| col(&r, 0))
 }
 
 fn fact_row(r: &Row) -> Result<FactRow> {
@@ -304,7 +315,7 @@ fn phrase_hits(tx: &mut Transaction<'_>, analyzer: &Mutex<Analyzer>, tokens: &[S
                     &[term],
                 )
                 .ctx("search")?;
-            Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+            rows.iter().map(|r| Ok((col(r, 0)?, col(r, 1)?, col(r, 2)?))).collect()
         }
         _ => {
             let distinct: BTreeSet<&str> = tokens.iter().map(String::as_str).collect();
@@ -317,14 +328,14 @@ fn phrase_hits(tx: &mut Transaction<'_>, analyzer: &Mutex<Analyzer>, tokens: &[S
                     &[&distinct, &n],
                 )
                 .ctx("search")?;
-            let texts: Vec<String> = rows.iter().map(|r| r.get(2)).collect();
+            let texts: Vec<String> = rows.iter().map(|r| col(r, 2)).collect::<Result<_>>()?;
             let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
             let seqs = lock(analyzer).tokens(&refs)?;
             let mut out = Vec::new();
             for (r, seq) in rows.iter().zip(seqs) {
                 let count = seq.windows(tokens.len()).filter(|w| *w == tokens).count();
                 if count > 0 {
-                    out.push((r.get(0), i64::try_from(count).unwrap_or(i64::MAX), r.get(1)));
+                    out.push((col(r, 0)?, i64::try_from(count).unwrap_or(i64::MAX), col(r, 1)?));
                 }
             }
             Ok(out)
@@ -352,7 +363,10 @@ impl Store for PostgresStore {
 
     fn document_text(&self, id: &str) -> Result<Option<String>> {
         self.read(|tx| {
-            Ok(tx.query_opt("SELECT text FROM documents WHERE id = $1", &[&id]).ctx("read document text")?.map(|r| r.get(0)))
+            tx.query_opt("SELECT text FROM documents WHERE id = $1", &[&id])
+                .ctx("read document text")?
+                .map(|r| col(&r, 0))
+                .transpose()
         })
     }
 
@@ -475,7 +489,7 @@ impl Store for PostgresStore {
         let phrases = self.phrases(&words)?;
         self.read(|tx| {
             let row = tx.query_one("SELECT chunks, tokens FROM store_state", &[]).ctx("search")?;
-            let (n_row, n_token): (i64, i64) = (row.get(0), row.get(1));
+            let (n_row, n_token): (i64, i64) = (col(&row, 0)?, col(&row, 1)?);
             if n_row <= 0 {
                 return Ok(Vec::new());
             }
@@ -528,18 +542,18 @@ impl Store for PostgresStore {
                     &[&pks],
                 )
                 .ctx("search")?;
-            let mut by_pk: HashMap<i64, &Row> = rows.iter().map(|r| (r.get::<_, i64>(0), r)).collect();
+            let mut by_pk: HashMap<i64, &Row> = rows.iter().map(|r| Ok((col::<i64>(r, 0)?, r))).collect::<Result<_>>()?;
             let mut out = Vec::with_capacity(ranked.len());
             for (bm25, pk) in ranked {
                 let Some(r) = by_pk.remove(&pk) else { continue };
                 out.push(SearchHit {
-                    chunk_id: r.get(1),
-                    doc_id: r.get(2),
+                    chunk_id: col(r, 1)?,
+                    doc_id: col(r, 2)?,
                     score: -bm25,
-                    index: usize_of(r.get(3)),
-                    start: usize_of(r.get(4)),
-                    end: usize_of(r.get(5)),
-                    text: r.get(6),
+                    index: usize_of(col(r, 3)?),
+                    start: usize_of(col(r, 4)?),
+                    end: usize_of(col(r, 5)?),
+                    text: col(r, 6)?,
                 });
             }
             Ok(out)
@@ -599,7 +613,7 @@ impl Store for PostgresStore {
             let generation = generation_of(tx)?;
             let mut cache = lock(&self.terms);
             if cache.generation != Some(generation) {
-                let n: i64 = tx.query_one("SELECT count(*) FROM chunks", &[]).ctx("count chunks")?.get(0);
+                let n: i64 = tx.query_one("SELECT count(*) FROM chunks", &[]).ctx("count chunks").and_then(|r| col(&r, 0))?;
                 *cache = TermCache { generation: Some(generation), chunks: usize_of(n), ..TermCache::default() };
             }
             let cap = cache.chunks / 2 + 1;
@@ -644,7 +658,7 @@ impl Store for PostgresStore {
             let mut out = HashMap::with_capacity(ids.len());
             for id in ids {
                 if let Some(r) = tx.query_opt(&st, &[&fact_id_key(id), id]).ctx("read fact positions")? {
-                    let (d, k, seq): (Option<i64>, Option<i64>, i64) = (r.get(0), r.get(1), r.get(2));
+                    let (d, k, seq): (Option<i64>, Option<i64>, i64) = (col(&r, 0)?, col(&r, 1)?, col(&r, 2)?);
                     let pos = FactPosition {
                         document: (d.is_none(), d.unwrap_or(0)),
                         chunk: (k.is_none(), k.unwrap_or(0)),
@@ -660,7 +674,7 @@ impl Store for PostgresStore {
     fn stats(&self) -> Result<StoreStats> {
         self.read(|tx| {
             let mut count = |sql: &str| -> Result<u64> {
-                let n: i64 = tx.query_one(sql, &[]).ctx("count")?.get(0);
+                let n: i64 = tx.query_one(sql, &[]).ctx("count").and_then(|r| col(&r, 0))?;
                 Ok(n.max(0) as u64)
             };
             let documents = count("SELECT count(*) FROM documents")?;
@@ -669,7 +683,7 @@ impl Store for PostgresStore {
             let entities = count("SELECT count(*) FROM entities")?;
             let mut by_predicate = std::collections::BTreeMap::new();
             for r in tx.query("SELECT predicate, count(*) FROM facts GROUP BY predicate", &[]).ctx("count facts")? {
-                by_predicate.insert(r.get::<_, String>(0), r.get::<_, i64>(1).max(0) as u64);
+                by_predicate.insert(col::<String>(&r, 0)?, col::<i64>(&r, 1)?.max(0) as u64);
             }
             Ok(StoreStats { documents, chunks, total_facts, by_predicate, entities })
         })
@@ -681,7 +695,7 @@ impl Store for PostgresStore {
         }
         self.read(|tx| {
             let rows = tx.query("SELECT id, ingest_key FROM documents WHERE id = ANY($1)", &[&ids]).ctx("read ingest keys")?;
-            Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+            rows.iter().map(|r| Ok((col(r, 0)?, col(r, 1)?))).collect()
         })
     }
 
@@ -721,8 +735,8 @@ fn chunk_frequency_in(
                 "SELECT count(*) FROM (SELECT DISTINCT chunk_pk FROM postings WHERE term = ANY($1) LIMIT $2) x",
                 &[&terms, &cap_i],
             )
-            .ctx("count chunks")?
-            .get(0);
+            .ctx("count chunks")
+            .and_then(|r| col(&r, 0))?;
         return Ok(usize_of(n));
     }
     let mut chunks = BTreeSet::new();
@@ -733,10 +747,10 @@ fn chunk_frequency_in(
 }
 
 fn entity_id_in(tx: &mut Transaction<'_>, key: &str, canonical: &str) -> Result<Option<String>> {
-    Ok(tx
-        .query_opt("SELECT id FROM entities WHERE match_key = $1 ORDER BY id <> $2, id LIMIT 1", &[&key, &canonical])
+    tx.query_opt("SELECT id FROM entities WHERE match_key = $1 ORDER BY id <> $2, id LIMIT 1", &[&key, &canonical])
         .ctx("look up entity")?
-        .map(|r| r.get(0)))
+        .map(|r| col(&r, 0))
+        .transpose()
 }
 
 impl PostgresStore {
@@ -764,11 +778,11 @@ impl PostgresStore {
                 .ctx("read mentions")?;
             let mut mentions = Vec::with_capacity(rows.len());
             for r in &rows {
-                let (s, e): (Option<i64>, Option<i64>) = (r.get(3), r.get(4));
+                let (s, e): (Option<i64>, Option<i64>) = (col(r, 3)?, col(r, 4)?);
                 mentions.push(EntityMention {
-                    surface: r.get(0),
+                    surface: col(r, 0)?,
                     doc_id: r.try_get::<_, Option<String>>(1).ctx("read mentions")?.unwrap_or_default(),
-                    chunk_id: r.get(2),
+                    chunk_id: col(r, 2)?,
                     span: s.zip(e).map(|(s, e)| Span::new(usize_of(s), usize_of(e))),
                 });
             }
@@ -955,7 +969,8 @@ impl<'a, 't> Writer<'a, 't> {
         let mut report = WriteReport::default();
         for (i, d) in documents.enumerate() {
             let existing = self.tx.query_opt(&self.find_document, &[&d.id]).ctx("read document")?;
-            let existing: Option<(i64, String)> = existing.map(|r| (r.get(0), r.get(1)));
+            let existing: Option<(i64, String)> =
+                existing.map(|r| Ok::<_, StoreError>((col(&r, 0)?, col(&r, 1)?))).transpose()?;
             let (version, metadata, len) = (version_norm(&d.version), metadata_text(&d.metadata), d.char_len as i64);
             let seq = match existing {
                 Some((_, key)) if key == d.ingest_key => {
@@ -979,8 +994,8 @@ impl<'a, 't> Writer<'a, 't> {
                         &self.insert_document,
                         &[&d.id, &d.version, &version, &d.title, &metadata, &d.sha256, &d.ingest_key, &len, &d.text],
                     )
-                    .ctx("insert document")?
-                    .get(0),
+                    .ctx("insert document")
+                    .and_then(|r| col(&r, 0))?,
             };
             self.write_content(seq, d)?;
             report.written.push(i);
@@ -1012,15 +1027,15 @@ impl<'a, 't> Writer<'a, 't> {
     fn clear_document(&mut self, seq: i64) -> Result<()> {
         self.flush()?;
         for r in self.tx.query("SELECT DISTINCT entity_id FROM mentions WHERE doc_seq = $1", &[&seq]).ctx("read mentions")? {
-            let e: String = r.get(0);
+            let e: String = col(&r, 0)?;
             self.entities.remove(&e);
             self.touched.insert(e);
         }
         let removed =
             self.tx.query("DELETE FROM chunks WHERE doc_seq = $1 RETURNING pk, tokens", &[&seq]).ctx("replace document")?;
-        let pks: Vec<i64> = removed.iter().map(|r| r.get(0)).collect();
+        let pks: Vec<i64> = removed.iter().map(|r| col(r, 0)).collect::<Result<_>>()?;
         self.delta.0 -= removed.len() as i64;
-        self.delta.1 -= removed.iter().map(|r| r.get::<_, i64>(1)).sum::<i64>();
+        self.delta.1 -= removed.iter().map(|r| col::<i64>(r, 1)).sum::<Result<i64>>()?;
         self.tx.execute("DELETE FROM postings WHERE chunk_pk = ANY($1)", &[&pks]).ctx("replace document")?;
         self.tx.execute("DELETE FROM facts WHERE doc_seq = $1 AND NOT manual", &[&seq]).ctx("replace document")?;
         self.tx.execute("DELETE FROM mentions WHERE doc_seq = $1", &[&seq]).ctx("replace document")?;
@@ -1040,7 +1055,7 @@ impl<'a, 't> Writer<'a, 't> {
             let ends: Vec<i64> = d.chunks.iter().map(|c| c.end as i64).collect();
             let tokens: Vec<i64> = terms.iter().map(|t| t.tokens).collect();
             let rows = self.tx.query(&self.chunk, &[&ids, &seq, &idx, &starts, &ends, &texts, &tokens]).ctx("insert chunk")?;
-            let pks: HashMap<i64, i64> = rows.iter().map(|r| (r.get(1), r.get(0))).collect();
+            let pks: HashMap<i64, i64> = rows.iter().map(|r| Ok((col(r, 1)?, col(r, 0)?))).collect::<Result<_>>()?;
             let (mut term_col, mut pk_col, mut tf_col): (Vec<&str>, Vec<i64>, Vec<i32>) = (Vec::new(), Vec::new(), Vec::new());
             for (c, t) in d.chunks.iter().zip(&terms) {
                 let pk = pks
@@ -1137,9 +1152,14 @@ impl<'a, 't> Writer<'a, 't> {
             .tx
             .query_opt("SELECT seq FROM documents WHERE id = $1", &[&f.source.doc_id])
             .ctx("read document")?
-            .map(|r| r.get(0));
-        let chunk_idx: Option<i64> =
-            self.tx.query_opt("SELECT idx FROM chunks WHERE id = $1", &[&f.source.chunk_id]).ctx("read chunk")?.map(|r| r.get(0));
+            .map(|r| col(&r, 0))
+            .transpose()?;
+        let chunk_idx: Option<i64> = self
+            .tx
+            .query_opt("SELECT idx FROM chunks WHERE id = $1", &[&f.source.chunk_id])
+            .ctx("read chunk")?
+            .map(|r| col(&r, 0))
+            .transpose()?;
         insert_fact(self.tx, &self.manual_fact, f, doc_seq, chunk_idx, true)?;
         let entity = canonical_entity(&f.subject);
         if !entity.is_empty() {
