@@ -99,8 +99,14 @@ impl StoreArg {
         warrant::store_dir(self.dir.as_deref())
     }
 
-    /// Opens an existing store for reading; a missing one is bad input.
-    pub fn open(&self) -> CliResult<warrant_store::SqliteStore> {
-        warrant_store::SqliteStore::open_existing(self.path()).map_err(CliError::store)
+    /// Opens an existing store (a folder or a PostgreSQL URL) for reading; a missing one is
+    /// bad input.
+    pub fn open(&self) -> CliResult<Box<dyn warrant_store::Store>> {
+        warrant_store::open_existing(self.path()).map_err(CliError::store)
+    }
+
+    /// The store's location as it may be printed (a URL's password redacted).
+    pub fn shown(&self) -> String {
+        warrant_store::redact(&self.path().display().to_string())
     }
 }

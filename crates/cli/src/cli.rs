@@ -62,6 +62,9 @@ pub enum Command {
     Llm(LlmCommand),
     /// Serve every capability over HTTP (JSON in, JSON out) until SIGTERM or Ctrl-C.
     Serve(ServeArgs),
+    /// Manage the knowledge store itself (its schema).
+    #[command(subcommand)]
+    Store(StoreCommand),
 }
 
 /// Log format of `serve`.
@@ -236,8 +239,9 @@ fn parse_fraction(s: &str) -> Result<f64, String> {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// A store to check against (made by `warrant ingest`): each claim is held against the
-    /// chunks BM25 retrieves for it, and its facts against the store's facts.
-    #[arg(long, value_name = "DIR", conflicts_with = "sources")]
+    /// chunks BM25 retrieves for it, and its facts against the store's facts. A folder, or
+    /// a PostgreSQL URL.
+    #[arg(long, value_name = "DIR|URL", conflicts_with = "sources")]
     pub store: Option<String>,
     /// Source files or folders, read into an in-memory store for this check. Takes several
     /// paths; when ANSWER is not given separately, the last path is the answer
@@ -375,8 +379,9 @@ pub struct ExtractArgs {
 /// Where the knowledge store lives: `--store`, else `$WARRANT_STORE`, else `./.warrant`.
 #[derive(Debug, Args)]
 pub struct StoreArg {
-    /// Store directory [default: $WARRANT_STORE, else ./.warrant].
-    #[arg(long = "store", value_name = "DIR")]
+    /// Store directory, or a PostgreSQL URL (postgres://user@host/db; the password from the
+    /// URL, PGPASSWORD or ~/.pgpass) [default: $WARRANT_STORE, else ./.warrant].
+    #[arg(long = "store", value_name = "DIR|URL")]
     pub dir: Option<PathBuf>,
 }
 
@@ -546,6 +551,21 @@ pub struct LlmArgs {
     /// Write the run's replay case (which outputs came from a model, which were replayed).
     #[arg(long = "llm-replay-case", value_name = "FILE")]
     pub replay_case: Option<PathBuf>,
+}
+
+/// `warrant store …`.
+#[derive(Debug, Subcommand)]
+pub enum StoreCommand {
+    /// Bring the store's schema up to date: a PostgreSQL database (which every other command
+    /// requires to be migrated) or an SQLite store folder (created if missing).
+    Migrate(StoreMigrateArgs),
+}
+
+/// `warrant store migrate`.
+#[derive(Debug, Args)]
+pub struct StoreMigrateArgs {
+    #[command(flatten)]
+    pub store: StoreArg,
 }
 
 /// `warrant llm …`.

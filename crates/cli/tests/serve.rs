@@ -3,6 +3,9 @@
 
 #![allow(clippy::unwrap_used)] // tests fail loudly by design
 
+#[path = "../../store/tests/backends/mod.rs"]
+mod backends;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
@@ -22,13 +25,17 @@ struct Serve {
 
 impl Serve {
     fn start(store: &Path, extra: &[&str]) -> Serve {
-        let token_file = store.with_extension("token");
-        std::fs::write(&token_file, format!("  {TOKEN}\n")).unwrap();
+        Serve::start_on(store.as_os_str(), &store.with_extension("token"), extra)
+    }
+
+    /// A server on `store` (a folder or a PostgreSQL URL), its token written to `token_file`.
+    fn start_on(store: &std::ffi::OsStr, token_file: &Path, extra: &[&str]) -> Serve {
+        std::fs::write(token_file, format!("  {TOKEN}\n")).unwrap();
         let mut child = warrant_std()
             .args(["serve", "--addr", "127.0.0.1:0", "--store"])
             .arg(store)
             .arg("--token-file")
-            .arg(&token_file)
+            .arg(token_file)
             .args(extra)
             .env("WARRANT_LOG", "warn")
             .stdout(Stdio::piped())
@@ -420,4 +427,30 @@ fn sigterm_finishes_the_requests_in_flight_then_exits_0() {
     let exit = server.child.wait().unwrap();
     assert!(exit.success(), "exit status {exit:?}");
     assert!(TcpStream::connect(addr).is_err(), "no longer listening");
+}
+
+/// Stateless replicas: two servers on one PostgreSQL store answer alike, and each sees the
+/// other's writes on its next request (its cached chunk index follows the store's generation).
+#[test]
+fn two_replicas_share_one_postgres_store() {
+    let Some(fx) = backends::Backend::Postgres.fresh() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let token = dir.path().join("token");
+    let url = std::ffi::OsStr::new(fx.location());
+    let (a, b) = (Serve::start_on(url, &token, &[]), Serve::start_on(url, &token, &[]));
+    let claim = json!({"answer": "Session tokens expire after 30 minutes of inactivity."});
+    // B checks first, over the empty store: nothing to hold the claim against.
+    let before = post(b.addr, "/v1/check", &claim);
+    assert_eq!(before["summary"]["contradicted"], 0, "{before}");
+    let docs = json!({"documents": [{"id": "auth", "text": "Session tokens expire after 15 minutes of inactivity."}]});
+    assert_eq!(post(a.addr, "/v1/ingest", &docs)["documents"], 1);
+    // A's write is seen by B's next search and check.
+    let hits = post(b.addr, "/v1/search", &json!({"query": "session tokens"}));
+    assert_eq!(hits[0]["chunkId"], "auth#1", "{hits}");
+    let after = post(b.addr, "/v1/check", &claim);
+    assert_eq!(after["summary"]["contradicted"], 1, "{after}");
+    assert_eq!(post(a.addr, "/v1/check", &claim), after, "both replicas answer alike");
+    // Ingesting the same document through B is a no-op: one store, no duplicates.
+    assert_eq!(post(b.addr, "/v1/ingest", &docs)["unchanged_documents"], 1);
+    assert_eq!(fx.open().stats().unwrap().documents, 1);
 }

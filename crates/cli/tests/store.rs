@@ -3,6 +3,9 @@
 
 #![allow(clippy::unwrap_used)] // tests fail loudly by design
 
+#[path = "../../store/tests/backends/mod.rs"]
+mod backends;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -251,7 +254,7 @@ fn corpus(n: usize, round: u32) -> String {
 
 /// Every document is entirely the `old` or the `new` version (text, chunks, facts), or absent
 /// when it is only in `new`.
-fn assert_each_document_old_or_new(store: &SqliteStore, old: usize, new: usize) -> (usize, usize) {
+fn assert_each_document_old_or_new(store: &dyn Store, old: usize, new: usize) -> (usize, usize) {
     let (mut olds, mut news) = (0, 0);
     for i in 0..new {
         let id = format!("doc-{i}");
@@ -333,6 +336,69 @@ fn sigkill_mid_ingest_leaves_old_or_new_state() {
     assert_eq!(s["documents"], new);
     let store = SqliteStore::open_existing(&store_dir).unwrap();
     assert_eq!(assert_each_document_old_or_new(&store, old, new), (0, new));
+}
+
+/// The same on PostgreSQL: an ingest killed inside its write transaction (it holds the
+/// writers' advisory lock and has written rows) leaves the store as it was.
+#[test]
+fn sigkill_mid_ingest_leaves_old_or_new_state_on_postgres() {
+    let Some(fx) = backends::Backend::Postgres.fresh() else { return };
+    let url = fx.location().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (400, 5000);
+    let v1 = write(dir.path(), "v1.jsonl", corpus(old, 1));
+    let v2 = write(dir.path(), "v2.jsonl", corpus(new, 2));
+    warrant().args(["ingest", "--store", &url]).arg(&v1).assert().code(0);
+    let mut watch = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let mut child = warrant_std()
+        .args(["ingest", "--format", "json", "--store", &url])
+        .arg(&v2)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the write transaction holds the lock and has inserted rows of its own
+    // (chunk keys past the first ingest's), then kill.
+    let before: i64 = watch.query_one("SELECT max(pk) FROM chunks", &[]).unwrap().get(0);
+    let started = Instant::now();
+    loop {
+        let writing: bool = watch
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted) \
+                 AND (SELECT last_value FROM chunks_pk_seq) > $1::bigint + 200",
+                &[&before],
+            )
+            .unwrap()
+            .get(0);
+        if writing {
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the ingest finished before it could be interrupted; make the corpus larger"
+        );
+        assert!(started.elapsed() < Duration::from_secs(300), "the ingest never started writing");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(child.try_wait().unwrap().is_none(), "still running when killed");
+    child.kill().unwrap(); // SIGKILL on Unix
+    let status = child.wait().unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(status.signal(), Some(9), "{status:?}");
+    }
+    fx.assert_sound();
+    let store = fx.open();
+    let (olds, news) = assert_each_document_old_or_new(&*store, old, new);
+    assert_eq!(olds + news, store.stats().unwrap().documents as usize);
+    assert_eq!((olds, news), (old, 0), "one transaction: the killed ingest left no trace");
+    // The same ingest, uninterrupted, then completes (the server ended the killed session and
+    // released its lock).
+    let s = stdout_json(warrant().args(["ingest", "--format", "json", "--store", &url]).arg(&v2));
+    assert_eq!(s["documents"], new);
+    assert_eq!(assert_each_document_old_or_new(&*store, old, new), (0, new));
+    fx.assert_sound();
 }
 
 #[test]

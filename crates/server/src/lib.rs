@@ -49,7 +49,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::Semaphore;
 use utoipa::OpenApi;
-use warrant_store::SqliteStore;
+use warrant_store::Store;
 
 use crate::extract::Slot;
 use crate::metrics::{Metrics, StoreGauges};
@@ -156,7 +156,7 @@ pub enum ServeError {
 
 struct Inner {
     config: Config,
-    store: Arc<SqliteStore>,
+    store: Arc<dyn Store>,
     metrics: Metrics,
     draining: AtomicBool,
     slots: Arc<Semaphore>,
@@ -169,12 +169,17 @@ struct Inner {
 pub struct AppState(Arc<Inner>);
 
 impl AppState {
-    /// State over an open store.
-    pub fn new(config: Config, store: SqliteStore) -> Self {
+    /// State over an open store (SQLite or PostgreSQL).
+    pub fn new(config: Config, store: impl Store + 'static) -> Self {
+        Self::shared(config, Arc::new(store))
+    }
+
+    /// State over a shared open store.
+    pub fn shared(config: Config, store: Arc<dyn Store>) -> Self {
         let slots = Arc::new(Semaphore::new(config.max_concurrency));
         Self(Arc::new(Inner {
             config,
-            store: Arc::new(store),
+            store,
             metrics: Metrics::default(),
             draining: AtomicBool::new(false),
             slots,
@@ -189,7 +194,7 @@ impl AppState {
     }
 
     /// The store.
-    pub fn store(&self) -> Arc<SqliteStore> {
+    pub fn store(&self) -> Arc<dyn Store> {
         Arc::clone(&self.0.store)
     }
 
@@ -203,7 +208,7 @@ impl AppState {
     pub fn env(&self) -> warrant::Env {
         warrant::Env::new()
             .with_store(self.store())
-            .with_store_dir(self.0.config.store.clone())
+            .with_store_dir(warrant::runs_dir(&self.0.config.store))
             .with_vocabulary(self.vocabulary())
     }
 
@@ -229,8 +234,16 @@ impl AppState {
 
     /// The store's size and counts, for `/metrics`.
     pub fn store_gauges(&self) -> Option<StoreGauges> {
-        use warrant_store::Store;
-        let file = self.0.store.file()?;
+        // The size on disk of an SQLite store folder's database; a PostgreSQL store (its size
+        // is the server's to report) has no gauges here, as an in-memory store.
+        let location = &self.0.config.store;
+        if location.to_str().is_some_and(warrant_store::is_postgres_url) {
+            return None;
+        }
+        let file = &location.join(warrant_store::STORE_FILE);
+        if !file.is_file() {
+            return None;
+        }
         let size = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len());
         let mut wal = file.as_os_str().to_owned();
         wal.push("-wal");
@@ -517,7 +530,11 @@ pub async fn shutdown_signal() {
 /// address asked for port 0).
 pub fn run(config: Config, on_listening: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
     config.check()?;
-    let store = SqliteStore::open(&config.store)?;
+    // A folder is created if missing; a PostgreSQL URL names a migrated database.
+    let store: Arc<dyn Store> = Arc::from(warrant_store::open(&config.store)?);
+    // A PostgreSQL store closes its connections with a blocking call, which must not run on
+    // the runtime: this handle is dropped last, after the runtime has stopped.
+    let _last_handle = Arc::clone(&store);
     let workers = std::thread::available_parallelism().map_or(2, usize::from);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)
@@ -528,7 +545,7 @@ pub fn run(config: Config, on_listening: impl FnOnce(SocketAddr)) -> Result<(), 
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
-        let state = AppState::new(config, store);
+        let state = AppState::shared(config, store);
         on_listening(addr);
         tracing::info!(target: "warrant::http", %addr, "listening");
         serve(listener, state, shutdown_signal()).await?;

@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 
 use harness::{Server, request};
 use serde_json::{Value, json};
-use warrant_store::Store;
 
 fn store_dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("tempdir")

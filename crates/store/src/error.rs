@@ -12,7 +12,7 @@ pub enum StoreError {
     #[error("{0} is not a Warrant store")]
     NotAStore(PathBuf),
     /// The store was written by a newer Warrant.
-    #[error("store schema version {found} is newer than this build supports ({supported}); upgrade warrant")]
+    #[error("store schema version {found} is newer than this binary supports ({supported}); upgrade warrant")]
     SchemaTooNew {
         /// Version in the file.
         found: i64,
@@ -38,6 +38,35 @@ pub enum StoreError {
         /// The error.
         source: rusqlite::Error,
     },
+    /// A PostgreSQL error (with what was being done).
+    #[error("store: {context}: {source}")]
+    Postgres {
+        /// What was being done.
+        context: &'static str,
+        /// The error.
+        source: postgres::Error,
+    },
+    /// A PostgreSQL store that cannot be reached (the location is shown without its password).
+    #[error("cannot connect to the PostgreSQL store {location}: {source}")]
+    Connect {
+        /// The store's URL, password redacted.
+        location: String,
+        /// The error.
+        source: postgres::Error,
+    },
+    /// A PostgreSQL database whose schema is missing or older than this build's.
+    #[error(
+        "the PostgreSQL store {location} is not migrated ({}, this build needs {supported}); run `warrant store migrate --store {location}`",
+        match found { Some(v) => format!("schema version {v}"), None => "no Warrant schema".to_string() }
+    )]
+    NotMigrated {
+        /// The store's URL, password redacted.
+        location: String,
+        /// The schema version found, if any.
+        found: Option<i64>,
+        /// The version this build needs.
+        supported: i64,
+    },
     /// A stored value that cannot be read back (a corrupt or hand-edited store).
     #[error("store: corrupt value in {0}")]
     Corrupt(String),
@@ -60,5 +89,11 @@ impl<T> SqlContext<T> for rusqlite::Result<T> {
             Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => StoreError::Busy,
             _ => StoreError::Sqlite { context, source },
         })
+    }
+}
+
+impl<T> SqlContext<T> for std::result::Result<T, postgres::Error> {
+    fn ctx(self, context: &'static str) -> Result<T> {
+        self.map_err(|source| StoreError::Postgres { context, source })
     }
 }

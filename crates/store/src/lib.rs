@@ -12,7 +12,11 @@
 //! - [`ingest`] prepares documents (chunks, pattern extraction and validation from
 //!   `warrant-facts`) and writes them through a [`Store`] in one transaction: re-ingesting
 //!   identical content is a no-op, changed content replaces the document's chunks and facts;
-//! - [`sqlite`] is the SQLite implementation (schema versioned with migrations).
+//! - [`sqlite`] is the SQLite implementation (schema versioned with migrations);
+//! - [`PostgresStore`] is the same store on PostgreSQL, for several machines and `serve`
+//!   replicas: identical results (ids, orders, BM25 scores), migrations applied by
+//!   [`PostgresStore::migrate`]. [`open`] picks the backend from the location
+//!   (`postgres://…` or a folder).
 //!
 //! ```
 //! use warrant_store::{DocumentInput, FactQuery, IngestOptions, SqliteStore, Store, ingest};
@@ -40,6 +44,7 @@ mod error;
 mod html;
 mod ingest;
 mod model;
+mod postgres;
 mod sources;
 mod sqlite;
 
@@ -48,6 +53,7 @@ use std::collections::HashMap;
 use warrant_facts::Fact;
 use warrant_facts::Signature;
 
+pub use self::postgres::{PostgresStore, current_postgres_version, is_postgres_url, redact};
 pub use error::{Result, StoreError};
 pub use ingest::{IngestOptions, IngestSummary, PreparedDocument, Progress, extraction_consistency, ingest, prepare};
 pub use model::{
@@ -200,3 +206,24 @@ pub use sources::{
     SourceSet, display_path, parse_json_records, parse_jsonl, parse_manual_facts, read_sources, read_sources_within,
 };
 pub use sqlite::{STORE_FILE, current_version};
+
+/// Opens the store at `location`, for writing: a `postgres://` or `postgresql://` URL names a
+/// PostgreSQL store (which must have been migrated: `warrant store migrate`), anything else an
+/// SQLite store folder, created if missing.
+pub fn open(location: impl AsRef<std::ffi::OsStr>) -> Result<Box<dyn Store>> {
+    let location = location.as_ref();
+    match location.to_str().filter(|l| is_postgres_url(l)) {
+        Some(url) => Ok(Box::new(PostgresStore::open(url)?)),
+        None => Ok(Box::new(SqliteStore::open(std::path::Path::new(location))?)),
+    }
+}
+
+/// Opens an existing store at `location` (a PostgreSQL URL, or an SQLite store folder, which
+/// must hold a store: [`StoreError::NotFound`] otherwise).
+pub fn open_existing(location: impl AsRef<std::ffi::OsStr>) -> Result<Box<dyn Store>> {
+    let location = location.as_ref();
+    match location.to_str().filter(|l| is_postgres_url(l)) {
+        Some(url) => Ok(Box::new(PostgresStore::open(url)?)),
+        None => Ok(Box::new(SqliteStore::open_existing(std::path::Path::new(location))?)),
+    }
+}

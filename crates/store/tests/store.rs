@@ -1,12 +1,20 @@
-//! Store behaviour: replace and no-op re-ingest, atomic writes, concurrency, migrations,
-//! search, entities, reading files and folders.
+//! Store behaviour, one conformance suite run against every backend: replace and no-op
+//! re-ingest, atomic writes, concurrency, search, facts, entities, derived values; then the
+//! SQLite file's own checks (migrations, what a file is, WAL, bulk-load indexes).
+//!
+//! Each contract test is a function of a [`Backend`]; `conformance!` runs it once on SQLite
+//! and once on PostgreSQL. The PostgreSQL side needs `WARRANT_TEST_POSTGRES` (a server URL,
+//! e.g. from `eval "$(scripts/pg_cluster.sh start)"`); each test makes its own database.
 
 #![allow(clippy::unwrap_used)] // tests fail loudly by design
+
+mod backends;
 
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use backends::Backend;
 use serde_json::json;
 use warrant_facts::Fact;
 use warrant_store::ChunkRange;
@@ -32,24 +40,54 @@ fn run(store: &dyn Store, docs: Vec<DocumentInput>) -> warrant_store::IngestSumm
 const AUTH_V1: &str = "Session tokens expire after 30 minutes of inactivity.\n\nThe gateway requires an API key. The gateway requires client certificates.";
 const AUTH_V2: &str = "Session tokens expire after 15 minutes of inactivity.\n\nAPI keys are valid for 90 days.";
 
-#[test]
-fn reingest_is_a_noop_and_changes_replace() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = SqliteStore::open(dir.path()).unwrap();
-    let s = run(&store, vec![doc("auth", AUTH_V1, Some("1.0")), doc("other", "Billing is enabled.", None)]);
+/// Runs each named `fn name(Backend)` as a test per backend: `sqlite::name`, `postgres::name`.
+macro_rules! conformance {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $( #[test] fn $name() { super::$name(super::Backend::Sqlite) } )*
+        }
+        mod postgres {
+            $( #[test] fn $name() { super::$name(super::Backend::Postgres) } )*
+        }
+    };
+}
+
+conformance!(
+    reingest_is_a_noop_and_changes_replace,
+    options_are_part_of_the_ingest_key,
+    a_failed_write_leaves_the_store_unchanged,
+    duplicate_ids_in_one_ingest_are_refused,
+    search_ranks_by_bm25_deterministically,
+    fact_queries_filter_and_limit,
+    readers_work_while_a_writer_writes,
+    concurrent_writers_serialise,
+    concurrent_ingests_of_the_same_documents_do_not_duplicate,
+    stored_reading_files_and_folders,
+    chunk_frequency_counts_stemmed_words_up_to_a_cap,
+    term_stats_count_chunks_and_follow_every_change_to_the_index,
+    derived_values_are_kept_until_any_handle_changes_the_chunks,
+    entity_head_reads_the_first_mentions_only,
+    entity_ids_and_fact_positions,
+    a_newer_schema_is_refused,
+);
+
+fn reingest_is_a_noop_and_changes_replace(b: Backend) {
+    let Some(fx) = b.fresh() else { return };
+    let store = fx.open();
+    let s = run(&*store, vec![doc("auth", AUTH_V1, Some("1.0")), doc("other", "Billing is enabled.", None)]);
     assert_eq!((s.documents, s.chunks, s.facts, s.unchanged_documents), (2, 3, 4, 0));
     let before = store.facts(&FactQuery::all()).unwrap();
 
-    let s = run(&store, vec![doc("auth", AUTH_V1, Some("1.0")), doc("other", "Billing is enabled.", None)]);
+    let s = run(&*store, vec![doc("auth", AUTH_V1, Some("1.0")), doc("other", "Billing is enabled.", None)]);
     assert_eq!((s.documents, s.chunks, s.facts, s.unchanged_documents), (0, 0, 0, 2));
     assert_eq!(store.facts(&FactQuery::all()).unwrap(), before);
 
     // A version change alone re-ingests (facts carry the version).
-    let s = run(&store, vec![doc("auth", AUTH_V1, Some("1.1"))]);
+    let s = run(&*store, vec![doc("auth", AUTH_V1, Some("1.1"))]);
     assert_eq!((s.documents, s.facts), (1, 3));
     assert!(store.facts(&FactQuery::all().with_version("1.0")).unwrap().is_empty());
 
-    let s = run(&store, vec![doc("auth", AUTH_V2, Some("2.0"))]);
+    let s = run(&*store, vec![doc("auth", AUTH_V2, Some("2.0"))]);
     assert_eq!((s.documents, s.chunks, s.facts), (1, 2, 2));
     let facts = store.facts(&FactQuery { doc_id: Some("auth".into()), ..FactQuery::default() }).unwrap();
     let got: Vec<(&str, String)> = facts.iter().map(|f| (f.predicate.as_str(), f.object.to_string())).collect();
@@ -64,17 +102,17 @@ fn reingest_is_a_noop_and_changes_replace() {
     assert_eq!(store.stats().unwrap().total_facts, 3);
     drop(store);
     // Everything persisted.
-    let reopened = SqliteStore::open_existing(dir.path()).unwrap();
+    let reopened = fx.open();
     assert_eq!(reopened.stats().unwrap().documents, 2);
-    assert_eq!(reopened.integrity_check().unwrap(), "ok");
+    fx.assert_sound();
 }
 
-#[test]
-fn options_are_part_of_the_ingest_key() {
-    let store = SqliteStore::open_in_memory().unwrap();
-    run(&store, vec![doc("a", AUTH_V1, None)]);
+fn options_are_part_of_the_ingest_key(b: Backend) {
+    let Some(fx) = b.fresh() else { return };
+    let store = fx.open();
+    run(&*store, vec![doc("a", AUTH_V1, None)]);
     let small = IngestOptions { max_chunk_chars: 40, ..IngestOptions::default() };
-    let s = ingest(&store, vec![doc("a", AUTH_V1, None)], Vec::new(), &small, &mut |_| {}).unwrap();
+    let s = ingest(&*store, vec![doc("a", AUTH_V1, None)], Vec::new(), &small, &mut |_| {}).unwrap();
     assert_eq!((s.documents, s.chunks), (1, 5));
     let chunks = store.chunks_of("a").unwrap();
     let text = store.document_text("a").unwrap().unwrap();
@@ -84,15 +122,15 @@ fn options_are_part_of_the_ingest_key() {
     }
     assert_eq!(chunks.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["a#1", "a#2", "a#3", "a#4", "a#5"]);
     let no_extract = IngestOptions { extract: false, ..IngestOptions::default() };
-    let s = ingest(&store, vec![doc("a", AUTH_V1, None)], Vec::new(), &no_extract, &mut |_| {}).unwrap();
+    let s = ingest(&*store, vec![doc("a", AUTH_V1, None)], Vec::new(), &no_extract, &mut |_| {}).unwrap();
     assert_eq!((s.documents, s.facts), (1, 0));
     assert_eq!(store.stats().unwrap().total_facts, 0);
 }
 
-#[test]
-fn a_failed_write_leaves_the_store_unchanged() {
-    let store = SqliteStore::open_in_memory().unwrap();
-    run(&store, vec![doc("keep", "Billing is enabled.", None)]);
+fn a_failed_write_leaves_the_store_unchanged(b: Backend) {
+    let Some(fx) = b.fresh() else { return };
+    let store = fx.open();
+    run(&*store, vec![doc("keep", "Billing is enabled.", None)]);
     let before = (store.stats().unwrap(), store.facts(&FactQuery::all()).unwrap());
     let good = prepare(&doc("new", AUTH_V1, None), &IngestOptions::default());
     let mut bad = prepare(&doc("keep", AUTH_V2, None), &IngestOptions::default());
@@ -100,24 +138,24 @@ fn a_failed_write_leaves_the_store_unchanged() {
     let c: ChunkRange = bad.chunks[0];
     bad.chunks.push(c);
     let err = store.write(&mut vec![good, bad].into_iter(), &[], &mut |_| {}).unwrap_err();
-    assert!(matches!(err, StoreError::Sqlite { .. }), "{err}");
+    assert!(matches!(err, StoreError::Sqlite { .. } | StoreError::Postgres { .. }), "{err}");
     assert_eq!((store.stats().unwrap(), store.facts(&FactQuery::all()).unwrap()), before);
     assert!(store.document("new").unwrap().is_none());
     assert_eq!(store.search("billing", 5).unwrap().len(), 1);
 }
 
-#[test]
-fn duplicate_ids_in_one_ingest_are_refused() {
-    let store = SqliteStore::open_in_memory().unwrap();
-    let err = ingest(&store, vec![doc("a", "x", None), doc("a", "y", None)], Vec::new(), &IngestOptions::default(), &mut |_| {});
+fn duplicate_ids_in_one_ingest_are_refused(b: Backend) {
+    let Some(fx) = b.fresh() else { return };
+    let store = fx.open();
+    let err = ingest(&*store, vec![doc("a", "x", None), doc("a", "y", None)], Vec::new(), &IngestOptions::default(), &mut |_| {});
     assert!(err.unwrap_err().to_string().contains("duplicate document id \"a\""));
 }
 
-#[test]
-fn search_ranks_by_bm25_deterministically() {
-    let store = SqliteStore::open_in_memory().unwrap();
+fn search_ranks_by_bm25_deterministically(b: Backend) {
+    let Some(fx) = b.fresh() else { return };
+    let store = fx.open();
     run(
-        &store,
+        &*store,
         vec![
             doc(
                 "a",
@@ -142,10 +180,10 @@ fn search_ranks_by_bm25_deterministically() {
     assert_eq!(again, hits);
 }
 
-#[test]
-fn fact_queries_filter_and_limit() {
-    let store = SqliteStore::open_in_memory().unwrap();
-    run(&store, vec![doc("g", AUTH_V1, Some("v1"))]);
+fn fact_queries_filter_and_limit(b: Backend) {
+    let Some(fx) = b.fresh() else { return };
+    let store = fx.open();
+    run(&*store, vec![doc("g", AUTH_V1, Some("v1"))]);
     let q = FactQuery { subject: Some("gateway".into()), predicate: Some("requires".into()), ..FactQuery::default() };
     let objects: Vec<String> = store.facts(&q).unwrap().iter().map(|f| f.object.to_string()).collect();
     assert_eq!(objects, ["api_key", "client_certificate"]);
@@ -175,10 +213,9 @@ fn fact_queries_filter_and_limit() {
     assert_eq!(store.facts(&s).unwrap().len(), 0);
 }
 
-#[test]
-fn readers_work_while_a_writer_writes() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(SqliteStore::open(dir.path()).unwrap());
+fn readers_work_while_a_writer_writes(b: Backend) {
+    let Some(fx) = b.fresh() else { return };
+    let store: Arc<dyn Store> = Arc::from(fx.open());
     run(store.as_ref(), vec![doc("base", AUTH_V1, Some("1.0"))]);
     let done = Arc::new(AtomicBool::new(false));
     let readers: Vec<_> = (0..3)
@@ -211,20 +248,19 @@ fn readers_work_while_a_writer_writes() {
     assert_eq!(store.stats().unwrap().documents, 51);
 }
 
-#[test]
-fn concurrent_writers_serialise() {
-    let dir = tempfile::tempdir().unwrap();
-    SqliteStore::open(dir.path()).unwrap();
+fn concurrent_writers_serialise(b: Backend) {
+    let Some(fx) = b.fresh() else { return };
+    let fx = Arc::new(fx);
     let writers: Vec<_> = (0..4)
         .map(|w| {
-            let path = dir.path().to_path_buf();
+            let fx = Arc::clone(&fx);
             std::thread::spawn(move || {
-                let store = SqliteStore::open(&path).unwrap();
+                let store = fx.open();
                 for round in 0..5 {
                     let docs = (0..20)
                         .map(|i| doc(&format!("w{w}-{i}"), &format!("Writer {w} requires round {round}."), None))
                         .collect();
-                    run(&store, docs);
+                    run(&*store, docs);
                 }
             })
         })
@@ -232,8 +268,8 @@ fn concurrent_writers_serialise() {
     for w in writers {
         w.join().unwrap();
     }
-    let store = SqliteStore::open_existing(dir.path()).unwrap();
-    assert_eq!(store.integrity_check().unwrap(), "ok");
+    let store = fx.open();
+    fx.assert_sound();
     let stats = store.stats().unwrap();
     assert_eq!((stats.documents, stats.chunks, stats.total_facts), (80, 80, 80));
     for f in store.facts(&FactQuery::all()).unwrap() {
@@ -274,8 +310,8 @@ fn rusqlite_conn(p: &Path) -> rusqlite::Connection {
     rusqlite::Connection::open(p).unwrap()
 }
 
-#[test]
-fn reading_files_and_folders() {
+fn stored_reading_files_and_folders(b: Backend) {
+    let Some(fx) = b.fresh() else { return };
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::create_dir_all(d.join("docs/sub")).unwrap();
@@ -303,8 +339,8 @@ fn reading_files_and_folders() {
         (Some("B"), "API keys are valid for 90 days.")
     );
 
-    let store = SqliteStore::open_in_memory().unwrap();
-    let s = run(&store, set.documents);
+    let store = fx.open();
+    let s = run(&*store, set.documents);
     assert_eq!((s.documents, s.facts), (3, 3));
     let c1 = store.document("c1").unwrap().unwrap();
     assert_eq!(c1.metadata, Some(json!({"team": "x"})));
@@ -412,4 +448,306 @@ fn foreign_database(root: &Path) -> std::path::PathBuf {
     bytes[68..72].copy_from_slice(&[0, 0, 0, 0]);
     std::fs::write(&file, bytes).unwrap();
     file
+}
+
+fn concurrent_ingests_of_the_same_documents_do_not_duplicate(b: Backend) {
+    let Some(fx) = b.fresh() else { return };
+    let fx = Arc::new(fx);
+    let docs = || (0..30).map(|i| doc(&format!("d{i}"), &format!("Service {i} requires token {i}."), None)).collect::<Vec<_>>();
+    let start = Arc::new(std::sync::Barrier::new(2));
+    let handles: Vec<_> = (0..2)
+        .map(|_| {
+            let (fx, start, docs) = (Arc::clone(&fx), Arc::clone(&start), docs());
+            std::thread::spawn(move || {
+                let store = fx.open();
+                start.wait();
+                run(&*store, docs)
+            })
+        })
+        .collect();
+    let summaries: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    // Between them every document was written once and found unchanged once.
+    assert_eq!(summaries.iter().map(|s| s.documents).sum::<u64>(), 30);
+    assert_eq!(summaries.iter().map(|s| s.unchanged_documents).sum::<u64>(), 30);
+    let store = fx.open();
+    let stats = store.stats().unwrap();
+    assert_eq!((stats.documents, stats.chunks, stats.total_facts), (30, 30, 30));
+    // Ingesting once more changes nothing.
+    let again = run(&*store, docs());
+    assert_eq!((again.documents, again.unchanged_documents), (0, 30));
+    assert_eq!(store.stats().unwrap(), stats);
+    assert_eq!(store.search("token", 100).unwrap().len(), 30);
+    fx.assert_sound();
+}
+
+fn chunk_frequency_counts_stemmed_words_up_to_a_cap(b: Backend) {
+    let Some(fx) = b.fresh() else { return };
+    let s = fx.open();
+    run(&*s, vec![doc("a", "Gateways require keys.\n\nThe gateway is up.", None), doc("b", "A gateway requires tokens.", None)]);
+    assert_eq!(s.chunk_frequency("gateway", 100).unwrap(), 3);
+    assert_eq!(s.chunk_frequency("requires", 100).unwrap(), 2, "stemmed like the index");
+    assert_eq!(s.chunk_frequency("gateway", 2).unwrap(), 2, "capped");
+    assert_eq!(s.chunk_frequency("absent", 100).unwrap(), 0);
+    assert_eq!(s.chunk_frequency("  ", 100).unwrap(), 0);
+    assert_eq!(s.chunk_frequency("keys tokens", 100).unwrap(), 2, "words OR-ed");
+}
+
+fn term_stats_count_chunks_and_follow_every_change_to_the_index(b: Backend) {
+    let Some(fx) = b.fresh() else { return };
+    let s = fx.open();
+    let opts = IngestOptions { max_chunk_chars: 40, ..IngestOptions::default() };
+    let docs = vec![
+        doc("a", "Gateways require keys.\n\nThe gateway is up.\n\nThe gateway logs requests.", None),
+        doc("b", "A gateway requires tokens.\n\nTokens expire hourly.", None),
+    ];
+    ingest(&*s, docs, Vec::new(), &opts, &mut |_| {}).unwrap();
+    let t = s.term_stats(&["gateway", "tokens", "absent"]).unwrap();
+    assert_eq!(t.chunks, 5);
+    // "gateway" is in 4 of 5 chunks: counted up to half the chunks plus one.
+    assert_eq!(t.frequencies, vec![3, 2, 0]);
+    // Cached answers agree with fresh counts.
+    assert_eq!(s.term_stats(&["tokens", "gateway"]).unwrap().frequencies, vec![2, 3]);
+    // A write through another handle (another process) is noticed: the counts follow it.
+    let other = fx.open();
+    ingest(&*other, vec![doc("c", "Tokens rotate daily.", None)], Vec::new(), &opts, &mut |_| {}).unwrap();
+    let t = s.term_stats(&["tokens", "rotate"]).unwrap();
+    assert_eq!((t.chunks, t.frequencies), (6, vec![3, 1]));
+    // Replacing a document (same number of chunks, other words) is noticed too.
+    ingest(&*other, vec![doc("c", "Keys rotate weekly.", None)], Vec::new(), &opts, &mut |_| {}).unwrap();
+    let t = s.term_stats(&["tokens", "keys"]).unwrap();
+    assert_eq!((t.chunks, t.frequencies), (6, vec![2, 2]));
+}
+
+fn derived_values_are_kept_until_any_handle_changes_the_chunks(b: Backend) {
+    use std::sync::atomic::AtomicUsize;
+    use warrant_store::Derived;
+    let Some(fx) = b.fresh() else { return };
+    let s = fx.open();
+    let ingest_one = |st: &dyn Store, id: &str, text: &str| {
+        ingest(st, vec![doc(id, text, None)], Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
+    };
+    run(&*s, vec![doc("b", "Beta one.", None), doc("a", "Alpha two.", None)]);
+    // Chunks are visited in stored order: documents as written, not by id.
+    let ids = |st: &dyn Store| {
+        let mut ids = Vec::new();
+        st.visit_chunks(&mut |c| ids.push(c.id)).unwrap();
+        ids
+    };
+    assert_eq!(ids(&*s), ["b#1", "a#1"]);
+    let builds = AtomicUsize::new(0);
+    let build = |st: &dyn Store| -> warrant_store::Result<Derived> {
+        builds.fetch_add(1, Ordering::SeqCst);
+        Ok(Arc::new(ids(st)) as Derived)
+    };
+    let first = s.derived("ids", &build).unwrap();
+    assert!(Arc::ptr_eq(&first, &s.derived("ids", &build).unwrap()), "kept");
+    assert_eq!(builds.load(Ordering::SeqCst), 1);
+    // A write by another handle (another process) is noticed.
+    let other = fx.open();
+    ingest_one(&*other, "c", "Gamma three.");
+    let fresh = s.derived("ids", &build).unwrap();
+    assert_eq!(builds.load(Ordering::SeqCst), 2);
+    assert_eq!(fresh.downcast_ref::<Vec<String>>().unwrap(), &["b#1", "a#1", "c#1"]);
+    // Threads that miss together build once: the others wait for that value.
+    ingest_one(&*other, "d", "Delta four.");
+    let slow = |st: &dyn Store| -> warrant_store::Result<Derived> {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        build(st)
+    };
+    let values: Vec<Derived> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..4).map(|_| scope.spawn(|| s.derived("ids", &slow).unwrap())).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(builds.load(Ordering::SeqCst), 3, "one build for four threads");
+    assert!(values.iter().all(|v| Arc::ptr_eq(v, &values[0])));
+    // A value built while a write lands is handed out but not kept.
+    ingest_one(&*other, "e", "Epsilon five.");
+    let writing = |st: &dyn Store| -> warrant_store::Result<Derived> {
+        let v = build(st);
+        ingest_one(&*other, "f", "Phi six.");
+        v
+    };
+    s.derived("ids", &writing).unwrap();
+    s.derived("ids", &build).unwrap();
+    assert_eq!(builds.load(Ordering::SeqCst), 5, "the value of the old state was not kept");
+}
+
+fn entity_head_reads_the_first_mentions_only(b: Backend) {
+    let Some(fx) = b.fresh() else { return };
+    let s = fx.open();
+    let docs = vec![
+        doc("a", "Session tokens expire after 5 minutes.", None),
+        doc("b", "The session token requires a key.", None),
+        doc("c", "Session tokens are valid for 2 days.", None),
+    ];
+    run(&*s, docs);
+    let all = s.entity("session token").unwrap().unwrap();
+    assert_eq!(all.mentions.len(), 3);
+    let head = s.entity_head("session token", 2).unwrap().unwrap();
+    assert_eq!(head.id, all.id);
+    assert_eq!(head.mentions, all.mentions[..2]);
+    let mut want: Vec<String> = all.mentions[..2].iter().map(|m| m.surface.clone()).collect();
+    want.sort();
+    want.dedup();
+    assert_eq!(head.aliases, want, "the aliases among the mentions read");
+    assert!(all.aliases.len() >= head.aliases.len());
+    assert_eq!(s.entity_head("session token", 0).unwrap().unwrap().mentions.len(), 0);
+    assert!(s.entity_head("nothing here", 5).unwrap().is_none());
+}
+
+fn entity_ids_and_fact_positions(b: Backend) {
+    let Some(fx) = b.fresh() else { return };
+    let s = fx.open();
+    let fact = |subject: &str, doc: &str| {
+        Fact::from_manual_json(&json!({"subject": subject, "predicate": "requires", "object": "vault",
+            "source": {"docId": doc, "chunkId": "c1"}}))
+        .unwrap()
+    };
+    let (a, b) = (fact("gateway", "z"), fact("API keys", "a"));
+    s.write(&mut std::iter::empty(), &[a.clone(), b.clone()], &mut |_| {}).unwrap();
+    assert_eq!(s.entity_id("Gateways").unwrap().as_deref(), Some("gateway"));
+    assert_eq!(s.entity_id("api key").unwrap().as_deref(), Some("api_key"));
+    assert_eq!(s.entity_id("vault").unwrap(), None, "manual facts register their subjects only");
+    let pos = s.fact_positions(&[&b.id, &a.id, "f-missing"]).unwrap();
+    assert_eq!(pos.len(), 2);
+    assert!(pos[&a.id] < pos[&b.id], "insertion order when neither document is stored");
+    assert_eq!(pos[&a.id].document, (true, 0));
+    // Writing the same manual facts again replaces them in place.
+    s.write(&mut std::iter::empty(), &[b.clone(), a.clone()], &mut |_| {}).unwrap();
+    assert_eq!(s.stats().unwrap().total_facts, 2);
+    assert_eq!(s.fact_positions(&[&b.id, &a.id]).unwrap(), pos.into_iter().filter(|(k, _)| k != "f-missing").collect());
+    assert_eq!(s.entity("gateway").unwrap().unwrap().mentions.len(), 1, "manual mentions are not repeated");
+}
+
+/// A store written by a newer Warrant is refused with the versions; PostgreSQL also refuses
+/// a database that was never migrated, naming the command that migrates it.
+fn a_newer_schema_is_refused(b: Backend) {
+    let Some(fx) = b.fresh() else { return };
+    match b {
+        Backend::Sqlite => {
+            let file = Path::new(fx.location()).join(STORE_FILE);
+            rusqlite_conn(&file).execute_batch("PRAGMA user_version = 99").unwrap();
+        }
+        Backend::Postgres => {
+            let mut c = ::postgres::Client::connect(fx.location(), ::postgres::NoTls).unwrap();
+            c.batch_execute("INSERT INTO schema_version (version) VALUES (99)").unwrap();
+        }
+    }
+    let err = warrant_store::open_existing(fx.location()).err().unwrap();
+    assert!(matches!(err, StoreError::SchemaTooNew { found: 99, .. }), "{err}");
+    assert!(err.to_string().contains("store schema version 99 is newer than this binary supports"), "{err}");
+    if b == Backend::Postgres {
+        let err = warrant_store::PostgresStore::migrate(fx.location()).unwrap_err();
+        assert!(matches!(err, StoreError::SchemaTooNew { found: 99, .. }), "{err}");
+        let fresh = b.unmigrated().unwrap();
+        let err = warrant_store::open_existing(fresh.location()).err().unwrap();
+        assert!(matches!(err, StoreError::NotMigrated { found: None, .. }), "{err}");
+        assert!(err.to_string().contains("run `warrant store migrate --store postgresql://"), "{err}");
+        let (from, to) = warrant_store::PostgresStore::migrate(fresh.location()).unwrap();
+        assert_eq!((from, to), (0, warrant_store::current_postgres_version()));
+        assert_eq!(warrant_store::PostgresStore::migrate(fresh.location()).unwrap(), (to, to), "migrating twice is a no-op");
+        assert_eq!(fresh.open().stats().unwrap().documents, 0);
+    }
+}
+
+/// A password never shows: not in errors, not in `Debug`.
+#[test]
+fn postgres_passwords_are_redacted() {
+    let err = warrant_store::open_existing("postgresql://warrant:hunter2@127.0.0.1:1/nothing").err().unwrap();
+    let shown = format!("{err} {err:?}");
+    assert!(!shown.contains("hunter2"), "{shown}");
+    assert!(shown.contains("postgresql://warrant:***@127.0.0.1:1/nothing"), "{shown}");
+    let Some(url) = backends::postgres_url() else { return };
+    let fx = Backend::Postgres.fresh().unwrap();
+    let with_password = fx.location().replacen("://postgres@", "://postgres:s3cret@", 1);
+    let s = warrant_store::PostgresStore::open(&with_password).unwrap();
+    let debug = format!("{s:?}");
+    assert!(!debug.contains("s3cret") && debug.contains("postgres:***@"), "{debug}");
+    drop(url);
+}
+
+/// The same writes give the same reads on both backends: documents, chunks, facts in source
+/// order, signature matches, entities, stats, and search hits with bit-identical scores.
+#[test]
+fn both_backends_return_the_same_results() {
+    let Some(pg) = Backend::Postgres.fresh() else { return };
+    let lite = Backend::Sqlite.fresh().unwrap();
+    let set =
+        read_sources(&[Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/check/sources")], Some("2.1"), &mut |_| {})
+            .unwrap();
+    let mut docs = set.documents;
+    docs.push(doc("auth", AUTH_V1, Some("1.0")));
+    docs.push(doc("cookies", "Cookies are HttpOnly.\n\nSession cookies expire at browser close. Cookies expire.", None));
+    docs.push(doc("naive", "Café naïve résumé: the x-ray ran; tokens tokens TOKENS.", None));
+    // Words FTS5 splits inside (a vowel sign is alphanumeric to Rust, a separator to Unicode
+    // 6.1's token classes): a query word becomes a phrase of several tokens.
+    docs.push(doc("hindi", "हिन्दी भाषा। हिन्दी और हिंदी; भाषा हिन्दी.", None));
+    let manual = vec![
+        Fact::from_manual_json(&json!({"subject": "gateway", "predicate": "requires", "object": "vault",
+            "source": {"docId": "auth", "chunkId": "auth#2"}}))
+        .unwrap(),
+        Fact::from_manual_json(&json!({"subject": "limit", "predicate": "has_value", "object": 15,
+            "source": {"docId": "elsewhere", "chunkId": "x#1"}}))
+        .unwrap(),
+    ];
+    let stores = [lite.open(), pg.open()];
+    for s in &stores {
+        ingest(&**s, docs.clone(), manual.clone(), &IngestOptions::default(), &mut |_| {}).unwrap();
+        // A replaced document keeps its place; its old content leaves every index.
+        run(&**s, vec![doc("auth", AUTH_V2, Some("2.0"))]);
+    }
+    let [a, b] = &stores;
+    assert_eq!(a.stats().unwrap(), b.stats().unwrap());
+    assert!(a.stats().unwrap().total_facts >= 5, "{:?}", a.stats().unwrap());
+    assert_eq!(a.documents().unwrap(), b.documents().unwrap());
+    let chunks = |s: &dyn Store| {
+        let mut v = Vec::new();
+        s.visit_chunks(&mut |c| v.push(c)).unwrap();
+        v
+    };
+    assert_eq!(chunks(&**a), chunks(&**b));
+    assert_eq!(a.facts(&FactQuery::all()).unwrap(), b.facts(&FactQuery::all()).unwrap());
+    for q in [
+        FactQuery { doc_id: Some("auth".into()), ..FactQuery::default() },
+        FactQuery { chunk_id: Some("auth#2".into()), ..FactQuery::default() },
+        FactQuery::all().with_version("v2.0"),
+        FactQuery { limit: Some(3), ..FactQuery::default() },
+    ] {
+        assert_eq!(a.facts(&q).unwrap(), b.facts(&q).unwrap(), "{q:?}");
+    }
+    let pattern = warrant_store::pattern_from_json(&json!({"subject": "?s", "predicate": "requires", "object": "?o"})).unwrap();
+    assert_eq!(a.match_signature(&pattern).unwrap(), b.match_signature(&pattern).unwrap());
+    let ids: Vec<String> = a.facts(&FactQuery::all()).unwrap().into_iter().map(|f| f.id).collect();
+    let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let order = |s: &dyn Store| {
+        let pos = s.fact_positions(&refs).unwrap();
+        let mut v: Vec<&str> = refs.clone();
+        v.sort_by_key(|id| pos[*id]);
+        v
+    };
+    assert_eq!(order(&**a), order(&**b));
+    for name in ["session token", "gateway", "api keys", "cookie", "limit"] {
+        assert_eq!(a.entity(name).unwrap(), b.entity(name).unwrap(), "{name}");
+    }
+    for q in [
+        "when do session tokens expire?",
+        "cookies expire",
+        "expire expiring expired",
+        "pricing plan seats support",
+        "cafe naive resume x ray",
+        "हिन्दी",
+        "हिन्दी भाषा",
+        "tokens",
+        "zebra",
+        "",
+    ] {
+        for k in [1, 3, 50] {
+            let (x, y) = (a.search(q, k).unwrap(), b.search(q, k).unwrap());
+            assert_eq!(x, y, "{q:?} top {k}");
+            assert!(x.iter().zip(&y).all(|(x, y)| x.score.to_bits() == y.score.to_bits()), "{q:?}: scores bit for bit");
+        }
+    }
+    let words = ["token", "expire", "absent", "हिन्दी"];
+    assert_eq!(a.term_stats(&words).unwrap(), b.term_stats(&words).unwrap());
+    assert!(!a.search("हिन्दी", 5).unwrap().is_empty());
 }

@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 use warrant_check::parse_item;
 use warrant_check::{CheckError, Checker, Report, Request};
 use warrant_cpl::Engine;
-use warrant_store::{DocumentInput, SqliteStore};
+use warrant_store::{DocumentInput, Store};
 use warrant_verify::Corpus;
 
 use crate::batch::{guarded, par_map, stream, workers};
@@ -159,9 +159,9 @@ pub struct SourceFiles {
 /// What answers are checked against, and where a failure to read it is reported.
 enum Against {
     /// Whole documents, with a store for their facts when they came as sources.
-    Corpus { corpus: Box<Corpus>, store: Option<Arc<SqliteStore>> },
+    Corpus { corpus: Box<Corpus>, store: Option<Arc<dyn Store>> },
     /// The chunks a store's BM25 retrieves for each claim.
-    Store(Arc<SqliteStore>),
+    Store(Arc<dyn Store>),
 }
 
 /// What many answers share: the checker (packs, tools, settings), what they are checked
@@ -180,7 +180,7 @@ pub struct Session {
 }
 
 /// Reads a request's inline sources into an in-memory store and its whole-document corpus.
-fn inline_sources(list: &[SourceInput]) -> Result<(Corpus, Arc<SqliteStore>)> {
+fn inline_sources(list: &[SourceInput]) -> Result<(Corpus, Arc<dyn Store>)> {
     let docs = list
         .iter()
         .map(|s| DocumentInput {

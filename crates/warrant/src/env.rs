@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use warrant_facts::Vocabulary;
 use warrant_llm::Llm;
-use warrant_store::SqliteStore;
+use warrant_store::Store;
 
 use crate::error::{Error, Result};
 
@@ -15,7 +15,8 @@ pub const STORE_ENV: &str = "WARRANT_STORE";
 /// The store's folder when neither a flag nor [`STORE_ENV`] names one.
 pub const DEFAULT_STORE_DIR: &str = ".warrant";
 
-/// The store directory: `explicit`, else `$WARRANT_STORE`, else `./.warrant`.
+/// Where the store is: `explicit`, else `$WARRANT_STORE`, else `./.warrant` — an SQLite store
+/// folder, or a `postgres://` / `postgresql://` URL (kept in a path).
 pub fn store_dir(explicit: Option<&Path>) -> PathBuf {
     explicit
         .map(Path::to_path_buf)
@@ -23,11 +24,25 @@ pub fn store_dir(explicit: Option<&Path>) -> PathBuf {
         .unwrap_or_else(|| DEFAULT_STORE_DIR.into())
 }
 
+/// Where research runs over the store at `location` are recorded: its folder; for a
+/// PostgreSQL store (no folder), `<temp dir>/warrant-runs/<hash of the redacted URL>` on this
+/// machine (runs are kept 24 hours).
+pub fn runs_dir(location: &Path) -> PathBuf {
+    match location.to_str().filter(|l| warrant_store::is_postgres_url(l)) {
+        Some(url) => {
+            let key = warrant_store::sha256_hex(&warrant_store::redact(url));
+            std::env::temp_dir().join("warrant-runs").join(&key[..16])
+        }
+        None => location.to_path_buf(),
+    }
+}
+
 /// The shared context of use cases: cheap to clone (the store and vocabulary are shared).
 #[derive(Clone)]
 pub struct Env {
-    store: Option<Arc<SqliteStore>>,
-    /// Where the store lives on disk (research runs are recorded beside it).
+    store: Option<Arc<dyn Store>>,
+    /// Where research runs are recorded: the store's folder, or for a PostgreSQL store a
+    /// folder of its own under the temporary directory ([`runs_dir`]).
     store_dir: Option<PathBuf>,
     vocabulary: Arc<Vocabulary>,
     model: Option<Llm>,
@@ -45,18 +60,27 @@ impl Env {
         Self { store: None, store_dir: None, vocabulary: Arc::new(Vocabulary::builtin()), model: None }
     }
 
-    /// Opens the store at `dir`, which must exist (`context` names where the path came from
-    /// in the error: `--store DIR`).
+    /// Opens the store at `dir` (a folder or a PostgreSQL URL), which must exist (`context`
+    /// names where the location came from in the error: `--store DIR`; a password in it is
+    /// never shown).
     pub fn open_store(dir: &Path, context: &str) -> Result<Self> {
-        let store = SqliteStore::open_existing(dir).map_err(|e| Error::store(e, Some(context)))?;
-        Ok(Self::new().with_store(Arc::new(store)).with_store_dir(dir))
+        let context = warrant_store::redact(context);
+        let store = warrant_store::open_existing(dir).map_err(|e| Error::store(e, Some(&context)))?;
+        Ok(Self::new().with_store(Arc::from(store)).with_store_dir(runs_dir(dir)))
     }
 
-    /// Opens the store at `dir`, which must exist; the error is the store's own (it names
-    /// the folder).
+    /// Opens the store at `dir` (a folder or a PostgreSQL URL), which must exist; the error
+    /// is the store's own (it names the location, without a password).
     pub fn open_existing(dir: &Path) -> Result<Self> {
-        let store = SqliteStore::open_existing(dir).map_err(|e| Error::store(e, None))?;
-        Ok(Self::new().with_store(Arc::new(store)).with_store_dir(dir))
+        let store = warrant_store::open_existing(dir).map_err(|e| Error::store(e, None))?;
+        Ok(Self::new().with_store(Arc::from(store)).with_store_dir(runs_dir(dir)))
+    }
+
+    /// Opens the store at `dir` for writing: an SQLite folder is created if missing; a
+    /// PostgreSQL database must have been migrated (`warrant store migrate`).
+    pub fn open_for_writing(dir: &Path) -> Result<Self> {
+        let store = warrant_store::open(dir).map_err(|e| Error::store(e, None))?;
+        Ok(Self::new().with_store(Arc::from(store)).with_store_dir(runs_dir(dir)))
     }
 
     /// The store a shell finds without being told: `$WARRANT_STORE` (which must exist when
@@ -71,7 +95,7 @@ impl Env {
     }
 
     /// The same environment over `store`.
-    pub fn with_store(mut self, store: Arc<SqliteStore>) -> Self {
+    pub fn with_store(mut self, store: Arc<dyn Store>) -> Self {
         self.store = Some(store);
         self
     }
@@ -100,7 +124,7 @@ impl Env {
     }
 
     /// The store, when there is one.
-    pub fn store(&self) -> Option<&Arc<SqliteStore>> {
+    pub fn store(&self) -> Option<&Arc<dyn Store>> {
         self.store.as_ref()
     }
 

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use warrant_facts::Fact;
 use warrant_facts::canonical_entity;
-use warrant_store::{FactQuery, Store};
+use warrant_store::FactQuery;
 
 use crate::env::Env;
 use crate::error::{Error, Result};

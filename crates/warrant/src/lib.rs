@@ -40,6 +40,6 @@ pub mod research;
 pub mod search;
 pub mod validate;
 
-pub use env::{DEFAULT_STORE_DIR, Env, STORE_ENV, store_dir};
+pub use env::{DEFAULT_STORE_DIR, Env, STORE_ENV, runs_dir, store_dir};
 pub use error::{Error, ErrorKind, Location, Problem, Result};
 pub use warrant_check::{Gate, Report, Summary};

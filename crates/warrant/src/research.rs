@@ -60,6 +60,8 @@ pub struct ResearchResult {
 
 fn run_log(env: &Env) -> Result<SqliteRunLog> {
     let dir = env.store_dir().ok_or_else(|| Error::input("research needs a store on disk (its runs are recorded beside it)"))?;
+    // A PostgreSQL store's runs go to a folder of this machine's own, made on first use.
+    std::fs::create_dir_all(dir).map_err(|e| Error::internal(format!("{}: {e}", dir.display())))?;
     SqliteRunLog::open(dir).map_err(|e| Error::internal(e.to_string()))
 }
 

@@ -2,7 +2,6 @@
 
 use serde::Deserialize;
 pub use warrant_store::SearchHit;
-use warrant_store::Store;
 
 use crate::env::Env;
 use crate::error::{Error, Result};

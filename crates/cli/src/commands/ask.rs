@@ -36,7 +36,7 @@ pub fn run(args: AskArgs) -> CliResult<ExitCode> {
     let question = Question::new(&env, &req, &files)?;
     let env = env.with_model(args.llm.stage(args.llm_plan, "--llm-plan")?);
     let store = args.store.open()?;
-    let asker = question.over(&env, &store)?;
+    let asker = question.over(&env, store.as_ref())?;
     let (answer, latency) = asker.timed(args.repeat as usize)?;
     if args.repeat > 1 {
         eprintln!(
@@ -48,7 +48,7 @@ pub fn run(args: AskArgs) -> CliResult<ExitCode> {
     let mut out = Out::new();
     match args.format {
         AskFormat::Json => out.json(&answer)?,
-        AskFormat::Text => out.print(&text_report(&answer, &store))?,
+        AskFormat::Text => out.print(&text_report(&answer, store.as_ref()))?,
     }
     out.finish()?;
     Ok(ExitCode::SUCCESS)

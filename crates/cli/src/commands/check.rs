@@ -56,7 +56,7 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
     let files = SourceFiles { paths: std::mem::take(&mut args.sources), max_bytes: args.max_source_bytes };
     let mut session = Session::with_packs(&env, &req, Some(&files), Some(packs))?.max_answer_bytes(args.input.max_bytes);
     if let Some(dir) = &args.store {
-        session = session.naming_store(format!("--store {dir}"));
+        session = session.naming_store(warrant_store::redact(&format!("--store {dir}")));
     }
     if let Some(batch) = &args.batch {
         // A line holds an answer and, optionally, its own sources.

@@ -8,7 +8,7 @@ use crate::out::{Out, outln};
 
 /// Runs `warrant facts`.
 pub fn run(args: FactsArgs) -> CliResult<ExitCode> {
-    let env = warrant::Env::new().with_store(std::sync::Arc::new(args.store.open()?));
+    let env = warrant::Env::new().with_store(std::sync::Arc::from(args.store.open()?));
     let req = warrant::facts::FactsRequest { subject: args.subject, predicate: args.predicate, version: args.fact_version };
     let mut out = Out::new();
     let mut failure: Option<CliError> = None;

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use warrant_facts::Vocabulary;
-use warrant_store::{IngestOptions, IngestSummary, Progress, SqliteStore};
+use warrant_store::{IngestOptions, IngestSummary, Progress, SqliteStore, Store};
 
 use crate::cli::{Format, IngestArgs};
 use crate::error::{CliError, CliResult};
@@ -41,10 +41,18 @@ pub fn run(args: IngestArgs) -> CliResult<ExitCode> {
     };
 
     let dir = args.store.path();
-    let store = SqliteStore::open(&dir).map_err(CliError::store)?;
-    if let Some(mib) = cache_mib()? {
-        store.set_writer_cache_mib(mib).map_err(CliError::store)?;
-    }
+    let cache = cache_mib()?;
+    // A PostgreSQL URL names a migrated database; anything else a store folder (created if
+    // missing), whose writer cache `$WARRANT_STORE_CACHE_MB` sizes.
+    let store: Box<dyn Store> = if warrant_store::is_postgres_url(&dir.to_string_lossy()) {
+        warrant_store::open(&dir).map_err(CliError::store)?
+    } else {
+        let store = SqliteStore::open(&dir).map_err(CliError::store)?;
+        if let Some(mib) = cache {
+            store.set_writer_cache_mib(mib).map_err(CliError::store)?;
+        }
+        Box::new(store)
+    };
     let options = IngestOptions {
         vocabulary: vocab,
         max_chunk_chars: args.max_chunk_chars as usize,
@@ -53,7 +61,7 @@ pub fn run(args: IngestArgs) -> CliResult<ExitCode> {
     };
     let skipped = sources.skipped;
     let run = warrant::ingest::IngestRun { options, llm: llm.clone(), consistency_runs: args.consistency };
-    let written = warrant::ingest::write(&store, sources, manual, run, &mut |p| bar.progress(p));
+    let written = warrant::ingest::write(store.as_ref(), sources, manual, run, &mut |p| bar.progress(p));
     bar.clear();
     let warrant::ingest::Ingested { summary, consistency } = written?;
     let mut out = Out::new();
@@ -68,7 +76,7 @@ pub fn run(args: IngestArgs) -> CliResult<ExitCode> {
             out.json(&v)?;
         }
         Format::Text => {
-            print_summary(&mut out, &summary, skipped, &dir.display().to_string())?;
+            print_summary(&mut out, &summary, skipped, &args.store.shown())?;
             if let Some((doc, c)) = &consistency {
                 outln!(
                     out,

@@ -11,6 +11,7 @@ mod policy;
 mod research;
 mod search;
 mod serve;
+mod store;
 mod validate;
 
 use std::process::ExitCode;
@@ -34,5 +35,6 @@ pub fn run(cli: Cli) -> CliResult<ExitCode> {
         Command::Serve(a) => serve::run(a),
         Command::Ask(a) => ask::run(a),
         Command::Llm(c) => llm::run(c),
+        Command::Store(c) => store::run(c),
     }
 }

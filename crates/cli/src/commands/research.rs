@@ -18,7 +18,7 @@ pub fn run(args: ResearchArgs) -> CliResult<ExitCode> {
     let env = Env::open_existing(&dir)?;
     if let Some(id) = &args.show {
         let record = warrant::research::run(&env, id)?
-            .ok_or_else(|| CliError::input(format!("no research run {id:?} in {} (runs are kept 24 h)", dir.display())))?;
+            .ok_or_else(|| CliError::input(format!("no research run {id:?} in {} (runs are kept 24 h)", args.store.shown())))?;
         return show(&record, args.format);
     }
     let intent = intent(&args)?;

@@ -11,7 +11,7 @@ const SNIPPET_CHARS: usize = 160;
 
 /// Runs `warrant search`.
 pub fn run(args: SearchArgs) -> CliResult<ExitCode> {
-    let env = warrant::Env::new().with_store(std::sync::Arc::new(args.store.open()?));
+    let env = warrant::Env::new().with_store(std::sync::Arc::from(args.store.open()?));
     let req = warrant::search::SearchRequest { query: args.query.join(" "), limit: args.limit };
     let hits = warrant::search::search(&env, &req)?;
     let mut out = Out::new();

@@ -321,19 +321,19 @@ const FACT_COLUMNS: &str =
     "id, subject, predicate, object_kind, object, qualifiers, polarity, confidence, span_start, span_end, doc_id, chunk_id";
 const FACT_ORDER: &str = "ORDER BY doc_seq IS NULL, doc_seq, chunk_idx IS NULL, chunk_idx, seq";
 
-/// A fact row as stored.
-struct FactRow {
-    id: String,
-    subject: String,
-    predicate: String,
-    object_kind: i64,
-    object: String,
-    qualifiers: Option<String>,
-    polarity: i64,
-    confidence: f64,
-    span: (i64, i64),
-    doc_id: String,
-    chunk_id: String,
+/// A fact row as stored (the same columns in every backend).
+pub(crate) struct FactRow {
+    pub(crate) id: String,
+    pub(crate) subject: String,
+    pub(crate) predicate: String,
+    pub(crate) object_kind: i64,
+    pub(crate) object: String,
+    pub(crate) qualifiers: Option<String>,
+    pub(crate) polarity: i64,
+    pub(crate) confidence: f64,
+    pub(crate) span: (i64, i64),
+    pub(crate) doc_id: String,
+    pub(crate) chunk_id: String,
 }
 
 impl FactRow {
@@ -353,7 +353,7 @@ impl FactRow {
         })
     }
 
-    fn into_fact(self) -> Result<Fact> {
+    pub(crate) fn into_fact(self) -> Result<Fact> {
         let corrupt = |what: &str| StoreError::Corrupt(format!("facts.{what} of fact {}", self.id));
         let object = match self.object_kind {
             0 => Object::String(self.object.clone()),
@@ -388,7 +388,7 @@ impl FactRow {
 
 /// The 64-bit key a fact id is stored under (unique per store): a content id (`f` + 16 hex
 /// digits, already a hash) reads as its number; any other id is hashed.
-fn fact_id_key(id: &str) -> i64 {
+pub(crate) fn fact_id_key(id: &str) -> i64 {
     let hex =
         id.strip_prefix('f').filter(|h| h.len() == 16 && h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
     let bits = match hex.and_then(|h| u64::from_str_radix(h, 16).ok()) {
@@ -402,7 +402,7 @@ fn fact_id_key(id: &str) -> i64 {
 }
 
 /// `(object_kind, object text)` as stored.
-fn object_columns(o: &Object) -> (i64, String) {
+pub(crate) fn object_columns(o: &Object) -> (i64, String) {
     match o {
         Object::String(s) => (0, s.clone()),
         Object::Number(n) => (1, n.to_string()),
@@ -410,7 +410,7 @@ fn object_columns(o: &Object) -> (i64, String) {
     }
 }
 
-fn usize_of(v: i64) -> usize {
+pub(crate) fn usize_of(v: i64) -> usize {
     usize::try_from(v).unwrap_or(0)
 }
 
@@ -428,14 +428,21 @@ fn chunk_from_row(r: &Row<'_>) -> rusqlite::Result<Chunk> {
 const CHUNK_SELECT: &str =
     "SELECT c.id, d.id, c.idx, c.start, c.\"end\", c.text FROM chunks c JOIN documents d ON d.seq = c.doc_seq";
 
-/// The FTS5 query for free text: its words (letters and digits), quoted, OR-ed; at most 64.
-fn fts_query(text: &str) -> Option<String> {
+/// The words of a free-text query (letters and digits), each once, at most 64: the phrases
+/// of the FTS5 query, in order (every backend ranks these same phrases).
+pub(crate) fn query_words(text: &str) -> Vec<&str> {
     let mut words: Vec<&str> = Vec::new();
     for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
         if !words.contains(&w) && words.len() < 64 {
             words.push(w);
         }
     }
+    words
+}
+
+/// The FTS5 query for free text: its [`query_words`], quoted, OR-ed.
+fn fts_query(text: &str) -> Option<String> {
+    let words = query_words(text);
     (!words.is_empty()).then(|| words.iter().map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(" OR "))
 }
 
@@ -585,50 +592,7 @@ impl Store for SqliteStore {
     }
 
     fn match_signature(&self, pattern: &Signature) -> Result<Vec<SignatureMatch>> {
-        let text_of = |v: &Value| match v {
-            Value::String(s) => Some(s.clone()),
-            Value::Number(n) => Some(n.to_string()),
-            _ => None,
-        };
-        let mut q = FactQuery::default();
-        for (role, slot) in [("subject", &mut q.subject), ("predicate", &mut q.predicate)] {
-            if let Some(v) = constant(pattern, role) {
-                match v.as_str() {
-                    Some(s) => *slot = Some(s.to_string()),
-                    None => return Ok(Vec::new()), // subjects and predicates are strings
-                }
-            }
-        }
-        if let Some(v) = constant(pattern, "object") {
-            match Object::from_json(v) {
-                Some(o) => q.object = Some(o),
-                None => return Ok(Vec::new()),
-            }
-        }
-        // D22: a constant version matches after normalisation on both sides.
-        let mut pattern = pattern.clone();
-        let version_constant = match constant(&pattern, "version").map(text_of) {
-            Some(Some(v)) => {
-                let norm = normalize_version(&v).to_string();
-                q.version = Some(norm.clone());
-                pattern.set("version".into(), Role { value: Value::String(norm), is_variable: false });
-                true
-            }
-            Some(None) => return Ok(Vec::new()),
-            None => false,
-        };
-        let mut out = Vec::new();
-        self.visit_facts(&q, &mut |fact| {
-            let mut sig = Signature::of_fact(&fact);
-            if version_constant && let Some(v) = fact.normalized_version() {
-                sig.set("version".into(), Role { value: Value::String(v), is_variable: false });
-            }
-            if let Some(bindings) = match_with(&pattern, |role| sig.get(role).map(|r| &r.value), Bindings::new()) {
-                out.push(SignatureMatch { fact, bindings });
-            }
-            true
-        })?;
-        Ok(out)
+        match_signature_on(self, pattern)
     }
 
     fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>> {
@@ -881,6 +845,55 @@ impl SqliteStore {
     }
 }
 
+/// `matchSignature` over any store's [`Store::visit_facts`]: the constant roles narrow the
+/// query, unification decides (shared by every backend, so they match alike).
+pub(crate) fn match_signature_on(store: &(impl Store + ?Sized), pattern: &Signature) -> Result<Vec<SignatureMatch>> {
+    let text_of = |v: &Value| match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    let mut q = FactQuery::default();
+    for (role, slot) in [("subject", &mut q.subject), ("predicate", &mut q.predicate)] {
+        if let Some(v) = constant(pattern, role) {
+            match v.as_str() {
+                Some(s) => *slot = Some(s.to_string()),
+                None => return Ok(Vec::new()), // subjects and predicates are strings
+            }
+        }
+    }
+    if let Some(v) = constant(pattern, "object") {
+        match Object::from_json(v) {
+            Some(o) => q.object = Some(o),
+            None => return Ok(Vec::new()),
+        }
+    }
+    // D22: a constant version matches after normalisation on both sides.
+    let mut pattern = pattern.clone();
+    let version_constant = match constant(&pattern, "version").map(text_of) {
+        Some(Some(v)) => {
+            let norm = normalize_version(&v).to_string();
+            q.version = Some(norm.clone());
+            pattern.set("version".into(), Role { value: Value::String(norm), is_variable: false });
+            true
+        }
+        Some(None) => return Ok(Vec::new()),
+        None => false,
+    };
+    let mut out = Vec::new();
+    store.visit_facts(&q, &mut |fact| {
+        let mut sig = Signature::of_fact(&fact);
+        if version_constant && let Some(v) = fact.normalized_version() {
+            sig.set("version".into(), Role { value: Value::String(v), is_variable: false });
+        }
+        if let Some(bindings) = match_with(&pattern, |role| sig.get(role).map(|r| &r.value), Bindings::new()) {
+            out.push(SignatureMatch { fact, bindings });
+        }
+        true
+    })?;
+    Ok(out)
+}
+
 fn document_from_row(r: &Row<'_>) -> rusqlite::Result<Result<Document>> {
     let id: String = r.get(0)?;
     let metadata: Option<String> = r.get(3)?;
@@ -892,11 +905,11 @@ fn document_from_row(r: &Row<'_>) -> rusqlite::Result<Result<Document>> {
     Ok(Ok(Document { version: r.get(1)?, title: r.get(2)?, metadata, sha256: r.get(4)?, char_len: usize_of(r.get(5)?), id }))
 }
 
-fn version_norm(v: &Option<String>) -> Option<String> {
+pub(crate) fn version_norm(v: &Option<String>) -> Option<String> {
     v.as_deref().map(|v| normalize_version(v).to_string())
 }
 
-fn metadata_text(m: &Option<Value>) -> Option<String> {
+pub(crate) fn metadata_text(m: &Option<Value>) -> Option<String> {
     m.as_ref().map(Value::to_string)
 }
 
@@ -1196,9 +1209,8 @@ fn insert_fact(st: &mut Statement<'_>, f: &Fact, doc_seq: Option<i64>, chunk_idx
 mod tests {
     use super::*;
 
-    fn doc(id: &str, text: &str) -> crate::DocumentInput {
-        crate::DocumentInput { id: id.into(), text: text.into(), version: None, title: None, metadata: None, origin: id.into() }
-    }
+    // The store contract (search, term counts, derived values, entities) is tested once for
+    // every backend in tests/store.rs.
 
     #[test]
     fn fts_queries_quote_words() {
@@ -1208,119 +1220,6 @@ mod tests {
         );
         assert_eq!(fts_query("  ?! "), None);
         assert_eq!(fts_query("a a a").as_deref(), Some("\"a\""));
-    }
-
-    #[test]
-    fn chunk_frequency_counts_stemmed_words_up_to_a_cap() {
-        let s = SqliteStore::open_in_memory().unwrap();
-        let docs = vec![doc("a", "Gateways require keys.\n\nThe gateway is up."), doc("b", "A gateway requires tokens.")];
-        crate::ingest(&s, docs, Vec::new(), &crate::IngestOptions::default(), &mut |_| {}).unwrap();
-        assert_eq!(s.chunk_frequency("gateway", 100).unwrap(), 3);
-        assert_eq!(s.chunk_frequency("requires", 100).unwrap(), 2, "stemmed like the index");
-        assert_eq!(s.chunk_frequency("gateway", 2).unwrap(), 2, "capped");
-        assert_eq!(s.chunk_frequency("absent", 100).unwrap(), 0);
-        assert_eq!(s.chunk_frequency("  ", 100).unwrap(), 0);
-    }
-
-    #[test]
-    fn term_stats_count_chunks_and_follow_every_change_to_the_index() {
-        let dir = tempfile::tempdir().unwrap();
-        let s = SqliteStore::open(dir.path()).unwrap();
-        let opts = crate::IngestOptions { max_chunk_chars: 40, ..crate::IngestOptions::default() };
-        let docs = vec![
-            doc("a", "Gateways require keys.\n\nThe gateway is up.\n\nThe gateway logs requests."),
-            doc("b", "A gateway requires tokens.\n\nTokens expire hourly."),
-        ];
-        crate::ingest(&s, docs, Vec::new(), &opts, &mut |_| {}).unwrap();
-        let t = s.term_stats(&["gateway", "tokens", "absent"]).unwrap();
-        assert_eq!(t.chunks, 5);
-        // "gateway" is in 4 of 5 chunks: counted up to half the chunks plus one.
-        assert_eq!(t.frequencies, vec![3, 2, 0]);
-        // Cached answers agree with fresh counts.
-        assert_eq!(s.term_stats(&["tokens", "gateway"]).unwrap().frequencies, vec![2, 3]);
-        // A write through another handle (another process) is noticed: the counts follow it.
-        let other = SqliteStore::open_existing(dir.path()).unwrap();
-        crate::ingest(&other, vec![doc("c", "Tokens rotate daily.")], Vec::new(), &opts, &mut |_| {}).unwrap();
-        let t = s.term_stats(&["tokens", "rotate"]).unwrap();
-        assert_eq!((t.chunks, t.frequencies), (6, vec![3, 1]));
-        // Replacing a document (same number of chunks, other words) is noticed too.
-        crate::ingest(&other, vec![doc("c", "Keys rotate weekly.")], Vec::new(), &opts, &mut |_| {}).unwrap();
-        let t = s.term_stats(&["tokens", "keys"]).unwrap();
-        assert_eq!((t.chunks, t.frequencies), (6, vec![2, 2]));
-    }
-
-    #[test]
-    fn derived_values_are_kept_until_any_handle_changes_the_chunks() {
-        let dir = tempfile::tempdir().unwrap();
-        let s = SqliteStore::open(dir.path()).unwrap();
-        crate::ingest(&s, vec![doc("b", "Beta one."), doc("a", "Alpha two.")], Vec::new(), &Default::default(), &mut |_| {})
-            .unwrap();
-        // Chunks are visited in stored order: documents as written, not by id.
-        let ids = |st: &dyn Store| {
-            let mut ids = Vec::new();
-            st.visit_chunks(&mut |c| ids.push(c.id)).unwrap();
-            ids
-        };
-        assert_eq!(ids(&s), ["b#1", "a#1"]);
-        let builds = std::sync::atomic::AtomicUsize::new(0);
-        let build = |st: &dyn Store| -> Result<Derived> {
-            builds.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            Ok(Arc::new(ids(st)) as Derived)
-        };
-        let first = s.derived("ids", &build).unwrap();
-        assert!(Arc::ptr_eq(&first, &s.derived("ids", &build).unwrap()), "kept");
-        assert_eq!(builds.load(std::sync::atomic::Ordering::SeqCst), 1);
-        // A write by another handle (another process) is noticed.
-        let other = SqliteStore::open_existing(dir.path()).unwrap();
-        crate::ingest(&other, vec![doc("c", "Gamma three.")], Vec::new(), &Default::default(), &mut |_| {}).unwrap();
-        let fresh = s.derived("ids", &build).unwrap();
-        assert_eq!(builds.load(std::sync::atomic::Ordering::SeqCst), 2);
-        assert_eq!(fresh.downcast_ref::<Vec<String>>().unwrap(), &["b#1", "a#1", "c#1"]);
-        // Threads that miss together build once: the others wait for that value.
-        crate::ingest(&other, vec![doc("d", "Delta four.")], Vec::new(), &Default::default(), &mut |_| {}).unwrap();
-        let slow = |st: &dyn Store| -> Result<Derived> {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-            build(st)
-        };
-        let values: Vec<Derived> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..4).map(|_| scope.spawn(|| s.derived("ids", &slow).unwrap())).collect();
-            handles.into_iter().map(|h| h.join().unwrap()).collect()
-        });
-        assert_eq!(builds.load(std::sync::atomic::Ordering::SeqCst), 3, "one build for four threads");
-        assert!(values.iter().all(|v| Arc::ptr_eq(v, &values[0])));
-        // A value built while a write lands is handed out but not kept.
-        crate::ingest(&other, vec![doc("e", "Epsilon five.")], Vec::new(), &Default::default(), &mut |_| {}).unwrap();
-        let writing = |st: &dyn Store| -> Result<Derived> {
-            let v = build(st);
-            crate::ingest(&other, vec![doc("f", "Phi six.")], Vec::new(), &Default::default(), &mut |_| {}).unwrap();
-            v
-        };
-        s.derived("ids", &writing).unwrap();
-        s.derived("ids", &build).unwrap();
-        assert_eq!(builds.load(std::sync::atomic::Ordering::SeqCst), 5, "the value of the old state was not kept");
-    }
-
-    #[test]
-    fn entity_head_reads_the_first_mentions_only() {
-        let s = SqliteStore::open_in_memory().unwrap();
-        let docs = vec![
-            doc("a", "Session tokens expire after 5 minutes."),
-            doc("b", "The session token requires a key."),
-            doc("c", "Session tokens are valid for 2 days."),
-        ];
-        crate::ingest(&s, docs, Vec::new(), &crate::IngestOptions::default(), &mut |_| {}).unwrap();
-        let all = s.entity("session token").unwrap().unwrap();
-        assert_eq!(all.mentions.len(), 3);
-        let head = s.entity_head("session token", 2).unwrap().unwrap();
-        assert_eq!(head.id, all.id);
-        assert_eq!(head.mentions, all.mentions[..2]);
-        let mut want: Vec<String> = all.mentions[..2].iter().map(|m| m.surface.clone()).collect();
-        want.sort();
-        want.dedup();
-        assert_eq!(head.aliases, want, "the aliases among the mentions read");
-        assert!(all.aliases.len() >= head.aliases.len());
-        assert_eq!(s.entity_head("session token", 0).unwrap().unwrap().mentions.len(), 0);
-        assert!(s.entity_head("nothing here", 5).unwrap().is_none());
     }
 
     #[test]
@@ -1336,24 +1235,5 @@ mod tests {
             })
             .unwrap();
         assert!(plan.contains("facts_predicate_object"), "{plan}");
-    }
-
-    #[test]
-    fn entity_ids_and_fact_positions() {
-        let s = SqliteStore::open_in_memory().unwrap();
-        let fact = |subject: &str, doc: &str| {
-            Fact::from_manual_json(&serde_json::json!({"subject": subject, "predicate": "requires", "object": "vault",
-                "source": {"docId": doc, "chunkId": "c1"}}))
-            .unwrap()
-        };
-        let (a, b) = (fact("gateway", "z"), fact("API keys", "a"));
-        s.write(&mut std::iter::empty(), &[a.clone(), b.clone()], &mut |_| {}).unwrap();
-        assert_eq!(s.entity_id("Gateways").unwrap().as_deref(), Some("gateway"));
-        assert_eq!(s.entity_id("api key").unwrap().as_deref(), Some("api_key"));
-        assert_eq!(s.entity_id("vault").unwrap(), None, "manual facts register their subjects only");
-        let pos = s.fact_positions(&[&b.id, &a.id, "f-missing"]).unwrap();
-        assert_eq!(pos.len(), 2);
-        assert!(pos[&a.id] < pos[&b.id], "insertion order when neither document is stored");
-        assert_eq!(pos[&a.id].document, (true, 0));
     }
 }

@@ -1,0 +1,1214 @@
+//! The PostgreSQL implementation of [`Store`], for deployments that outgrow one machine:
+//! several `serve` replicas (and ingests from anywhere) share one database.
+//!
+//! It returns what [`crate::SqliteStore`] returns for the same writes: the same ids, the same
+//! orders (text orders are byte orders, `COLLATE "C"`; SQLite's NULLs-first made explicit),
+//! and the same search results.
+//!
+//! **Search.** Chunks are tokenized by FTS5's own tokenizer ([`analyze`]) into Warrant's
+//! postings table (`term, chunk, tf`) with each chunk's token count and the index totals in
+//! `store_state`. A query is ranked with FTS5's `bm25()` formula reproduced term for term —
+//! k1 = 1.2, b = 0.75, `idf = ln((N − n + 0.5) / (n + 0.5))` floored at 1e-6, one phrase per
+//! query word (a word that stems like another counts twice, as in FTS5), summed in phrase
+//! order in `f64` — and ties broken by chunk key, as the SQLite store's `ORDER BY bm25, rowid`.
+//! Scores are therefore bit-identical, not merely in the same order (the conformance suite
+//! compares them exactly). A query word that FTS5 splits into several tokens (`x-ray` is
+//! never one: the query splits on the same non-alphanumerics; but a word with a character
+//! that Rust calls alphanumeric and Unicode 6.1 does not) is a phrase: it matches chunks
+//! holding those tokens in sequence, counted from their token positions.
+//!
+//! **Writes.** One transaction per write, which first takes a transaction-level advisory lock
+//! (`pg_advisory_xact_lock`): writers serialise as SQLite's `BEGIN IMMEDIATE` does, so a
+//! second ingest of the same documents sees the first one's ingest keys and leaves them
+//! unchanged (unique constraints on document ids, chunk ids and fact keys back this up).
+//! A killed ingest never commits: readers see the previous state. Every write bumps
+//! `store_state.generation`; [`Store::derived`] values and cached term counts are kept while
+//! it holds, so another process's write is seen on the next call.
+//!
+//! **Schema.** Versioned migrations ([`schema`]) applied by [`PostgresStore::migrate`]
+//! (`warrant store migrate`); opening never migrates.
+
+mod analyze;
+mod location;
+mod schema;
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use postgres::fallible_iterator::FallibleIterator;
+use postgres::types::ToSql;
+use postgres::{Client, IsolationLevel, NoTls, Row, Statement, Transaction};
+use serde_json::Value;
+use warrant_facts::{
+    Fact, Object, Polarity, Signature, Span, canonical_entity, entity_match_key, normalize_version, numbers_equal,
+};
+
+pub use location::{is_postgres_url, redact};
+pub use schema::current_version as current_postgres_version;
+
+use self::analyze::Analyzer;
+use crate::error::{Result, SqlContext, StoreError};
+use crate::ingest::PreparedDocument;
+use crate::model::{
+    Chunk, Document, Entity, EntityMention, FactPosition, FactQuery, SearchHit, SignatureMatch, StoreStats, TermStats,
+};
+use crate::sqlite::{
+    FactRow, fact_id_key, match_signature_on, metadata_text, object_columns, query_words, usize_of, version_norm,
+};
+use crate::{Derived, Store, WriteReport};
+
+/// Idle connections kept for reuse.
+const POOL: usize = 8;
+
+/// The advisory lock key writers hold for their transaction ("WRNTwrit").
+const WRITE_LOCK: i64 = 0x5752_4e54_7772_6974;
+/// The advisory lock key migrations hold ("WRNTmigr").
+const MIGRATE_LOCK: i64 = 0x5752_4e54_6d69_6772;
+
+/// FTS5's BM25 constants.
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+
+/// A PostgreSQL-backed [`Store`].
+pub struct PostgresStore {
+    /// The URL as it may be shown (password redacted).
+    location: String,
+    config: postgres::Config,
+    idle: Mutex<Vec<Client>>,
+    analyzer: Mutex<Analyzer>,
+    terms: Mutex<TermCache>,
+    derived: Mutex<DerivedCache>,
+    /// Held while a derived value is built ([`Store::derived`]).
+    building: Mutex<()>,
+}
+
+/// Values derived from the chunks, valid while the store's generation holds.
+#[derive(Default)]
+struct DerivedCache {
+    generation: Option<i64>,
+    values: HashMap<&'static str, Derived>,
+}
+
+/// Word counts of the BM25 index, valid while the store's generation holds.
+#[derive(Default)]
+struct TermCache {
+    generation: Option<i64>,
+    chunks: usize,
+    frequencies: HashMap<String, usize>,
+}
+
+impl std::fmt::Debug for PostgresStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PostgresStore").field("location", &self.location).finish_non_exhaustive()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding a connection leaves no half-written transaction (dropping a
+    // `Transaction` rolls back), so a poisoned lock is still usable.
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn connect(config: &postgres::Config, location: &str) -> Result<Client> {
+    config.connect(NoTls).map_err(|source| StoreError::Connect { location: location.to_string(), source })
+}
+
+/// The store's schema version: `None` when the database has no Warrant schema.
+fn schema_version_of(c: &mut Client) -> Result<Option<i64>> {
+    let exists: bool = c
+        .query_one("SELECT to_regclass('schema_version') IS NOT NULL", &[])
+        .ctx("read schema version")
+        .and_then(|r| col(&r, 0))?;
+    if !exists {
+        return Ok(None);
+    }
+    let v: Option<i32> =
+        c.query_one("SELECT max(version) FROM schema_version", &[]).ctx("read schema version").and_then(|r| col(&r, 0))?;
+    Ok(v.map(i64::from))
+}
+
+impl PostgresStore {
+    /// Opens the migrated store at `url` (`postgres://user[:password]@host[:port]/db`). The
+    /// password comes from the URL, else `PGPASSWORD`, else the password file. A database
+    /// without the current schema is refused ([`StoreError::NotMigrated`], or
+    /// [`StoreError::SchemaTooNew`] when a newer Warrant migrated it).
+    pub fn open(url: &str) -> Result<Self> {
+        let location = redact(url);
+        let config = location::config(url)?;
+        let mut client = connect(&config, &location)?;
+        let supported = schema::current_version();
+        match schema_version_of(&mut client)? {
+            Some(v) if v > supported => return Err(StoreError::SchemaTooNew { found: v, supported }),
+            Some(v) if v == supported => {}
+            found => return Err(StoreError::NotMigrated { location, found, supported }),
+        }
+        Ok(Self {
+            location,
+            config,
+            idle: Mutex::new(vec![client]),
+            analyzer: Mutex::new(Analyzer::new()?),
+            terms: Mutex::default(),
+            derived: Mutex::default(),
+            building: Mutex::new(()),
+        })
+    }
+
+    /// Brings the database at `url` to the current schema in one transaction (serialised with
+    /// other migrations by an advisory lock). Returns the versions before and after; a store
+    /// already current is left alone, a newer one refused.
+    pub fn migrate(url: &str) -> Result<(i64, i64)> {
+        let location = redact(url);
+        let config = location::config(url)?;
+        let mut client = connect(&config, &location)?;
+        let mut tx = client.transaction().ctx("begin migration")?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATE_LOCK]).ctx("lock for migration")?;
+        tx.batch_execute(schema::VERSION_TABLE).ctx("create schema_version")?;
+        let found: Option<i32> =
+            tx.query_one("SELECT max(version) FROM schema_version", &[]).ctx("read schema version").and_then(|r| col(&r, 0))?;
+        let found = found.map_or(0, i64::from);
+        let latest = schema::current_version();
+        if found > latest {
+            return Err(StoreError::SchemaTooNew { found, supported: latest });
+        }
+        for (i, m) in schema::MIGRATIONS.iter().enumerate().skip(usize::try_from(found).unwrap_or(0)) {
+            tx.batch_execute(m).ctx("migrate schema")?;
+            let version = i32::try_from(i + 1).unwrap_or(i32::MAX);
+            tx.execute("INSERT INTO schema_version (version) VALUES ($1)", &[&version]).ctx("set schema version")?;
+        }
+        tx.commit().ctx("commit migration")?;
+        Ok((found, latest))
+    }
+
+    /// The store's URL as it may be shown (password redacted).
+    pub fn location(&self) -> &str {
+        &self.location
+    }
+
+    /// The schema version of the store.
+    pub fn schema_version(&self) -> Result<i64> {
+        self.with_client(schema_version_of).map(|v| v.unwrap_or(0))
+    }
+
+    /// The store's generation: bumped by every write.
+    pub fn generation(&self) -> Result<i64> {
+        self.read(generation_of)
+    }
+
+    /// Runs `f` on a pooled connection (a new one when none is idle).
+    fn with_client<T>(&self, f: impl FnOnce(&mut Client) -> Result<T>) -> Result<T> {
+        let pooled = lock(&self.idle).pop();
+        let mut client = match pooled {
+            Some(c) if !c.is_closed() => c,
+            _ => connect(&self.config, &self.location)?,
+        };
+        let out = f(&mut client);
+        if !client.is_closed() {
+            let mut idle = lock(&self.idle);
+            if idle.len() < POOL {
+                idle.push(client);
+            }
+        }
+        out
+    }
+
+    /// Runs `f` in a read-only snapshot (every statement sees the same committed state).
+    fn read<T>(&self, f: impl FnOnce(&mut Transaction<'_>) -> Result<T>) -> Result<T> {
+        self.with_client(|c| {
+            let mut tx = c
+                .build_transaction()
+                .isolation_level(IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()
+                .ctx("begin read")?;
+            let out = f(&mut tx)?;
+            tx.commit().ctx("end read")?;
+            Ok(out)
+        })
+    }
+
+    /// The query's phrases: each word's FTS5 tokens.
+    fn phrases(&self, words: &[&str]) -> Result<Vec<Vec<String>>> {
+        lock(&self.analyzer).tokens(words)
+    }
+}
+
+/// Column `i` of a row as `T`: a value of another type (a hand-edited schema) is an error,
+/// not a panic.
+fn col<'a, T: postgres::types::FromSql<'a>>(r: &'a Row, i: usize) -> Result<T> {
+    r.try_get(i).map_err(|source| StoreError::Postgres { context: "read column", source })
+}
+
+fn generation_of(tx: &mut Transaction<'_>) -> Result<i64> {
+    tx.query_one("SELECT generation FROM store_state", &[]).ctx("read generation").and_then(|r| col(&r, 0))
+}
+
+fn fact_row(r: &Row) -> Result<FactRow> {
+    let g = |i: usize| r.try_get::<_, String>(i).ctx("read fact");
+    Ok(FactRow {
+        id: g(0)?,
+        subject: g(1)?,
+        predicate: g(2)?,
+        object_kind: r.try_get(3).ctx("read fact")?,
+        object: g(4)?,
+        qualifiers: r.try_get(5).ctx("read fact")?,
+        polarity: r.try_get(6).ctx("read fact")?,
+        confidence: r.try_get(7).ctx("read fact")?,
+        span: (r.try_get(8).ctx("read fact")?, r.try_get(9).ctx("read fact")?),
+        doc_id: g(10)?,
+        chunk_id: g(11)?,
+    })
+}
+
+fn chunk_row(r: &Row) -> Result<Chunk> {
+    Ok(Chunk {
+        id: r.try_get(0).ctx("read chunk")?,
+        doc_id: r.try_get(1).ctx("read chunk")?,
+        index: usize_of(r.try_get(2).ctx("read chunk")?),
+        start: usize_of(r.try_get(3).ctx("read chunk")?),
+        end: usize_of(r.try_get(4).ctx("read chunk")?),
+        text: r.try_get(5).ctx("read chunk")?,
+    })
+}
+
+fn document_row(r: &Row) -> Result<Document> {
+    let id: String = r.try_get(0).ctx("read document")?;
+    let metadata: Option<String> = r.try_get(3).ctx("read document")?;
+    let metadata = match metadata.map(|m| serde_json::from_str::<Value>(&m)) {
+        None => None,
+        Some(Ok(v)) => Some(v),
+        Some(Err(_)) => return Err(StoreError::Corrupt(format!("documents.metadata of {id}"))),
+    };
+    Ok(Document {
+        version: r.try_get(1).ctx("read document")?,
+        title: r.try_get(2).ctx("read document")?,
+        metadata,
+        sha256: r.try_get(4).ctx("read document")?,
+        char_len: usize_of(r.try_get(5).ctx("read document")?),
+        id,
+    })
+}
+
+const FACT_COLUMNS: &str =
+    "id, subject, predicate, object_kind, object, qualifiers, polarity, confidence, span_start, span_end, doc_id, chunk_id";
+const FACT_ORDER: &str = "ORDER BY doc_seq IS NULL, doc_seq, chunk_idx IS NULL, chunk_idx, seq";
+const CHUNK_SELECT: &str =
+    "SELECT c.id, d.id, c.idx, c.start, c.\"end\", c.text FROM chunks c JOIN documents d ON d.seq = c.doc_seq";
+const DOCUMENT_COLUMNS: &str = "id, version, title, metadata, sha256, char_len";
+
+/// Per chunk matched by a query: its key, token count and each phrase's frequency.
+struct Candidate {
+    tokens: i64,
+    freq: Vec<f64>,
+}
+
+/// Chunks holding phrase `tokens` in sequence, with how often: single tokens from the
+/// postings; longer phrases from the positions of their tokens in the candidate chunks.
+/// The analyzer is locked only to tokenize those chunks: concurrent searches do not wait on it.
+fn phrase_hits(tx: &mut Transaction<'_>, analyzer: &Mutex<Analyzer>, tokens: &[String]) -> Result<Vec<(i64, i64, i64)>> {
+    match tokens {
+        [] => Ok(Vec::new()),
+        [term] => {
+            let rows = tx
+                .query(
+                    "SELECT p.chunk_pk, p.tf::bigint, c.tokens FROM postings p JOIN chunks c ON c.pk = p.chunk_pk \
+                     WHERE p.term = $1",
+                    &[term],
+                )
+                .ctx("search")?;
+            rows.iter().map(|r| Ok((col(r, 0)?, col(r, 1)?, col(r, 2)?))).collect()
+        }
+        _ => {
+            let distinct: BTreeSet<&str> = tokens.iter().map(String::as_str).collect();
+            let distinct: Vec<&str> = distinct.into_iter().collect();
+            let n = i64::try_from(distinct.len()).unwrap_or(i64::MAX);
+            let rows = tx
+                .query(
+                    "SELECT c.pk, c.tokens, c.text FROM chunks c WHERE c.pk IN \
+                     (SELECT chunk_pk FROM postings WHERE term = ANY($1) GROUP BY chunk_pk HAVING count(*) = $2) ORDER BY c.pk",
+                    &[&distinct, &n],
+                )
+                .ctx("search")?;
+            let texts: Vec<String> = rows.iter().map(|r| col(r, 2)).collect::<Result<_>>()?;
+            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+            let seqs = lock(analyzer).tokens(&refs)?;
+            let mut out = Vec::new();
+            for (r, seq) in rows.iter().zip(seqs) {
+                let count = seq.windows(tokens.len()).filter(|w| *w == tokens).count();
+                if count > 0 {
+                    out.push((col(r, 0)?, i64::try_from(count).unwrap_or(i64::MAX), col(r, 1)?));
+                }
+            }
+            Ok(out)
+        }
+    }
+}
+
+impl Store for PostgresStore {
+    fn document(&self, id: &str) -> Result<Option<Document>> {
+        self.read(|tx| {
+            tx.query_opt(&format!("SELECT {DOCUMENT_COLUMNS} FROM documents WHERE id = $1"), &[&id])
+                .ctx("read document")?
+                .as_ref()
+                .map(document_row)
+                .transpose()
+        })
+    }
+
+    fn documents(&self) -> Result<Vec<Document>> {
+        self.read(|tx| {
+            let rows = tx.query(&format!("SELECT {DOCUMENT_COLUMNS} FROM documents ORDER BY seq"), &[]).ctx("list documents")?;
+            rows.iter().map(document_row).collect()
+        })
+    }
+
+    fn document_text(&self, id: &str) -> Result<Option<String>> {
+        self.read(|tx| {
+            tx.query_opt("SELECT text FROM documents WHERE id = $1", &[&id])
+                .ctx("read document text")?
+                .map(|r| col(&r, 0))
+                .transpose()
+        })
+    }
+
+    fn chunk(&self, id: &str) -> Result<Option<Chunk>> {
+        self.read(|tx| {
+            tx.query_opt(&format!("{CHUNK_SELECT} WHERE c.id = $1"), &[&id])
+                .ctx("read chunk")?
+                .as_ref()
+                .map(chunk_row)
+                .transpose()
+        })
+    }
+
+    fn chunks_of(&self, doc_id: &str) -> Result<Vec<Chunk>> {
+        self.read(|tx| {
+            let rows = tx.query(&format!("{CHUNK_SELECT} WHERE d.id = $1 ORDER BY c.idx"), &[&doc_id]).ctx("read chunks")?;
+            rows.iter().map(chunk_row).collect()
+        })
+    }
+
+    fn visit_facts(&self, query: &FactQuery, visit: &mut dyn FnMut(Fact) -> bool) -> Result<()> {
+        let mut conds: Vec<String> = Vec::new();
+        let mut args: Vec<String> = Vec::new();
+        // Each condition names its arguments as `$?`, numbered here in order.
+        let mut cond = |sql: &str, values: &[&str], conds: &mut Vec<String>| {
+            let mut out = String::new();
+            let mut parts = sql.split("$?");
+            out.push_str(parts.next().unwrap_or_default());
+            for (part, v) in parts.zip(values) {
+                args.push((*v).to_string());
+                out.push_str(&format!("${}", args.len()));
+                out.push_str(part);
+            }
+            conds.push(out);
+        };
+        if let Some(s) = &query.subject {
+            cond("subject = $?", &[s], &mut conds);
+        }
+        if let Some(p) = &query.predicate {
+            cond("predicate = $?", &[p], &mut conds);
+        }
+        if let Some(v) = &query.version {
+            cond("version_norm = $?", &[normalize_version(v)], &mut conds);
+        }
+        if let Some(chunk) = &query.chunk_id {
+            // Stored chunks by (document, index); manual facts by the chunk id they were given.
+            cond(
+                "((doc_seq, chunk_idx) = (SELECT doc_seq, idx FROM chunks WHERE id = $?) OR (manual AND chunk_id = $?)) AND chunk_id = $?",
+                &[chunk, chunk, chunk],
+                &mut conds,
+            );
+        }
+        if let Some(doc) = &query.doc_id {
+            cond(
+                "(doc_seq = (SELECT seq FROM documents WHERE id = $?) OR (doc_seq IS NULL AND doc_id = $?))",
+                &[doc, doc],
+                &mut conds,
+            );
+        }
+        let number = match &query.object {
+            Some(o @ (Object::String(_) | Object::Bool(_))) => {
+                let (kind, text) = object_columns(o);
+                cond(
+                    if kind == 0 { "object_kind = 0 AND object = $?" } else { "object_kind = 2 AND object = $?" },
+                    &[&text],
+                    &mut conds,
+                );
+                None
+            }
+            Some(Object::Number(n)) => {
+                conds.push("object_kind = 1".into());
+                Some(n)
+            }
+            None => None,
+        };
+        let filter = if conds.is_empty() { String::new() } else { format!("WHERE {}", conds.join(" AND ")) };
+        let sql = format!("SELECT {FACT_COLUMNS} FROM facts {filter} {FACT_ORDER}");
+        let limit = query.limit.unwrap_or(usize::MAX);
+        if limit == 0 {
+            return Ok(());
+        }
+        self.read(|tx| {
+            let mut rows = tx.query_raw(sql.as_str(), args.iter().map(|a| a as &dyn ToSql)).ctx("query facts")?;
+            let mut n = 0;
+            while let Some(r) = rows.next().ctx("query facts")? {
+                let fact = fact_row(&r)?.into_fact()?;
+                if let (Some(want), Object::Number(got)) = (number, &fact.object)
+                    && !numbers_equal(want, got)
+                {
+                    continue;
+                }
+                n += 1;
+                if !visit(fact) || n >= limit {
+                    break;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    fn fact(&self, id: &str) -> Result<Option<Fact>> {
+        self.read(|tx| {
+            tx.query_opt(&format!("SELECT {FACT_COLUMNS} FROM facts WHERE id_key = $1 AND id = $2"), &[&fact_id_key(id), &id])
+                .ctx("read fact")?
+                .as_ref()
+                .map(|r| fact_row(r).and_then(FactRow::into_fact))
+                .transpose()
+        })
+    }
+
+    fn match_signature(&self, pattern: &Signature) -> Result<Vec<SignatureMatch>> {
+        match_signature_on(self, pattern)
+    }
+
+    fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>> {
+        let words = query_words(query);
+        if words.is_empty() || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let phrases = self.phrases(&words)?;
+        self.read(|tx| {
+            let row = tx.query_one("SELECT chunks, tokens FROM store_state", &[]).ctx("search")?;
+            let (n_row, n_token): (i64, i64) = (col(&row, 0)?, col(&row, 1)?);
+            if n_row <= 0 {
+                return Ok(Vec::new());
+            }
+            // FTS5: avgdl = tokens / rows; per phrase, idf from the chunks holding it.
+            let avgdl = n_token as f64 / n_row as f64;
+            let mut idf = Vec::with_capacity(phrases.len());
+            let mut candidates: HashMap<i64, Candidate> = HashMap::new();
+            let mut seen: HashMap<&[String], usize> = HashMap::new();
+            let mut hits_of: Vec<Vec<(i64, i64, i64)>> = Vec::with_capacity(phrases.len());
+            for (i, p) in phrases.iter().enumerate() {
+                // Two words with one stem share their postings (read once).
+                let hits = match seen.get(p.as_slice()) {
+                    Some(&j) => hits_of[j].clone(),
+                    None => {
+                        phrase_hits(tx, &self.analyzer, p)?
+                    }
+                };
+                seen.entry(p.as_slice()).or_insert(i);
+                let n_hit = i64::try_from(hits.len()).unwrap_or(i64::MAX);
+                let mut w = (((n_row - n_hit) as f64 + 0.5) / (n_hit as f64 + 0.5)).ln();
+                if w <= 0.0 {
+                    w = 1e-6;
+                }
+                idf.push(w);
+                for &(pk, tf, tokens) in &hits {
+                    let c = candidates.entry(pk).or_insert_with(|| Candidate { tokens, freq: vec![0.0; phrases.len()] });
+                    c.freq[i] = tf as f64;
+                }
+                hits_of.push(hits);
+            }
+            let mut ranked: Vec<(f64, i64)> = candidates
+                .into_iter()
+                .map(|(pk, c)| {
+                    let d = c.tokens as f64;
+                    let mut score = 0.0;
+                    for (i, f) in c.freq.iter().enumerate() {
+                        score += idf[i] * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * d / avgdl)));
+                    }
+                    // FTS5's bm25() is −score; SQLite orders by it, then by rowid.
+                    (-score, pk)
+                })
+                .collect();
+            ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            ranked.truncate(limit);
+            let pks: Vec<i64> = ranked.iter().map(|r| r.1).collect();
+            let rows = tx
+                .query(
+                    "SELECT c.pk, c.id, d.id, c.idx, c.start, c.\"end\", c.text FROM chunks c JOIN documents d ON d.seq = c.doc_seq \
+                     WHERE c.pk = ANY($1)",
+                    &[&pks],
+                )
+                .ctx("search")?;
+            let mut by_pk: HashMap<i64, &Row> = rows.iter().map(|r| Ok((col::<i64>(r, 0)?, r))).collect::<Result<_>>()?;
+            let mut out = Vec::with_capacity(ranked.len());
+            for (bm25, pk) in ranked {
+                let Some(r) = by_pk.remove(&pk) else { continue };
+                out.push(SearchHit {
+                    chunk_id: col(r, 1)?,
+                    doc_id: col(r, 2)?,
+                    score: -bm25,
+                    index: usize_of(col(r, 3)?),
+                    start: usize_of(col(r, 4)?),
+                    end: usize_of(col(r, 5)?),
+                    text: col(r, 6)?,
+                });
+            }
+            Ok(out)
+        })
+    }
+
+    fn visit_chunks(&self, visit: &mut dyn FnMut(Chunk)) -> Result<()> {
+        self.read(|tx| {
+            let none: [&dyn ToSql; 0] = [];
+            let mut rows = tx.query_raw(format!("{CHUNK_SELECT} ORDER BY c.doc_seq, c.idx").as_str(), none).ctx("read chunks")?;
+            while let Some(r) = rows.next().ctx("read chunks")? {
+                visit(chunk_row(&r)?);
+            }
+            Ok(())
+        })
+    }
+
+    fn derived(&self, name: &'static str, build: &dyn Fn(&dyn Store) -> Result<Derived>) -> Result<Derived> {
+        let kept = |generation: i64| {
+            let cache = lock(&self.derived);
+            (cache.generation == Some(generation)).then(|| cache.values.get(name).cloned()).flatten()
+        };
+        if let Some(v) = kept(self.generation()?) {
+            return Ok(v);
+        }
+        // One build at a time: threads that miss together wait for the first one's value.
+        let _building = lock(&self.building);
+        let before = self.generation()?;
+        if let Some(v) = kept(before) {
+            return Ok(v);
+        }
+        let value = build(self)?;
+        // Kept only if nothing was written meanwhile: the value must describe one state.
+        if self.generation()? == before {
+            let mut cache = lock(&self.derived);
+            if cache.generation != Some(before) {
+                *cache = DerivedCache { generation: Some(before), values: HashMap::new() };
+            }
+            cache.values.insert(name, Arc::clone(&value));
+        }
+        Ok(value)
+    }
+
+    fn chunk_frequency(&self, word: &str, cap: usize) -> Result<usize> {
+        let words = query_words(word);
+        if words.is_empty() || cap == 0 {
+            return Ok(0);
+        }
+        let phrases = self.phrases(&words)?;
+        self.read(|tx| chunk_frequency_in(tx, &self.analyzer, &phrases, cap))
+    }
+
+    fn term_stats(&self, words: &[&str]) -> Result<TermStats> {
+        let asked: Vec<(String, Vec<Vec<String>>)> =
+            words.iter().map(|w| Ok(((*w).to_string(), self.phrases(&query_words(w))?))).collect::<Result<_>>()?;
+        self.read(|tx| {
+            let generation = generation_of(tx)?;
+            let mut cache = lock(&self.terms);
+            if cache.generation != Some(generation) {
+                let n: i64 = tx.query_one("SELECT count(*) FROM chunks", &[]).ctx("count chunks").and_then(|r| col(&r, 0))?;
+                *cache = TermCache { generation: Some(generation), chunks: usize_of(n), ..TermCache::default() };
+            }
+            let cap = cache.chunks / 2 + 1;
+            let mut frequencies = Vec::with_capacity(asked.len());
+            for (w, phrases) in &asked {
+                let n = match cache.frequencies.get(w) {
+                    Some(n) => *n,
+                    None => {
+                        let n = if phrases.is_empty() { 0 } else { chunk_frequency_in(tx, &self.analyzer, phrases, cap)? };
+                        cache.frequencies.insert(w.clone(), n);
+                        n
+                    }
+                };
+                frequencies.push(n);
+            }
+            Ok(TermStats { chunks: cache.chunks, frequencies })
+        })
+    }
+
+    fn entity(&self, name: &str) -> Result<Option<Entity>> {
+        self.entity_with_mentions(name, None)
+    }
+
+    fn entity_head(&self, name: &str, max_mentions: usize) -> Result<Option<Entity>> {
+        self.entity_with_mentions(name, Some(max_mentions))
+    }
+
+    fn entity_id(&self, name: &str) -> Result<Option<String>> {
+        let canonical = canonical_entity(name);
+        if canonical.is_empty() {
+            return Ok(None);
+        }
+        let key = entity_match_key(name);
+        self.read(|tx| entity_id_in(tx, &key, &canonical))
+    }
+
+    fn fact_positions(&self, ids: &[&str]) -> Result<HashMap<String, FactPosition>> {
+        self.read(|tx| {
+            let st = tx
+                .prepare("SELECT doc_seq, chunk_idx, seq FROM facts WHERE id_key = $1 AND id = $2")
+                .ctx("read fact positions")?;
+            let mut out = HashMap::with_capacity(ids.len());
+            for id in ids {
+                if let Some(r) = tx.query_opt(&st, &[&fact_id_key(id), id]).ctx("read fact positions")? {
+                    let (d, k, seq): (Option<i64>, Option<i64>, i64) = (col(&r, 0)?, col(&r, 1)?, col(&r, 2)?);
+                    let pos = FactPosition {
+                        document: (d.is_none(), d.unwrap_or(0)),
+                        chunk: (k.is_none(), k.unwrap_or(0)),
+                        insertion: seq,
+                    };
+                    out.insert((*id).to_string(), pos);
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    fn stats(&self) -> Result<StoreStats> {
+        self.read(|tx| {
+            let mut count = |sql: &str| -> Result<u64> {
+                let n: i64 = tx.query_one(sql, &[]).ctx("count").and_then(|r| col(&r, 0))?;
+                Ok(n.max(0) as u64)
+            };
+            let documents = count("SELECT count(*) FROM documents")?;
+            let chunks = count("SELECT count(*) FROM chunks")?;
+            let total_facts = count("SELECT count(*) FROM facts")?;
+            let entities = count("SELECT count(*) FROM entities")?;
+            let mut by_predicate = std::collections::BTreeMap::new();
+            for r in tx.query("SELECT predicate, count(*) FROM facts GROUP BY predicate", &[]).ctx("count facts")? {
+                by_predicate.insert(col::<String>(&r, 0)?, col::<i64>(&r, 1)?.max(0) as u64);
+            }
+            Ok(StoreStats { documents, chunks, total_facts, by_predicate, entities })
+        })
+    }
+
+    fn ingest_keys(&self, ids: &[&str]) -> Result<HashMap<String, String>> {
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        self.read(|tx| {
+            let rows = tx.query("SELECT id, ingest_key FROM documents WHERE id = ANY($1)", &[&ids]).ctx("read ingest keys")?;
+            rows.iter().map(|r| Ok((col(r, 0)?, col(r, 1)?))).collect()
+        })
+    }
+
+    fn write(
+        &self,
+        documents: &mut dyn Iterator<Item = PreparedDocument>,
+        manual_facts: &[Fact],
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<WriteReport> {
+        self.with_client(|c| {
+            let mut tx = c.transaction().ctx("begin write")?;
+            // Writers take turns (as SQLite's BEGIN IMMEDIATE): a second ingest of the same
+            // documents waits, then finds their ingest keys and leaves them.
+            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&WRITE_LOCK]).ctx("lock for write")?;
+            let report = Writer::new(&mut tx)?.write(documents, manual_facts, progress)?;
+            tx.commit().ctx("commit")?;
+            Ok(report)
+        })
+    }
+}
+
+/// Chunks matching any of `phrases`, counted up to `cap`.
+fn chunk_frequency_in(
+    tx: &mut Transaction<'_>,
+    analyzer: &Mutex<Analyzer>,
+    phrases: &[Vec<String>],
+    cap: usize,
+) -> Result<usize> {
+    let cap_i = i64::try_from(cap).unwrap_or(i64::MAX);
+    if phrases.iter().all(|p| p.len() <= 1) {
+        let terms: Vec<&str> = phrases.iter().filter_map(|p| p.first().map(String::as_str)).collect();
+        if terms.is_empty() {
+            return Ok(0);
+        }
+        let n: i64 = tx
+            .query_one(
+                "SELECT count(*) FROM (SELECT DISTINCT chunk_pk FROM postings WHERE term = ANY($1) LIMIT $2) x",
+                &[&terms, &cap_i],
+            )
+            .ctx("count chunks")
+            .and_then(|r| col(&r, 0))?;
+        return Ok(usize_of(n));
+    }
+    let mut chunks = BTreeSet::new();
+    for p in phrases {
+        chunks.extend(phrase_hits(tx, analyzer, p)?.into_iter().map(|h| h.0));
+    }
+    Ok(chunks.len().min(cap))
+}
+
+fn entity_id_in(tx: &mut Transaction<'_>, key: &str, canonical: &str) -> Result<Option<String>> {
+    tx.query_opt("SELECT id FROM entities WHERE match_key = $1 ORDER BY id <> $2, id LIMIT 1", &[&key, &canonical])
+        .ctx("look up entity")?
+        .map(|r| col(&r, 0))
+        .transpose()
+}
+
+impl PostgresStore {
+    /// An entity with its mentions in source order: all of them, or the first `max`.
+    fn entity_with_mentions(&self, name: &str, max: Option<usize>) -> Result<Option<Entity>> {
+        let limit: Option<i64> = max.map(|m| i64::try_from(m).unwrap_or(i64::MAX));
+        let canonical = canonical_entity(name);
+        if canonical.is_empty() {
+            return Ok(None);
+        }
+        let key = entity_match_key(name);
+        self.read(|tx| {
+            let Some(id) = entity_id_in(tx, &key, &canonical)? else { return Ok(None) };
+            // SQLite sorts NULLs first; PostgreSQL is told to.
+            let rows = tx
+                .query(
+                    "SELECT m.surface, coalesce(m.doc_id, d.id), coalesce(m.chunk_id, c.id), m.span_start, m.span_end \
+                     FROM (SELECT * FROM mentions WHERE entity_id = $1 \
+                           ORDER BY doc_seq IS NULL, doc_seq, chunk_idx NULLS FIRST, span_start NULLS FIRST, rid LIMIT $2) m \
+                     LEFT JOIN documents d ON d.seq = m.doc_seq \
+                     LEFT JOIN chunks c ON c.doc_seq = m.doc_seq AND c.idx = m.chunk_idx \
+                     ORDER BY m.doc_seq IS NULL, m.doc_seq, m.chunk_idx NULLS FIRST, m.span_start NULLS FIRST, m.rid",
+                    &[&id, &limit],
+                )
+                .ctx("read mentions")?;
+            let mut mentions = Vec::with_capacity(rows.len());
+            for r in &rows {
+                let (s, e): (Option<i64>, Option<i64>) = (col(r, 3)?, col(r, 4)?);
+                mentions.push(EntityMention {
+                    surface: col(r, 0)?,
+                    doc_id: r.try_get::<_, Option<String>>(1).ctx("read mentions")?.unwrap_or_default(),
+                    chunk_id: col(r, 2)?,
+                    span: s.zip(e).map(|(s, e)| Span::new(usize_of(s), usize_of(e))),
+                });
+            }
+            let aliases: BTreeSet<String> = mentions.iter().map(|m| m.surface.clone()).collect();
+            Ok(Some(Entity { id, aliases: aliases.into_iter().collect(), mentions }))
+        })
+    }
+}
+
+/// Mentions buffered before a sorted flush (as the SQLite writer, so insertion order — the
+/// last tie-breaker of mention order — is the same).
+const MENTION_BATCH: usize = 100_000;
+
+struct MentionRow {
+    entity: String,
+    surface: String,
+    span: Option<(i64, i64)>,
+    doc_seq: i64,
+    chunk_idx: i64,
+}
+
+const INSERT_FACT: &str = "INSERT INTO facts (id_key, id, subject, predicate, object_kind, object, qualifiers, version_norm, polarity, \
+     confidence, span_start, span_end, doc_id, chunk_id, doc_seq, chunk_idx, manual) \
+     VALUES ($17, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)";
+
+/// Extracted facts in one statement, in insertion order; a fact whose key is already stored
+/// (or earlier in the batch) is skipped, as the SQLite writer's `ON CONFLICT DO NOTHING`.
+const INSERT_FACTS: &str = "INSERT INTO facts (id_key, id, subject, predicate, object_kind, object, qualifiers, version_norm, polarity, \
+     confidence, span_start, span_end, doc_id, chunk_id, doc_seq, chunk_idx, manual) \
+     SELECT k, i, s, p, ok, o, q, v, pol, c, ss, se, d, ch, ds, ci, m FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], \
+     $5::bigint[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::float8[], $11::bigint[], $12::bigint[], $13::text[], \
+     $14::text[], $15::bigint[], $16::bigint[], $17::boolean[]) \
+     WITH ORDINALITY AS f(k, i, s, p, ok, o, q, v, pol, c, ss, se, d, ch, ds, ci, m, n) ORDER BY n \
+     ON CONFLICT (id_key) DO NOTHING";
+
+/// The columns of facts to insert in one statement ([`INSERT_FACTS`]).
+#[derive(Default)]
+struct FactColumns {
+    id_key: Vec<i64>,
+    id: Vec<String>,
+    subject: Vec<String>,
+    predicate: Vec<String>,
+    object_kind: Vec<i64>,
+    object: Vec<String>,
+    qualifiers: Vec<Option<String>>,
+    version: Vec<Option<String>>,
+    polarity: Vec<i64>,
+    confidence: Vec<f64>,
+    span_start: Vec<i64>,
+    span_end: Vec<i64>,
+    doc_id: Vec<String>,
+    chunk_id: Vec<String>,
+    doc_seq: Vec<Option<i64>>,
+    chunk_idx: Vec<Option<i64>>,
+    manual: Vec<bool>,
+}
+
+impl FactColumns {
+    fn push(&mut self, f: &Fact, doc_seq: Option<i64>, chunk_idx: Option<i64>, manual: bool) -> Result<()> {
+        let (kind, object) = object_columns(&f.object);
+        let qualifiers = (!f.qualifiers.is_empty())
+            .then(|| serde_json::to_string(&f.qualifiers))
+            .transpose()
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        self.id_key.push(fact_id_key(&f.id));
+        self.id.push(f.id.clone());
+        self.subject.push(f.subject.clone());
+        self.predicate.push(f.predicate.clone());
+        self.object_kind.push(kind);
+        self.object.push(object);
+        self.qualifiers.push(qualifiers);
+        self.version.push(f.normalized_version());
+        self.polarity.push(i64::from(f.polarity == Polarity::Negate));
+        self.confidence.push(f.confidence);
+        self.span_start.push(f.span.start as i64);
+        self.span_end.push(f.span.end as i64);
+        self.doc_id.push(f.source.doc_id.clone());
+        self.chunk_id.push(f.source.chunk_id.clone());
+        self.doc_seq.push(doc_seq);
+        self.chunk_idx.push(chunk_idx);
+        self.manual.push(manual);
+        Ok(())
+    }
+
+    fn insert(&self, tx: &mut Transaction<'_>, st: &Statement) -> Result<()> {
+        if self.id.is_empty() {
+            return Ok(());
+        }
+        let params: [&(dyn ToSql + Sync); 17] = [
+            &self.id_key,
+            &self.id,
+            &self.subject,
+            &self.predicate,
+            &self.object_kind,
+            &self.object,
+            &self.qualifiers,
+            &self.version,
+            &self.polarity,
+            &self.confidence,
+            &self.span_start,
+            &self.span_end,
+            &self.doc_id,
+            &self.chunk_id,
+            &self.doc_seq,
+            &self.chunk_idx,
+            &self.manual,
+        ];
+        tx.execute(st, &params).ctx("insert fact")?;
+        Ok(())
+    }
+}
+
+/// One write transaction's statements and buffers (the SQLite writer's, step for step).
+struct Writer<'a, 't> {
+    tx: &'a mut Transaction<'t>,
+    analyzer: Analyzer,
+    find_document: Statement,
+    insert_document: Statement,
+    update_document: Statement,
+    chunk: Statement,
+    postings: Statement,
+    fact: Statement,
+    manual_fact: Statement,
+    entity: Statement,
+    entities: HashSet<String>,
+    new_entities: Vec<(String, String)>,
+    mentions: Vec<MentionRow>,
+    touched: BTreeSet<String>,
+    /// Change to the index totals (chunks, tokens).
+    delta: (i64, i64),
+}
+
+impl<'a, 't> Writer<'a, 't> {
+    fn new(tx: &'a mut Transaction<'t>) -> Result<Self> {
+        let mut p = |sql: &str| tx.prepare(sql).ctx("prepare write");
+        let find_document = p("SELECT seq, ingest_key FROM documents WHERE id = $1")?;
+        let insert_document =
+            p("INSERT INTO documents (id, version, version_norm, title, metadata, sha256, ingest_key, char_len, text) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING seq")?;
+        let update_document =
+            p("UPDATE documents SET id = $1, version = $2, version_norm = $3, title = $4, metadata = $5, sha256 = $6, \
+             ingest_key = $7, char_len = $8, text = $9 WHERE seq = $10")?;
+        // WITH ORDINALITY … ORDER BY: keys are drawn in the chunks' order (stored order).
+        let chunk = p("INSERT INTO chunks (id, doc_seq, idx, start, \"end\", text, tokens) \
+             SELECT i, $2, x, s, e, t, k FROM unnest($1::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[], $7::bigint[]) \
+             WITH ORDINALITY AS c(i, x, s, e, t, k, n) ORDER BY n RETURNING pk, idx")?;
+        let postings =
+            p("INSERT INTO postings (term, chunk_pk, tf) SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[])")?;
+        let fact = p(INSERT_FACTS)?;
+        let manual_fact = p(&format!(
+            "{INSERT_FACT} ON CONFLICT (id_key) DO UPDATE SET id = excluded.id, subject = excluded.subject, predicate = excluded.predicate, \
+             object_kind = excluded.object_kind, object = excluded.object, qualifiers = excluded.qualifiers, \
+             version_norm = excluded.version_norm, polarity = excluded.polarity, confidence = excluded.confidence, \
+             span_start = excluded.span_start, span_end = excluded.span_end, doc_id = excluded.doc_id, \
+             chunk_id = excluded.chunk_id, doc_seq = excluded.doc_seq, chunk_idx = excluded.chunk_idx, manual = true"
+        ))?;
+        let entity =
+            p("INSERT INTO entities (match_key, id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING")?;
+        Ok(Self {
+            tx,
+            analyzer: Analyzer::new()?,
+            find_document,
+            insert_document,
+            update_document,
+            chunk,
+            postings,
+            fact,
+            manual_fact,
+            entity,
+            entities: HashSet::new(),
+            new_entities: Vec::new(),
+            mentions: Vec::new(),
+            touched: BTreeSet::new(),
+            delta: (0, 0),
+        })
+    }
+
+    fn write(
+        mut self,
+        documents: &mut dyn Iterator<Item = PreparedDocument>,
+        manual_facts: &[Fact],
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<WriteReport> {
+        let mut report = WriteReport::default();
+        for (i, d) in documents.enumerate() {
+            let existing = self.tx.query_opt(&self.find_document, &[&d.id]).ctx("read document")?;
+            let existing: Option<(i64, String)> =
+                existing.map(|r| Ok::<_, StoreError>((col(&r, 0)?, col(&r, 1)?))).transpose()?;
+            let (version, metadata, len) = (version_norm(&d.version), metadata_text(&d.metadata), d.char_len as i64);
+            let seq = match existing {
+                Some((_, key)) if key == d.ingest_key => {
+                    report.unchanged += 1;
+                    progress(i + 1);
+                    continue;
+                }
+                Some((seq, _)) => {
+                    self.clear_document(seq)?;
+                    self.tx
+                        .execute(
+                            &self.update_document,
+                            &[&d.id, &d.version, &version, &d.title, &metadata, &d.sha256, &d.ingest_key, &len, &d.text, &seq],
+                        )
+                        .ctx("update document")?;
+                    seq
+                }
+                None => self
+                    .tx
+                    .query_one(
+                        &self.insert_document,
+                        &[&d.id, &d.version, &version, &d.title, &metadata, &d.sha256, &d.ingest_key, &len, &d.text],
+                    )
+                    .ctx("insert document")
+                    .and_then(|r| col(&r, 0))?,
+            };
+            self.write_content(seq, d)?;
+            report.written.push(i);
+            progress(i + 1);
+        }
+        self.flush()?;
+        for f in manual_facts {
+            self.write_manual_fact(f)?;
+            report.manual_facts += 1;
+        }
+        let orphan = self
+            .tx
+            .prepare("DELETE FROM entities WHERE match_key = $1 AND id = $2 AND NOT EXISTS (SELECT 1 FROM mentions WHERE entity_id = $2)")
+            .ctx("prune entities")?;
+        for e in &self.touched {
+            self.tx.execute(&orphan, &[&entity_match_key(e), e]).ctx("prune entities")?;
+        }
+        self.tx
+            .execute(
+                "UPDATE store_state SET generation = generation + 1, chunks = chunks + $1, tokens = tokens + $2",
+                &[&self.delta.0, &self.delta.1],
+            )
+            .ctx("update store state")?;
+        Ok(report)
+    }
+
+    /// Removes a document's chunks (and their postings), extracted facts and mentions,
+    /// remembering the entities mentioned so orphans can be pruned.
+    fn clear_document(&mut self, seq: i64) -> Result<()> {
+        self.flush()?;
+        for r in self.tx.query("SELECT DISTINCT entity_id FROM mentions WHERE doc_seq = $1", &[&seq]).ctx("read mentions")? {
+            let e: String = col(&r, 0)?;
+            self.entities.remove(&e);
+            self.touched.insert(e);
+        }
+        let removed =
+            self.tx.query("DELETE FROM chunks WHERE doc_seq = $1 RETURNING pk, tokens", &[&seq]).ctx("replace document")?;
+        let pks: Vec<i64> = removed.iter().map(|r| col(r, 0)).collect::<Result<_>>()?;
+        self.delta.0 -= removed.len() as i64;
+        self.delta.1 -= removed.iter().map(|r| col::<i64>(r, 1)).sum::<Result<i64>>()?;
+        self.tx.execute("DELETE FROM postings WHERE chunk_pk = ANY($1)", &[&pks]).ctx("replace document")?;
+        self.tx.execute("DELETE FROM facts WHERE doc_seq = $1 AND NOT manual", &[&seq]).ctx("replace document")?;
+        self.tx.execute("DELETE FROM mentions WHERE doc_seq = $1", &[&seq]).ctx("replace document")?;
+        Ok(())
+    }
+
+    /// Inserts a prepared document's chunks (with their postings), facts, mentions, entities.
+    fn write_content(&mut self, seq: i64, d: PreparedDocument) -> Result<()> {
+        // One statement for the document's chunks, one for their postings, one for its facts:
+        // round trips, not rows, are what a remote database charges for.
+        let texts: Vec<&str> = d.chunks.iter().map(|c| d.chunk_text(c)).collect();
+        let terms = self.analyzer.terms(&texts)?;
+        if !d.chunks.is_empty() {
+            let ids: Vec<String> = d.chunks.iter().map(|c| d.chunk_id(c.index)).collect();
+            let idx: Vec<i64> = d.chunks.iter().map(|c| c.index as i64).collect();
+            let starts: Vec<i64> = d.chunks.iter().map(|c| c.start as i64).collect();
+            let ends: Vec<i64> = d.chunks.iter().map(|c| c.end as i64).collect();
+            let tokens: Vec<i64> = terms.iter().map(|t| t.tokens).collect();
+            let rows = self.tx.query(&self.chunk, &[&ids, &seq, &idx, &starts, &ends, &texts, &tokens]).ctx("insert chunk")?;
+            let pks: HashMap<i64, i64> = rows.iter().map(|r| Ok((col(r, 1)?, col(r, 0)?))).collect::<Result<_>>()?;
+            let (mut term_col, mut pk_col, mut tf_col): (Vec<&str>, Vec<i64>, Vec<i32>) = (Vec::new(), Vec::new(), Vec::new());
+            for (c, t) in d.chunks.iter().zip(&terms) {
+                let pk = pks
+                    .get(&(c.index as i64))
+                    .copied()
+                    .ok_or_else(|| StoreError::Corrupt(format!("chunk {} not stored", d.chunk_id(c.index))))?;
+                self.delta.0 += 1;
+                self.delta.1 += t.tokens;
+                for (term, tf) in &t.frequencies {
+                    term_col.push(term);
+                    pk_col.push(pk);
+                    tf_col.push(*tf);
+                }
+            }
+            if !term_col.is_empty() {
+                self.tx.execute(&self.postings, &[&term_col, &pk_col, &tf_col]).ctx("index chunks")?;
+            }
+        }
+        let mut facts = FactColumns::default();
+        for (chunk_idx, v) in &d.facts {
+            facts.push(&v.fact, Some(seq), Some(*chunk_idx as i64), false)?;
+        }
+        facts.insert(self.tx, &self.fact)?;
+        for (chunk_idx, v) in d.facts {
+            let chunk_idx = chunk_idx as i64;
+            for m in v.mentions {
+                if !self.entities.contains(&m.entity) {
+                    let key = d.entity_keys.get(&m.entity).cloned().unwrap_or_else(|| entity_match_key(&m.entity));
+                    self.entities.insert(m.entity.clone());
+                    self.new_entities.push((key, m.entity.clone()));
+                }
+                self.mentions.push(MentionRow {
+                    entity: m.entity,
+                    surface: m.surface,
+                    span: m.span.map(|s| (s.start as i64, s.end as i64)),
+                    doc_seq: seq,
+                    chunk_idx,
+                });
+            }
+        }
+        if self.mentions.len() >= MENTION_BATCH {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn entity(&mut self, id: &str) {
+        if !self.entities.contains(id) {
+            self.entities.insert(id.to_string());
+            self.new_entities.push((entity_match_key(id), id.to_string()));
+        }
+    }
+
+    /// Inserts the buffered entities and mentions: mentions sorted (stably) by entity, as the
+    /// SQLite writer inserts them, so their insertion order is the same.
+    fn flush(&mut self) -> Result<()> {
+        if !self.new_entities.is_empty() {
+            self.new_entities.sort_unstable();
+            let (keys, ids): (Vec<String>, Vec<String>) = self.new_entities.drain(..).unzip();
+            self.tx.execute(&self.entity, &[&keys, &ids]).ctx("insert entity")?;
+        }
+        if self.mentions.is_empty() {
+            return Ok(());
+        }
+        self.mentions.sort_by(|a, b| a.entity.cmp(&b.entity));
+        let n = self.mentions.len();
+        let (mut entity, mut surface) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let (mut doc_seq, mut chunk_idx) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let (mut start, mut end): (Vec<Option<i64>>, Vec<Option<i64>>) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for m in self.mentions.drain(..) {
+            entity.push(m.entity);
+            surface.push(m.surface);
+            doc_seq.push(m.doc_seq);
+            chunk_idx.push(m.chunk_idx);
+            start.push(m.span.map(|s| s.0));
+            end.push(m.span.map(|s| s.1));
+        }
+        // WITH ORDINALITY … ORDER BY: keys are drawn in the buffer's order.
+        self.tx
+            .execute(
+                "INSERT INTO mentions (entity_id, surface, doc_seq, chunk_idx, span_start, span_end) \
+                 SELECT e, s, d, c, a, b FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[]) \
+                 WITH ORDINALITY AS m(e, s, d, c, a, b, n) ORDER BY n",
+                &[&entity, &surface, &doc_seq, &chunk_idx, &start, &end],
+            )
+            .ctx("insert mention")?;
+        Ok(())
+    }
+
+    /// A manual fact, stored as given; its source order comes from its document and chunk when
+    /// they are in the store. Its subject is recorded as an entity alias.
+    fn write_manual_fact(&mut self, f: &Fact) -> Result<()> {
+        let doc_seq: Option<i64> = self
+            .tx
+            .query_opt("SELECT seq FROM documents WHERE id = $1", &[&f.source.doc_id])
+            .ctx("read document")?
+            .map(|r| col(&r, 0))
+            .transpose()?;
+        let chunk_idx: Option<i64> = self
+            .tx
+            .query_opt("SELECT idx FROM chunks WHERE id = $1", &[&f.source.chunk_id])
+            .ctx("read chunk")?
+            .map(|r| col(&r, 0))
+            .transpose()?;
+        insert_fact(self.tx, &self.manual_fact, f, doc_seq, chunk_idx, true)?;
+        let entity = canonical_entity(&f.subject);
+        if !entity.is_empty() {
+            self.entity(&entity);
+            self.flush()?;
+            self.tx
+                .execute(
+                    "INSERT INTO mentions (entity_id, surface, doc_id, chunk_id) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (entity_id, surface, doc_id, chunk_id) WHERE doc_seq IS NULL DO NOTHING",
+                    &[&entity, &f.subject, &f.source.doc_id, &f.source.chunk_id],
+                )
+                .ctx("insert mention")?;
+        }
+        Ok(())
+    }
+}
+
+fn insert_fact(
+    tx: &mut Transaction<'_>,
+    st: &Statement,
+    f: &Fact,
+    doc_seq: Option<i64>,
+    chunk_idx: Option<i64>,
+    manual: bool,
+) -> Result<()> {
+    let (kind, object) = object_columns(&f.object);
+    let qualifiers = (!f.qualifiers.is_empty())
+        .then(|| serde_json::to_string(&f.qualifiers))
+        .transpose()
+        .map_err(|e| StoreError::Invalid(e.to_string()))?;
+    let params: [&(dyn ToSql + Sync); 17] = [
+        &f.id,
+        &f.subject,
+        &f.predicate,
+        &kind,
+        &object,
+        &qualifiers,
+        &f.normalized_version(),
+        &i64::from(f.polarity == Polarity::Negate),
+        &f.confidence,
+        &(f.span.start as i64),
+        &(f.span.end as i64),
+        &f.source.doc_id,
+        &f.source.chunk_id,
+        &doc_seq,
+        &chunk_idx,
+        &manual,
+        &fact_id_key(&f.id),
+    ];
+    tx.execute(st, &params).ctx("insert fact")?;
+    Ok(())
+}
