@@ -39,6 +39,7 @@ pub enum StoreError {
         source: rusqlite::Error,
     },
     /// A PostgreSQL error (with what was being done).
+    #[cfg(feature = "postgres")]
     #[error("store: {context}: {source}")]
     Postgres {
         /// What was being done.
@@ -47,6 +48,7 @@ pub enum StoreError {
         source: postgres::Error,
     },
     /// A PostgreSQL store that cannot be reached (the location is shown without its password).
+    #[cfg(feature = "postgres")]
     #[error("cannot connect to the PostgreSQL store {location}: {source}")]
     Connect {
         /// The store's URL, password redacted.
@@ -66,6 +68,12 @@ pub enum StoreError {
         found: Option<i64>,
         /// The version this build needs.
         supported: i64,
+    },
+    /// A PostgreSQL URL given to a build without PostgreSQL support.
+    #[error("the store {location} is on PostgreSQL, and this build has no PostgreSQL support (the `postgres` feature)")]
+    Unsupported {
+        /// The store's URL, password redacted.
+        location: String,
     },
     /// A stored value that cannot be read back (a corrupt or hand-edited store).
     #[error("store: corrupt value in {0}")]
@@ -92,6 +100,7 @@ impl<T> SqlContext<T> for rusqlite::Result<T> {
     }
 }
 
+#[cfg(feature = "postgres")]
 impl<T> SqlContext<T> for std::result::Result<T, postgres::Error> {
     fn ctx(self, context: &'static str) -> Result<T> {
         self.map_err(|source| StoreError::Postgres { context, source })

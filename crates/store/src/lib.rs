@@ -43,7 +43,11 @@ mod chunk;
 mod error;
 mod html;
 mod ingest;
+#[cfg(not(feature = "postgres"))]
+#[path = "postgres/location.rs"]
+mod location;
 mod model;
+#[cfg(feature = "postgres")]
 mod postgres;
 mod sources;
 mod sqlite;
@@ -53,6 +57,9 @@ use std::collections::HashMap;
 use warrant_facts::Fact;
 use warrant_facts::Signature;
 
+#[cfg(not(feature = "postgres"))]
+pub use self::location::{is_postgres_url, redact};
+#[cfg(feature = "postgres")]
 pub use self::postgres::{PostgresStore, current_postgres_version, is_postgres_url, redact};
 pub use error::{Result, StoreError};
 pub use ingest::{IngestOptions, IngestSummary, PreparedDocument, Progress, extraction_consistency, ingest, prepare};
@@ -213,7 +220,7 @@ pub use sqlite::{STORE_FILE, current_version};
 pub fn open(location: impl AsRef<std::ffi::OsStr>) -> Result<Box<dyn Store>> {
     let location = location.as_ref();
     match location.to_str().filter(|l| is_postgres_url(l)) {
-        Some(url) => Ok(Box::new(PostgresStore::open(url)?)),
+        Some(url) => open_postgres(url),
         None => Ok(Box::new(SqliteStore::open(std::path::Path::new(location))?)),
     }
 }
@@ -223,7 +230,19 @@ pub fn open(location: impl AsRef<std::ffi::OsStr>) -> Result<Box<dyn Store>> {
 pub fn open_existing(location: impl AsRef<std::ffi::OsStr>) -> Result<Box<dyn Store>> {
     let location = location.as_ref();
     match location.to_str().filter(|l| is_postgres_url(l)) {
-        Some(url) => Ok(Box::new(PostgresStore::open(url)?)),
+        Some(url) => open_postgres(url),
         None => Ok(Box::new(SqliteStore::open_existing(std::path::Path::new(location))?)),
     }
+}
+
+#[cfg(feature = "postgres")]
+fn open_postgres(url: &str) -> Result<Box<dyn Store>> {
+    Ok(Box::new(PostgresStore::open(url)?))
+}
+
+/// A build without the `postgres` feature (the Python package: no network code) names the
+/// missing backend instead of reading the URL as a folder.
+#[cfg(not(feature = "postgres"))]
+fn open_postgres(url: &str) -> Result<Box<dyn Store>> {
+    Err(StoreError::Unsupported { location: redact(url) })
 }

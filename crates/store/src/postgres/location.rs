@@ -1,8 +1,10 @@
 //! Where a PostgreSQL store is: its URL, the password (from the URL, `PGPASSWORD` or the
 //! password file, as libpq looks for it), and the URL as it may be shown (password redacted).
 
+#[cfg(feature = "postgres")]
 use std::path::PathBuf;
 
+#[cfg(feature = "postgres")]
 use crate::error::{Result, StoreError};
 
 /// Whether `location` names a PostgreSQL store (`postgres://…` or `postgresql://…`).
@@ -41,6 +43,7 @@ pub fn redact(location: &str) -> String {
     out
 }
 
+#[cfg(feature = "postgres")]
 /// The connection settings of `location`, with the user and password filled in the way
 /// libpq would: `PGUSER`/`USER` when the URL has no user; `PGPASSWORD`, else the password file
 /// (`PGPASSFILE`, else `~/.pgpass`) when it has no password.
@@ -67,6 +70,7 @@ pub fn config(location: &str) -> Result<postgres::Config> {
     Ok(config)
 }
 
+#[cfg(feature = "postgres")]
 /// The password file libpq reads: `$PGPASSFILE`, else `~/.pgpass`.
 fn pgpass_file() -> Option<PathBuf> {
     std::env::var_os("PGPASSFILE")
@@ -75,6 +79,7 @@ fn pgpass_file() -> Option<PathBuf> {
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".pgpass")))
 }
 
+#[cfg(feature = "postgres")]
 /// The first matching line's password in the password file (`host:port:db:user:password`,
 /// `*` matching anything, `\:` and `\\` escaped), for the first host and port of `config`.
 fn pgpass_password(config: &postgres::Config) -> Option<String> {
@@ -90,6 +95,7 @@ fn pgpass_password(config: &postgres::Config) -> Option<String> {
     pgpass_lookup(&text, [host.as_str(), port.as_str(), db, user])
 }
 
+#[cfg(feature = "postgres")]
 fn pgpass_lookup(text: &str, want: [&str; 4]) -> Option<String> {
     text.lines().filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty()).find_map(|line| {
         let fields = pgpass_fields(line);
@@ -101,6 +107,7 @@ fn pgpass_lookup(text: &str, want: [&str; 4]) -> Option<String> {
     })
 }
 
+#[cfg(feature = "postgres")]
 /// Splits a password-file line on unescaped colons, unescaping `\:` and `\\`.
 fn pgpass_fields(line: &str) -> Vec<String> {
     let mut fields = vec![String::new()];
@@ -141,6 +148,7 @@ mod tests {
         assert_eq!(redact("/var/stores/a"), "/var/stores/a");
     }
 
+    #[cfg(feature = "postgres")]
     #[test]
     fn password_file_lines_match_with_wildcards_and_escapes() {
         let text = "# comment\nother:5432:*:bob:nope\nlocalhost:*:warrant:alice:pa\\:ss\\\\x\n*:*:*:*:fallback\n";
@@ -149,6 +157,7 @@ mod tests {
         assert_eq!(pgpass_lookup("a:b:c:d\n", ["a", "b", "c", "d"]), None, "short lines are ignored");
     }
 
+    #[cfg(feature = "postgres")]
     #[test]
     fn bad_urls_are_refused_without_showing_the_password() {
         let err = config("postgres://u:topsecret@host:notaport/db").unwrap_err().to_string();
