@@ -281,7 +281,7 @@ fn attach(graph: &mut PredicateGraph, claims: &[ClaimResult], question: Option<&
     ctx.insert("sources".into(), Value::Array(ids));
 }
 pub use batch::parse_item;
-pub use chunk_index::ChunkIndex;
+pub use chunk_index::{ChunkIndex, PERSISTED as PERSISTED_CHUNK_INDEX};
 pub use evidence::{evidence_pack, evidence_pack_with_model_calls};
 pub use policy_input::{GraphError, extract_graph, is_broken_graph, is_graph, load_graph};
 pub use render::{html, text};

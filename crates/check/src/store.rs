@@ -3,10 +3,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use std::sync::Arc;
+
 pub use crate::chunk_index::ChunkIndex;
+use crate::chunk_index::{Loaded, PERSISTED, Ranking};
 use warrant_facts::{ChunkContext, Fact, Object, Polarity, Vocabulary, extract_facts};
-use warrant_store::{FactQuery, Store, StoreError};
-use warrant_verify::{ClaimResult, Corpus, Edge, QUESTION_WEIGHT, Relationship, Selector, Source, Status};
+use warrant_store::{Chunk, FactQuery, Store, StoreError};
+use warrant_verify::{Analysed, ClaimResult, Corpus, Edge, QUESTION_WEIGHT, Relationship, Selector, Source, Status};
 
 /// Chunks retrieved per claim from a store.
 pub const CHUNKS_PER_CLAIM: usize = 8;
@@ -25,32 +28,53 @@ pub type ChunkScope = BTreeMap<String, BTreeSet<String>>;
 /// document id then chunk order (so equal stores ingested in another order give the same
 /// corpus); and which chunks each claim retrieved.
 pub fn retrieve(store: &dyn Store, claims: &[&str], question: Option<&str>, per_claim: usize) -> Result<Retrieved, StoreError> {
-    let index = ChunkIndex::of(store)?;
-    let context = question.map(|q| index.query(q)).unwrap_or_default();
-    let mut picked: BTreeSet<usize> = BTreeSet::new();
-    let mut scope = ChunkScope::new();
+    // The index kept in the store for its current state, if any: a fresh process reads only
+    // what these claims need. Else the index in memory (built on first use).
+    let mut found = None;
+    store.read_persisted(PERSISTED, &mut |view| {
+        let texts: Vec<&str> = claims.iter().copied().chain(question).collect();
+        found = Some(retrieve_with(&Loaded::load(view, &texts)?, claims, question, per_claim)?);
+        Ok(())
+    })?;
+    match found {
+        Some(r) => Ok(r),
+        None => retrieve_with(&*ChunkIndex::of(store)?, claims, question, per_claim),
+    }
+}
+
+fn retrieve_with(
+    index: &dyn Ranking,
+    claims: &[&str],
+    question: Option<&str>,
+    per_claim: usize,
+) -> Result<Retrieved, StoreError> {
+    let context = question.map(|q| index.terms_of(q)).unwrap_or_default();
+    let mut hits: Vec<(&str, Vec<usize>)> = Vec::new();
     let mut scratch = Vec::new();
     for text in claims {
-        let ids = scope.entry((*text).to_string()).or_default();
-        let own = index.query(text);
+        let own = index.terms_of(text);
         let mut terms: Vec<(u32, f64)> = own.iter().map(|&t| (t, 1.0)).collect();
         terms.extend(context.iter().filter(|t| !own.contains(t)).map(|&t| (t, QUESTION_WEIGHT)));
-        for at in index.search_weighted(&terms, per_claim, &mut scratch) {
-            ids.insert(index.chunk(at).id.clone());
-            picked.insert(at);
-        }
+        hits.push((text, index.best(&terms, per_claim, &mut scratch)));
     }
-    let mut picked: Vec<usize> = picked.into_iter().collect();
-    picked.sort_by(|&a, &b| (&index.chunk(a).doc_id, index.chunk(a).index).cmp(&(&index.chunk(b).doc_id, index.chunk(b).index)));
+    let picked: Vec<usize> = hits.iter().flat_map(|(_, h)| h.iter().copied()).collect::<BTreeSet<_>>().into_iter().collect();
+    let fetched = index.fetch(&picked)?;
+    let at = |p: usize| picked.binary_search(&p).map(|i| &fetched[i].0).ok();
+    let mut scope = ChunkScope::new();
+    for (text, positions) in &hits {
+        let ids = scope.entry((*text).to_string()).or_default();
+        ids.extend(positions.iter().filter_map(|&p| at(p)).map(|c| c.id.clone()));
+    }
+    let mut chunks: Vec<&(Chunk, Arc<Analysed>)> = fetched.iter().collect();
+    chunks.sort_by(|(a, _), (b, _)| (&a.doc_id, a.index).cmp(&(&b.doc_id, b.index)));
     let mut corpus = Corpus::default();
-    for at in picked {
-        let chunk = index.chunk(at);
+    for (chunk, analysed) in chunks {
         let mut source = Source::new(chunk.doc_id.clone(), chunk.text.clone());
         source.offset = chunk.start;
-        corpus.add_analysed(source, index.analysed(at));
+        corpus.add_analysed(source, Arc::clone(analysed));
     }
     corpus.settle_openers();
-    Ok(Retrieved { corpus, scope, searched: index.len() })
+    Ok(Retrieved { corpus, scope, searched: index.chunk_count() })
 }
 
 /// What [`retrieve`] found.

@@ -153,6 +153,65 @@ fn the_question_leads_a_bare_answer_to_its_passage() {
     assert_eq!(report.claims[0].support_edges[0].source_id, "film");
 }
 
+/// The chunk index kept in the store ranks exactly as the one built in memory: every item of
+/// the claim suite, checked against one store of all their sources, gives the same report
+/// byte for byte either way; a write makes the kept index stale, and checks go on in memory.
+#[test]
+fn the_kept_chunk_index_gives_the_reports_of_the_one_in_memory() {
+    use warrant_check::{ChunkIndex, PERSISTED_CHUNK_INDEX};
+    use warrant_store::Store;
+    let items = items();
+    let store = SqliteStore::open_in_memory().unwrap();
+    let docs: Vec<DocumentInput> = items
+        .iter()
+        .flat_map(|item| item.sources.iter().map(|(id, text)| DocumentInput::new(format!("{}/{id}", item.id), text.as_str())))
+        .collect();
+    ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
+    let vocab = Vocabulary::builtin();
+    let checker = Checker::default();
+    let kept = |s: &SqliteStore| s.read_persisted(PERSISTED_CHUNK_INDEX, &mut |_| Ok(())).unwrap();
+    let reports = |s: &SqliteStore| -> Vec<String> {
+        items
+            .iter()
+            .map(|item| {
+                let answer = Answer { text: item.answer.clone(), tool_calls: vec![], context: None, id: Some(item.id.clone()) };
+                let req = Request { answer: &answer, question: item.question.as_deref(), output_id: None };
+                serde_json::to_string(&checker.check_with_store(&req, s, &vocab, None).unwrap()).unwrap()
+            })
+            .collect()
+    };
+    // Retrieval itself, with a question as context: the same chunks, scopes and counts.
+    let retrieval = |s: &SqliteStore| {
+        let texts = ["Session tokens expire after 30 minutes", "The album was released in 1998 by the band"];
+        let r = warrant_check::retrieve(s, &texts, Some("When was it released?"), 8).unwrap();
+        let sources: Vec<(String, usize)> =
+            (0..r.corpus.len()).map(|i| (r.corpus.doc(i).id.clone(), r.corpus.doc(i).offset)).collect();
+        (sources, r.scope, r.searched)
+    };
+    assert!(!kept(&store));
+    let in_memory = (reports(&store), retrieval(&store));
+    assert!(ChunkIndex::persist(&store).unwrap());
+    assert!(kept(&store));
+    let from_store = (reports(&store), retrieval(&store));
+    let differ: Vec<&str> = items
+        .iter()
+        .zip(in_memory.0.iter().zip(&from_store.0))
+        .filter(|(_, (a, b))| a != b)
+        .map(|(i, _)| i.id.as_str())
+        .collect();
+    assert!(differ.is_empty(), "{} of {} reports differ: {differ:?}", differ.len(), items.len());
+    assert!(in_memory.1.0.len() >= 8, "{:?}", in_memory.1);
+    assert_eq!(in_memory.1, from_store.1);
+    let index = ChunkIndex::build(&store).unwrap();
+    // A write: the kept index is stale, and a check sees the new document (in memory).
+    let doc = DocumentInput::new("new", "Quokkas are small marsupials found on Rottnest Island.");
+    ingest(&store, vec![doc], Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
+    assert!(!kept(&store));
+    let after = warrant_check::retrieve(&store, &["Quokkas live on Rottnest Island"], None, 8).unwrap();
+    assert_eq!(after.searched, index.len() + 1);
+    assert_eq!(after.corpus.doc(0).id, "new");
+}
+
 fn store_text(store: &SqliteStore, id: &str) -> String {
     use warrant_store::Store;
     store.document_text(id).unwrap().unwrap_or_else(|| panic!("no document {id}"))

@@ -84,6 +84,16 @@ pub struct WriteReport {
     pub manual_facts: usize,
 }
 
+/// Derived data persisted for one state of a store, read in one snapshot with that state's
+/// chunks ([`Store::read_persisted`]).
+pub trait PersistedView {
+    /// The values kept under `keys`, in that order (`None` for a key not kept).
+    fn values(&self, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>>;
+
+    /// Chunks by id, in that order (`None` for an id not stored).
+    fn chunks(&self, ids: &[&str]) -> Result<Vec<Option<Chunk>>>;
+}
+
 /// A knowledge store. Every read returns results in a deterministic order; every write is
 /// one transaction (readers see the old state or the new one, never a mix). Implementations
 /// are shared between threads: many readers may read while one writer writes.
@@ -141,6 +151,22 @@ pub trait Store: Send + Sync {
     /// their chunks change keep it and hand it out again until they do (from any process's
     /// write); others may build it on every call. `build` reads the store it is given.
     fn derived(&self, name: &'static str, build: &dyn Fn(&dyn Store) -> Result<Derived>) -> Result<Derived>;
+
+    /// A token of the state of the store's chunks: equal tokens, equal chunks (any write that
+    /// changes a chunk changes it). Read it before and after deriving something from the
+    /// chunks: equal tokens mean the value describes that state.
+    fn chunk_state(&self) -> Result<Vec<u8>>;
+
+    /// Keeps `entries` (key → value) as the derived data `name` of the chunks at `state`
+    /// ([`Store::chunk_state`]), replacing what was kept under `name`, in one transaction.
+    /// `Ok(false)`, with nothing written, when the store has moved past `state`: the entries
+    /// would describe a state nobody can read any more.
+    fn persist_derived(&self, name: &str, state: &[u8], entries: &mut dyn Iterator<Item = (Vec<u8>, Vec<u8>)>) -> Result<bool>;
+
+    /// Calls `read` with the derived data `name` kept for the store's current chunks, in one
+    /// read snapshot together with those chunks. `Ok(false)`, without calling `read`, when
+    /// none is kept for the current state (never persisted, or written since).
+    fn read_persisted(&self, name: &str, read: &mut dyn FnMut(&dyn PersistedView) -> Result<()>) -> Result<bool>;
 
     /// How many chunks contain `word` (as the BM25 index sees it: stemmed), counting at most
     /// `cap`: cheap even for a word in every chunk, so callers can leave very common words out

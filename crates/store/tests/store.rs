@@ -66,6 +66,7 @@ conformance!(
     chunk_frequency_counts_stemmed_words_up_to_a_cap,
     term_stats_count_chunks_and_follow_every_change_to_the_index,
     derived_values_are_kept_until_any_handle_changes_the_chunks,
+    persisted_derived_data_is_read_only_at_the_state_it_was_made_for,
     entity_head_reads_the_first_mentions_only,
     entity_ids_and_fact_positions,
     a_newer_schema_is_refused,
@@ -570,6 +571,51 @@ fn derived_values_are_kept_until_any_handle_changes_the_chunks(b: Backend) {
     s.derived("ids", &writing).unwrap();
     s.derived("ids", &build).unwrap();
     assert_eq!(builds.load(Ordering::SeqCst), 5, "the value of the old state was not kept");
+}
+
+fn persisted_derived_data_is_read_only_at_the_state_it_was_made_for(b: Backend) {
+    let Some(fx) = b.fresh() else { return };
+    let s = fx.open();
+    run(&*s, vec![doc("b", "Beta one.", None), doc("a", "Alpha two.", None)]);
+    // What a reader sees: the values of the asked keys and the asked chunks, or nothing.
+    let read = |st: &dyn Store, name: &str| -> Option<(Vec<Option<Vec<u8>>>, Vec<Option<String>>)> {
+        let mut seen = None;
+        let kept = st
+            .read_persisted(name, &mut |view| {
+                let values = view.values(&[b"k1".to_vec(), b"nope".to_vec(), b"k2".to_vec()])?;
+                let chunks = view.chunks(&["a#1", "gone#1", "b#1"])?;
+                seen = Some((values, chunks.into_iter().map(|c| c.map(|c| c.text)).collect()));
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(kept, seen.is_some());
+        seen
+    };
+    assert_eq!(read(&*s, "ix"), None, "nothing kept yet");
+    let state = s.chunk_state().unwrap();
+    assert_eq!(state, fx.open().chunk_state().unwrap(), "every handle reads the same state");
+    let entries = || vec![(b"k1".to_vec(), vec![1u8, 2]), (b"k2".to_vec(), Vec::new())];
+    assert!(s.persist_derived("ix", &state, &mut entries().into_iter()).unwrap());
+    let want = (
+        vec![Some(vec![1u8, 2]), None, Some(Vec::new())],
+        vec![Some("Alpha two.".to_string()), None, Some("Beta one.".to_string())],
+    );
+    assert_eq!(read(&*s, "ix"), Some(want.clone()));
+    assert_eq!(read(&*fx.open(), "ix"), Some(want), "another handle (process) reads it too");
+    assert_eq!(read(&*s, "other"), None, "names are apart");
+    assert_eq!(s.chunk_state().unwrap(), state, "keeping derived data is not a change of the chunks");
+    // Replacing keeps only the new entries.
+    assert!(s.persist_derived("ix", &state, &mut vec![(b"k2".to_vec(), vec![9u8])].into_iter()).unwrap());
+    assert_eq!(read(&*s, "ix").unwrap().0, vec![None, None, Some(vec![9u8])]);
+    // A write of another handle makes it stale, and an old state is not kept.
+    run(&*fx.open(), vec![doc("c", "Gamma three.", None)]);
+    assert_ne!(s.chunk_state().unwrap(), state);
+    assert_eq!(read(&*s, "ix"), None, "stale after a write");
+    assert!(!s.persist_derived("ix", &state, &mut entries().into_iter()).unwrap(), "made for an old state");
+    assert_eq!(read(&*s, "ix"), None);
+    let now = s.chunk_state().unwrap();
+    assert!(s.persist_derived("ix", &now, &mut entries().into_iter()).unwrap());
+    assert!(read(&*s, "ix").is_some());
 }
 
 fn entity_head_reads_the_first_mentions_only(b: Backend) {

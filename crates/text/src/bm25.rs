@@ -115,9 +115,7 @@ impl Index {
 
     /// The inverse document frequency of a term found in `df` of the documents.
     pub fn idf_for(&self, df: usize) -> f64 {
-        let n = self.lengths.len().max(1) as f64;
-        let df = df as f64;
-        ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
+        idf(self.lengths.len(), df)
     }
 
     /// Each document's length factor for `params` (recomputed if asked with other constants).
@@ -128,9 +126,23 @@ impl Index {
     }
 
     fn norms_for(&self, params: &Params) -> Vec<f64> {
-        let n = self.lengths.len().max(1) as f64;
-        let average = (self.total as f64 / n).max(1.0);
-        self.lengths.iter().map(|&l| params.k1 * (1.0 - params.b + params.b * f64::from(l) / average)).collect()
+        let average = average_length(self.lengths.len(), self.total);
+        self.lengths.iter().map(|&l| params.length_factor(l, average)).collect()
+    }
+
+    /// Every interned term with its id, in no particular order.
+    pub fn terms(&self) -> impl Iterator<Item = (&str, u32)> {
+        self.terms.iter().map(|(t, &id)| (t.as_str(), id))
+    }
+
+    /// A document's length (the sum of its term counts).
+    pub fn length(&self, doc: u32) -> u32 {
+        self.lengths[doc as usize]
+    }
+
+    /// The sum of every document's length.
+    pub fn total_length(&self) -> u64 {
+        self.total
     }
 
     /// Adds each weighted term's BM25 score to `scores[doc]` of every document holding it.
@@ -138,7 +150,6 @@ impl Index {
     /// is pushed onto `touched` (so a caller can rank and reset only those).
     pub fn accumulate(&self, params: &Params, terms: &[(u32, f64)], scores: &mut [f64], touched: &mut Vec<u32>) {
         let norms = self.norms(params);
-        let k = params.k1 + 1.0;
         for &(t, w) in terms {
             let postings = &self.postings[t as usize];
             let idf = self.idf_for(postings.len());
@@ -147,14 +158,40 @@ impl Index {
                 if *slot == 0.0 {
                     touched.push(d);
                 }
-                let tf = f64::from(tf);
-                *slot += match params.weighting {
-                    Weighting::Score => w * (idf * tf * k / (tf + norms[d as usize])),
-                    Weighting::Idf => w * idf * tf * k / (tf + norms[d as usize]),
-                };
+                *slot += params.term_score(w, idf, tf, norms[d as usize]);
             }
         }
     }
+}
+
+impl Params {
+    /// A document's length factor (see the module docs).
+    pub fn length_factor(&self, length: u32, average: f64) -> f64 {
+        self.k1 * (1.0 - self.b + self.b * f64::from(length) / average)
+    }
+
+    /// One term's contribution to a document's score: weight `w`, the term's `idf`, its count
+    /// `tf` in the document and the document's length factor `norm`.
+    pub fn term_score(&self, w: f64, idf: f64, tf: u32, norm: f64) -> f64 {
+        let k = self.k1 + 1.0;
+        let tf = f64::from(tf);
+        match self.weighting {
+            Weighting::Score => w * (idf * tf * k / (tf + norm)),
+            Weighting::Idf => w * idf * tf * k / (tf + norm),
+        }
+    }
+}
+
+/// The inverse document frequency of a term found in `df` of `documents` documents.
+pub fn idf(documents: usize, df: usize) -> f64 {
+    let n = documents.max(1) as f64;
+    let df = df as f64;
+    ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
+}
+
+/// The average document length of `documents` documents of `total` length in all (at least 1).
+pub fn average_length(documents: usize, total: u64) -> f64 {
+    (total as f64 / documents.max(1) as f64).max(1.0)
 }
 
 #[cfg(test)]

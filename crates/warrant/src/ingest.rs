@@ -64,7 +64,7 @@ pub fn ingest(env: &Env, req: &IngestRequest) -> Result<IngestSummary> {
     if opts.max_chunk_chars == 0 {
         return Err(Error::input_at("/max_chunk_chars", "max_chunk_chars must be at least 1"));
     }
-    warrant_store::ingest(store.as_ref(), docs, manual, &opts, &mut |_| {}).map_err(|e| Error::store(e, None))
+    ingest_into(store.as_ref(), docs, manual, &opts, &mut |_| {})
 }
 
 /// Files to ingest (the CLI's PATH arguments and `--facts`, Python's `Store.ingest(paths)`).
@@ -127,7 +127,7 @@ pub fn ingest_files(env: &Env, files: &IngestFiles, no_extract: bool, max_chunk_
         return Err(Error::input("max_chunk_chars must be at least 1"));
     }
     let opts = IngestOptions { vocabulary: vocab, max_chunk_chars, extract: !no_extract, ..IngestOptions::default() };
-    warrant_store::ingest(store.as_ref(), sources.documents, manual, &opts, &mut |_| {}).map_err(|e| Error::store(e, None))
+    ingest_into(store.as_ref(), sources.documents, manual, &opts, &mut |_| {})
 }
 
 /// How read documents are written: the ingest options, the model that extracts facts (none:
@@ -180,7 +180,27 @@ pub fn write(
         }
         _ => None,
     };
-    let summary =
-        warrant_store::ingest(store, sources.documents, manual, &run.options, progress).map_err(|e| Error::store(e, None))?;
+    let summary = ingest_into(store, sources.documents, manual, &run.options, progress)?;
     Ok(Ingested { summary, consistency })
+}
+
+/// Writes documents and manual facts to `store` in one transaction, then keeps the checker's
+/// chunk index in the store for its new state (unless one is kept already), so the next
+/// check in any process reads only the postings it needs instead of indexing every chunk.
+fn ingest_into(
+    store: &dyn warrant_store::Store,
+    docs: Vec<warrant_store::DocumentInput>,
+    manual: Vec<warrant_facts::Fact>,
+    options: &IngestOptions,
+    progress: &mut dyn FnMut(warrant_store::Progress),
+) -> Result<IngestSummary> {
+    let summary = warrant_store::ingest(store, docs, manual, options, progress).map_err(|e| Error::store(e, None))?;
+    // The index is a cache: the documents are written whatever happens to it, and without it
+    // a check builds the index in memory and gives the same report. So a failure to keep it
+    // (a concurrent write made it stale, the store is busy) does not fail the ingest.
+    let kept = store.read_persisted(warrant_check::PERSISTED_CHUNK_INDEX, &mut |_| Ok(())).unwrap_or(false);
+    if !kept {
+        let _ = warrant_check::ChunkIndex::persist(store);
+    }
+    Ok(summary)
 }

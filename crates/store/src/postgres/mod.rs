@@ -29,6 +29,7 @@
 //! (`warrant store migrate`); opening never migrates.
 
 mod analyze;
+mod derived;
 mod location;
 mod schema;
 
@@ -55,7 +56,7 @@ use crate::model::{
 use crate::sqlite::{
     FactRow, fact_id_key, match_signature_on, metadata_text, object_columns, query_words, usize_of, version_norm,
 };
-use crate::{Derived, Store, WriteReport};
+use crate::{Derived, PersistedView, Store, WriteReport};
 
 /// Idle connections kept for reuse.
 const POOL: usize = 8;
@@ -595,6 +596,18 @@ impl Store for PostgresStore {
             cache.values.insert(name, Arc::clone(&value));
         }
         Ok(value)
+    }
+
+    fn chunk_state(&self) -> Result<Vec<u8>> {
+        self.read(derived::state_of)
+    }
+
+    fn persist_derived(&self, name: &str, state: &[u8], entries: &mut dyn Iterator<Item = (Vec<u8>, Vec<u8>)>) -> Result<bool> {
+        self.persist_derived_entries(name, state, entries)
+    }
+
+    fn read_persisted(&self, name: &str, read: &mut dyn FnMut(&dyn PersistedView) -> Result<()>) -> Result<bool> {
+        self.read_persisted_entries(name, read)
     }
 
     fn chunk_frequency(&self, word: &str, cap: usize) -> Result<usize> {

@@ -7,7 +7,7 @@
 //! every order matches the SQLite store whatever the database's locale.
 
 /// Migrations in order; the schema version is their count.
-pub const MIGRATIONS: &[&str] = &[V1];
+pub const MIGRATIONS: &[&str] = &[V1, V2];
 
 /// The newest schema version this build knows.
 pub fn current_version() -> i64 {
@@ -110,4 +110,20 @@ CREATE TABLE mentions (
 CREATE INDEX mentions_entity ON mentions(entity_id);
 CREATE INDEX mentions_doc ON mentions(doc_seq);
 CREATE UNIQUE INDEX mentions_manual ON mentions(entity_id, surface, doc_id, chunk_id) WHERE doc_seq IS NULL;
+"#;
+
+/// Version 2: derived data kept for one state of the chunks (the checker's chunk index), so a
+/// fresh process need not rebuild it: values by name and key, and the generation each name
+/// was computed at.
+const V2: &str = r#"
+CREATE TABLE derived_state (
+    name  text COLLATE "C" PRIMARY KEY,
+    state bytea NOT NULL
+);
+CREATE TABLE derived (
+    name  text COLLATE "C" NOT NULL,
+    key   bytea NOT NULL,
+    value bytea NOT NULL,
+    PRIMARY KEY (name, key)
+);
 "#;

@@ -6,6 +6,7 @@
 //! writer connection and a small pool of read-only connections, so many threads can read
 //! while one writes. In-memory stores use a single connection.
 
+mod derived;
 mod schema;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -30,7 +31,7 @@ use crate::ingest::PreparedDocument;
 use crate::model::{
     Chunk, Document, Entity, EntityMention, FactPosition, FactQuery, SearchHit, SignatureMatch, StoreStats, TermStats, constant,
 };
-use crate::{Derived, Store, WriteReport};
+use crate::{Derived, PersistedView, Store, WriteReport};
 
 /// File name of the database inside a store directory.
 pub const STORE_FILE: &str = "store.sqlite";
@@ -666,6 +667,18 @@ impl Store for SqliteStore {
             cache.values.insert(name, Arc::clone(&value));
         }
         Ok(value)
+    }
+
+    fn chunk_state(&self) -> Result<Vec<u8>> {
+        self.read(derived::state_of)
+    }
+
+    fn persist_derived(&self, name: &str, state: &[u8], entries: &mut dyn Iterator<Item = (Vec<u8>, Vec<u8>)>) -> Result<bool> {
+        self.persist_derived_entries(name, state, entries)
+    }
+
+    fn read_persisted(&self, name: &str, read: &mut dyn FnMut(&dyn PersistedView) -> Result<()>) -> Result<bool> {
+        self.read_persisted_entries(name, read)
     }
 
     fn chunk_frequency(&self, word: &str, cap: usize) -> Result<usize> {

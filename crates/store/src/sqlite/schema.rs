@@ -8,7 +8,7 @@
 pub const APPLICATION_ID: i64 = 0x5752_4e54;
 
 /// Migrations in order; the schema version is their count.
-pub const MIGRATIONS: &[&str] = &[V1, V2];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3];
 
 /// The newest schema version this build knows.
 pub fn current_version() -> i64 {
@@ -101,4 +101,20 @@ CREATE UNIQUE INDEX mentions_manual ON mentions(entity_id, surface, doc_id, chun
 /// predicate and the object (`part_of(?x, gateway)`: what is part of the gateway?).
 const V2: &str = r#"
 CREATE INDEX facts_predicate_object ON facts(predicate, object);
+"#;
+
+/// Version 3: derived data kept for one state of the chunks (the checker's chunk index), so a
+/// fresh process need not rebuild it: values by name and key, and the chunk state
+/// (`chunk_state`) each name was computed from.
+const V3: &str = r#"
+CREATE TABLE derived_state (
+    name  TEXT PRIMARY KEY,
+    state BLOB NOT NULL
+);
+CREATE TABLE derived (
+    name  TEXT NOT NULL,
+    key   BLOB NOT NULL,
+    value BLOB NOT NULL,
+    PRIMARY KEY (name, key)
+);
 "#;

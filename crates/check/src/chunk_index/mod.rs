@@ -11,6 +11,8 @@
 //! Terms are the verifier's keys (lower-cased content words, stemmed and folded to their
 //! synonym group), the same the claim is analysed into, so "costs" finds "price".
 
+mod persisted;
+
 use std::sync::{Arc, Mutex, PoisonError};
 
 use warrant_store::{Chunk, Derived, Store, StoreError};
@@ -19,6 +21,9 @@ use warrant_text::fasthash::FastMap;
 use warrant_text::normalize::without_marks;
 use warrant_verify::Analysed;
 use warrant_verify::lexicon;
+
+pub(crate) use persisted::Loaded;
+pub use persisted::NAME as PERSISTED;
 
 /// Chunk retrieval's BM25: a term counts as often as the chunk says it, and a context word's
 /// weight scales its idf.
@@ -166,11 +171,8 @@ impl ChunkIndex {
     /// such words are left, they are the query (a store of a few chunks).
     pub fn query(&self, text: &str) -> Vec<u32> {
         let mut all: Vec<u32> = Vec::new();
-        for_each_word(text, |lower| {
-            if lexicon::is_stopword(lower) {
-                return;
-            }
-            if let Some(t) = self.index.term(&lexicon::key(lower))
+        for_each_key(text, |key| {
+            if let Some(t) = self.index.term(key)
                 && !all.contains(&t)
             {
                 all.push(t);
@@ -197,6 +199,59 @@ impl ChunkIndex {
         let scored = touched.iter().map(|&c| (std::mem::take(&mut scores[c as usize]), c));
         warrant_text::rank::top(scored, limit).into_iter().map(|c| c as usize).collect()
     }
+}
+
+/// What retrieval needs of a chunk index: the one in memory or the one kept in the store
+/// (they rank alike).
+pub(crate) trait Ranking {
+    /// Number of chunks.
+    fn chunk_count(&self) -> usize;
+    /// See [`ChunkIndex::query`].
+    fn terms_of(&self, text: &str) -> Vec<u32>;
+    /// See [`ChunkIndex::search_weighted`].
+    fn best(&self, terms: &[(u32, f64)], limit: usize, scores: &mut Vec<f64>) -> Vec<usize>;
+    /// The chunks at `positions`, analysed, in that order.
+    fn fetch(&self, positions: &[usize]) -> Result<Vec<(Chunk, Arc<Analysed>)>, StoreError>;
+}
+
+impl Ranking for ChunkIndex {
+    fn chunk_count(&self) -> usize {
+        self.len()
+    }
+    fn terms_of(&self, text: &str) -> Vec<u32> {
+        self.query(text)
+    }
+    fn best(&self, terms: &[(u32, f64)], limit: usize, scores: &mut Vec<f64>) -> Vec<usize> {
+        self.search_weighted(terms, limit, scores)
+    }
+    fn fetch(&self, positions: &[usize]) -> Result<Vec<(Chunk, Arc<Analysed>)>, StoreError> {
+        Ok(positions.iter().map(|&at| (self.chunk(at).clone(), self.analysed(at))).collect())
+    }
+}
+
+impl Ranking for Loaded<'_> {
+    fn chunk_count(&self) -> usize {
+        self.len()
+    }
+    fn terms_of(&self, text: &str) -> Vec<u32> {
+        self.query(text)
+    }
+    fn best(&self, terms: &[(u32, f64)], limit: usize, scores: &mut Vec<f64>) -> Vec<usize> {
+        self.search_weighted(terms, limit, scores)
+    }
+    fn fetch(&self, positions: &[usize]) -> Result<Vec<(Chunk, Arc<Analysed>)>, StoreError> {
+        self.chunks(positions)
+    }
+}
+
+/// Calls `f` with the key of each content word of `text` (function words left out): the
+/// terms chunks are indexed and queried by.
+fn for_each_key(text: &str, mut f: impl FnMut(&str)) {
+    for_each_word(text, |lower| {
+        if !lexicon::is_stopword(lower) {
+            f(&lexicon::key(lower));
+        }
+    });
 }
 
 /// Calls `f` with each word of `text` (a run of letters and digits), lower-cased and without

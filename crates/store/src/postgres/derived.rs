@@ -1,0 +1,104 @@
+//! Derived data kept in the store for one state of its chunks ([`Store::persist_derived`],
+//! [`Store::read_persisted`]). The state is the store's generation; writing derived data
+//! does not bump it.
+
+use postgres::Transaction;
+use postgres::binary_copy::BinaryCopyInWriter;
+use postgres::types::Type;
+
+use super::{CHUNK_SELECT, PostgresStore, WRITE_LOCK, chunk_row, generation_of};
+use crate::PersistedView;
+use crate::error::{Result, SqlContext};
+use crate::model::Chunk;
+
+/// The generation as bytes (8, little-endian).
+pub(super) fn state_of(tx: &mut Transaction<'_>) -> Result<Vec<u8>> {
+    Ok(generation_of(tx)?.to_le_bytes().to_vec())
+}
+
+impl PostgresStore {
+    pub(super) fn persist_derived_entries(
+        &self,
+        name: &str,
+        state: &[u8],
+        entries: &mut dyn Iterator<Item = (Vec<u8>, Vec<u8>)>,
+    ) -> Result<bool> {
+        self.with_client(|c| {
+            let mut tx = c.transaction().ctx("begin write")?;
+            // In turn with writers: the generation read here holds until the commit.
+            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&WRITE_LOCK]).ctx("lock for write")?;
+            if state_of(&mut tx)? != state {
+                return Ok(false);
+            }
+            tx.execute("DELETE FROM derived WHERE name = $1", &[&name]).ctx("clear derived data")?;
+            {
+                let sink = tx.copy_in("COPY derived (name, key, value) FROM STDIN BINARY").ctx("write derived data")?;
+                let mut writer = BinaryCopyInWriter::new(sink, &[Type::TEXT, Type::BYTEA, Type::BYTEA]);
+                for (key, value) in entries {
+                    writer.write(&[&name, &key, &value]).ctx("write derived data")?;
+                }
+                writer.finish().ctx("write derived data")?;
+            }
+            tx.execute(
+                "INSERT INTO derived_state (name, state) VALUES ($1, $2) \
+                 ON CONFLICT (name) DO UPDATE SET state = EXCLUDED.state",
+                &[&name, &state],
+            )
+            .ctx("write derived state")?;
+            tx.commit().ctx("commit")?;
+            Ok(true)
+        })
+    }
+
+    pub(super) fn read_persisted_entries(
+        &self,
+        name: &str,
+        read: &mut dyn FnMut(&dyn PersistedView) -> Result<()>,
+    ) -> Result<bool> {
+        self.read(|tx| {
+            let kept: Option<Vec<u8>> = tx
+                .query_opt("SELECT state FROM derived_state WHERE name = $1", &[&name])
+                .ctx("read derived state")?
+                .map(|r| r.try_get(0))
+                .transpose()
+                .ctx("read derived state")?;
+            if kept != Some(state_of(tx)?) {
+                return Ok(false);
+            }
+            // The view needs `&self` reads on a `&mut` transaction: it borrows it in a cell.
+            let view = View { tx: std::cell::RefCell::new(tx), name };
+            read(&view)?;
+            Ok(true)
+        })
+    }
+}
+
+struct View<'a, 'b> {
+    tx: std::cell::RefCell<&'a mut Transaction<'b>>,
+    name: &'a str,
+}
+
+impl PersistedView for View<'_, '_> {
+    fn values(&self, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>> {
+        let mut tx = self.tx.borrow_mut();
+        let rows = tx
+            .query("SELECT key, value FROM derived WHERE name = $1 AND key = ANY($2)", &[&self.name, &keys])
+            .ctx("read derived data")?;
+        let mut found: std::collections::HashMap<Vec<u8>, Vec<u8>> = std::collections::HashMap::with_capacity(rows.len());
+        for r in rows {
+            found.insert(r.try_get(0).ctx("read derived data")?, r.try_get(1).ctx("read derived data")?);
+        }
+        Ok(keys.iter().map(|k| found.remove(k)).collect())
+    }
+
+    fn chunks(&self, ids: &[&str]) -> Result<Vec<Option<Chunk>>> {
+        let mut tx = self.tx.borrow_mut();
+        let rows = tx.query(&format!("{CHUNK_SELECT} WHERE c.id = ANY($1)"), &[&ids]).ctx("read chunks")?;
+        let mut found: std::collections::HashMap<String, Chunk> = std::collections::HashMap::with_capacity(rows.len());
+        for r in &rows {
+            let chunk = chunk_row(r)?;
+            found.insert(chunk.id.clone(), chunk);
+        }
+        Ok(ids.iter().map(|id| found.remove(*id)).collect())
+    }
+}
