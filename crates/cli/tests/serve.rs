@@ -58,22 +58,31 @@ impl Drop for Serve {
 
 /// One request on its own connection: (status, body).
 fn call(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> (u16, Vec<u8>) {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    try_call(addr, method, path, body).unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+}
+
+/// [`call`], with a failure to connect, send or read (or a malformed response) as an error
+/// rather than a panic, for the load test, which counts every failure.
+fn try_call(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> Result<(u16, Vec<u8>), String> {
+    let mut s = TcpStream::connect(addr).map_err(|e| format!("connect: {e}"))?;
+    s.set_read_timeout(Some(Duration::from_secs(120))).map_err(|e| e.to_string())?;
     let body = body.map(Value::to_string).unwrap_or_default();
     let req = format!(
         "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer {TOKEN}\r\n\
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
-    s.write_all(req.as_bytes()).unwrap();
+    s.write_all(req.as_bytes()).map_err(|e| format!("send: {e}"))?;
     let mut raw = Vec::new();
-    s.read_to_end(&mut raw).unwrap();
-    let end = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let status = String::from_utf8_lossy(&raw[9..12]).parse().unwrap();
+    s.read_to_end(&mut raw).map_err(|e| format!("read: {e}"))?;
+    let malformed = || format!("malformed response: {:?}", String::from_utf8_lossy(&raw[..raw.len().min(200)]));
+    let end = raw.windows(4).position(|w| w == b"\r\n\r\n").ok_or_else(malformed)?;
+    let status = raw.get(9..12).and_then(|c| String::from_utf8_lossy(c).parse().ok()).ok_or_else(malformed)?;
     let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
-    assert!(!head.contains("transfer-encoding: chunked"), "responses have a length");
-    (status, raw[end + 4..].to_vec())
+    if head.contains("transfer-encoding: chunked") {
+        return Err("a chunked response: responses have a length".into());
+    }
+    Ok((status, raw[end + 4..].to_vec()))
 }
 
 fn json_of(bytes: &[u8]) -> Value {
@@ -453,4 +462,197 @@ fn two_replicas_share_one_postgres_store() {
     // Ingesting the same document through B is a no-op: one store, no duplicates.
     assert_eq!(post(b.addr, "/v1/ingest", &docs)["unchanged_documents"], 1);
     assert_eq!(fx.open().stats().unwrap().documents, 1);
+}
+
+/// How long the replicas are loaded: 30 s (`WARRANT_LOAD_SECS` shortens it for local runs).
+const LOAD_SECS: u64 = 30;
+/// Documents per ingest request under load.
+const LOAD_BATCH: u64 = 4;
+
+/// Document `n` of load writer `w`, and its chunk count: `1 + n % 3` short paragraphs (one
+/// chunk each), each stating a `requires` fact in words no other document and no checked
+/// claim uses, so the checks' answers do not depend on how much has been ingested.
+fn load_doc(w: usize, n: u64) -> (Value, u64) {
+    let paragraphs = 1 + n % 3;
+    let text: Vec<String> =
+        (0..paragraphs).map(|p| format!("The gateway gw{w}x{n}p{p} requires certificate ct{w}x{n}p{p}.")).collect();
+    (json!({"id": format!("load-{w}-{n}"), "text": text.join("\n\n")}), paragraphs)
+}
+
+/// Every failure the load generator saw: a request that failed or did not answer 200 (with
+/// a body excerpt), or an answer that was wrong.
+#[derive(Default)]
+struct Failures(std::sync::Mutex<Vec<String>>);
+
+impl Failures {
+    fn add(&self, what: String) {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(what);
+    }
+
+    /// POSTs `body` to replica `r`: the JSON answer, or `None` after recording the failure.
+    fn post(&self, r: usize, addr: SocketAddr, path: &str, body: &Value) -> Option<Value> {
+        match try_call(addr, "POST", path, Some(body)) {
+            Ok((200, b)) => serde_json::from_slice(&b)
+                .map_err(|e| self.add(format!("replica {r} {path}: 200 but not JSON ({e}): {}", excerpt(&b))))
+                .ok(),
+            Ok((status, b)) => {
+                self.add(format!("replica {r} {path}: {status} {}", excerpt(&b)));
+                None
+            }
+            Err(e) => {
+                self.add(format!("replica {r} {path}: {e}"));
+                None
+            }
+        }
+    }
+}
+
+fn excerpt(body: &[u8]) -> String {
+    String::from_utf8_lossy(&body[..body.len().min(300)]).into_owned()
+}
+
+/// Stateless replicas under load: two servers on one PostgreSQL store, for 30 s, take new
+/// documents (the same ones through both at once, then again through the other: each is
+/// written exactly once) and checks through both alternately. Nothing fails, nothing is lost
+/// or stored twice, and both replicas end with the same answer.
+#[test]
+fn two_replicas_under_concurrent_ingest_and_checks() {
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::time::Instant;
+    let Some(fx) = backends::Backend::Postgres.fresh() else { return };
+    let secs = std::env::var("WARRANT_LOAD_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(LOAD_SECS);
+    let dir = tempfile::tempdir().unwrap();
+    let token = dir.path().join("token");
+    let url = std::ffi::OsStr::new(fx.location());
+    let replicas = [Serve::start_on(url, &token, &[]), Serve::start_on(url, &token, &[])];
+    let addrs = [replicas[0].addr, replicas[1].addr];
+
+    let base = json!({"documents": [{"id": "auth", "text": "Session tokens expire after 15 minutes of inactivity."}]});
+    let base_facts = post(addrs[0], "/v1/ingest", &base)["facts"].as_u64().unwrap();
+    let claim = json!({"answer": "Session tokens expire after 30 minutes of inactivity."});
+    let first = post(addrs[1], "/v1/check", &claim);
+    assert_eq!(first["summary"]["contradicted"], 1, "{first}");
+    assert_eq!(post(addrs[0], "/v1/check", &claim), first);
+    // What every check under load must answer (scores may move as the index grows).
+    let verdict = json!([first["gate"], first["summary"]]);
+
+    // The generator is bounded: 2 writers (at most 2 ingests and a search or an ingest in
+    // flight each) and 2 checkers, so at most 6 requests at once over both replicas, far
+    // below a replica's --max-concurrency (256; more would be refused with 429 by design).
+    // Each request is small and ingests take turns on the store's write lock, so none comes
+    // near the 30 s --timeout (503 by design). Either status here is therefore a failure.
+    let failures = Failures::default();
+    let expected: std::sync::Mutex<BTreeMap<String, u64>> = std::sync::Mutex::new(BTreeMap::from([("auth".into(), 1)]));
+    let (facts, batches, checks) = (AtomicU64::new(base_facts), AtomicU64::new(0), AtomicU64::new(0));
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    std::thread::scope(|s| {
+        for w in 0..2 {
+            let (home, other) = (w, 1 - w);
+            let (failures, expected, facts, batches) = (&failures, &expected, &facts, &batches);
+            s.spawn(move || {
+                let mut previous: Option<Value> = None;
+                let mut n = 0;
+                while Instant::now() < deadline {
+                    let docs: Vec<(Value, u64)> = (n..n + LOAD_BATCH).map(|i| load_doc(w, i)).collect();
+                    let body = json!({"documents": docs.iter().map(|d| &d.0).collect::<Vec<_>>()});
+                    let chunks: u64 = docs.iter().map(|d| d.1).sum();
+                    // The same new documents through both replicas at once.
+                    let (a, b) = std::thread::scope(|s2| {
+                        let b = s2.spawn(|| failures.post(other, addrs[other], "/v1/ingest", &body));
+                        (failures.post(home, addrs[home], "/v1/ingest", &body), b.join().unwrap())
+                    });
+                    if let (Some(a), Some(b)) = (a, b) {
+                        let sum = |k: &str| a[k].as_u64().unwrap_or(u64::MAX).saturating_add(b[k].as_u64().unwrap_or(u64::MAX));
+                        let got = [sum("documents"), sum("unchanged_documents"), sum("chunks")];
+                        if got != [LOAD_BATCH, LOAD_BATCH, chunks] {
+                            failures.add(format!(
+                                "writer {w}, documents {n}..: [written, unchanged, chunks] over both replicas {got:?}, \
+                                 expected [{LOAD_BATCH}, {LOAD_BATCH}, {chunks}]: {a} / {b}"
+                            ));
+                        }
+                        facts.fetch_add(sum("facts"), Ordering::SeqCst);
+                    }
+                    // Each replica sees what the other wrote, on its next request.
+                    let probe = json!({"query": format!("gw{w}x{n}p0")});
+                    if let Some(hits) = failures.post(other, addrs[other], "/v1/search", &probe)
+                        && hits[0]["chunkId"] != format!("load-{w}-{n}#1")
+                    {
+                        failures.add(format!("replica {other} did not find load-{w}-{n}#1: {hits}"));
+                    }
+                    // The previous batch again, through the other replica: nothing to write.
+                    if let Some(prev) = previous.replace(body)
+                        && let Some(r) = failures.post(other, addrs[other], "/v1/ingest", &prev)
+                        && (&r["documents"], &r["unchanged_documents"]) != (&json!(0), &json!(LOAD_BATCH))
+                    {
+                        failures.add(format!("writer {w}: re-ingest through replica {other} wrote something: {r}"));
+                    }
+                    let mut e = expected.lock().unwrap();
+                    e.extend(docs.iter().map(|(d, c)| (d["id"].as_str().unwrap().to_string(), *c)));
+                    drop(e);
+                    batches.fetch_add(1, Ordering::SeqCst);
+                    n += LOAD_BATCH;
+                }
+            });
+        }
+        for c in 0..2 {
+            let (failures, checks, claim, verdict) = (&failures, &checks, &claim, &verdict);
+            s.spawn(move || {
+                let mut i = c;
+                while Instant::now() < deadline {
+                    let r = i % 2; // both replicas, alternately
+                    i += 1;
+                    if let Some(report) = failures.post(r, addrs[r], "/v1/check", claim) {
+                        let got = json!([report["gate"], report["summary"]]);
+                        if got != *verdict {
+                            failures.add(format!("replica {r}: check answered {got}, expected {verdict}"));
+                        }
+                        checks.fetch_add(1, Ordering::SeqCst);
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.0.into_inner().unwrap();
+    assert!(failures.is_empty(), "{} failures under load:\n{}", failures.len(), failures.join("\n"));
+    let expected = expected.into_inner().unwrap();
+    let (batches, checks) = (batches.into_inner(), checks.into_inner());
+    eprintln!("load: {secs} s, {batches} batches ({} documents), {checks} checks, no failure", expected.len() - 1);
+    assert!(batches >= 2 && checks >= 2, "too little load to mean anything: {batches} batches, {checks} checks");
+
+    // Directly in the store: exactly the documents ingested, each chunk once.
+    let store = fx.open();
+    let ids: BTreeSet<String> = store.documents().unwrap().into_iter().map(|d| d.id).collect();
+    assert_eq!(ids.len(), expected.len(), "documents lost or extra");
+    assert!(ids.iter().eq(expected.keys()), "the stored document ids are not the ingested ones");
+    let mut chunk_ids = Vec::new();
+    store.visit_chunks(&mut |c| chunk_ids.push(c.id)).unwrap();
+    let want: BTreeSet<String> = expected.iter().flat_map(|(id, n)| (1..=*n).map(move |k| format!("{id}#{k}"))).collect();
+    assert_eq!(chunk_ids.len(), want.len(), "as many chunks as the documents have");
+    assert_eq!(chunk_ids.into_iter().collect::<BTreeSet<_>>(), want, "each chunk once");
+    let stats = store.stats().unwrap();
+    let facts = facts.into_inner();
+    assert_eq!((stats.documents, stats.chunks, stats.total_facts), (expected.len() as u64, want.len() as u64, facts));
+    fx.assert_sound();
+    // Through the CLI: every fact once.
+    let out = warrant().args(["facts", "--store", fx.location()]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count() as u64, facts);
+
+    // Through each replica: every document is there, unchanged; both answer the same check.
+    let all: Vec<Value> = expected
+        .keys()
+        .map(|id| match id.strip_prefix("load-").and_then(|r| r.split_once('-')) {
+            Some((w, n)) => load_doc(w.parse().unwrap(), n.parse().unwrap()).0,
+            None => base["documents"][0].clone(),
+        })
+        .collect();
+    let all = json!({"documents": all});
+    for addr in addrs {
+        let again = post(addr, "/v1/ingest", &all);
+        assert_eq!((&again["documents"], &again["unchanged_documents"]), (&json!(0), &json!(expected.len())), "{again}");
+    }
+    let last = post(addrs[0], "/v1/check", &claim);
+    assert_eq!(json!([last["gate"], last["summary"]]), verdict);
+    assert_eq!(post(addrs[1], "/v1/check", &claim), last, "both replicas answer alike");
 }

@@ -15,7 +15,7 @@ use assert_cmd::Command;
 use serde_json::{Value, json};
 use warrant_store::{FactQuery, SqliteStore, Store};
 use warrant_testkit::write_file as write;
-use warrant_testkit::{data_dir, warrant, warrant_std};
+use warrant_testkit::{data_dir, kill_trial, warrant, warrant_std};
 
 fn stdout_json(c: &mut Command) -> Value {
     let out = ok(c);
@@ -289,40 +289,15 @@ fn sigkill_mid_ingest_leaves_old_or_new_state() {
 
     let wal = store_dir.join("store.sqlite-wal");
     assert!(!wal.exists() || std::fs::metadata(&wal).unwrap().len() == 0, "the first ingest checkpointed its WAL");
-    let mut child = warrant_std()
+    let mut ingest = warrant_std();
+    ingest
         .args(["ingest", "--format", "json", "--store"])
         .arg(&store_dir)
         .arg(&v2)
         // A small page cache: the transaction spills to the WAL early, which shows it started.
-        .env("WARRANT_STORE_CACHE_MB", "2")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    // Wait until the write transaction is spilling pages into the WAL, then kill.
-    let started = Instant::now();
-    loop {
-        let len = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
-        if len > 0 {
-            break;
-        }
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the ingest finished before it could be interrupted; make the corpus larger"
-        );
-        assert!(started.elapsed() < Duration::from_secs(300), "the ingest never started writing");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert!(child.try_wait().unwrap().is_none(), "still running when killed");
-    child.kill().unwrap(); // SIGKILL on Unix
-    let status = child.wait().unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        assert_eq!(status.signal(), Some(9), "{status:?}");
-    }
-    #[cfg(not(unix))]
-    assert!(!status.success());
+        .env("WARRANT_STORE_CACHE_MB", "2");
+    // Killed once the write transaction is spilling pages into the WAL.
+    kill_trial(&mut ingest, Duration::from_secs(300), |_| std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0));
 
     let store = SqliteStore::open_existing(&store_dir).unwrap();
     assert_eq!(store.integrity_check().unwrap(), "ok");
@@ -338,65 +313,138 @@ fn sigkill_mid_ingest_leaves_old_or_new_state() {
     assert_eq!(assert_each_document_old_or_new(&store, old, new), (0, new));
 }
 
-/// The same on PostgreSQL: an ingest killed inside its write transaction (it holds the
-/// writers' advisory lock and has written rows) leaves the store as it was.
+/// Kill trials on PostgreSQL, each on the same database.
+const KILL_TRIALS: usize = 10;
+/// The trials' kill points come from this seed, or from `WARRANT_KILL_SEED` (to replay one).
+const KILL_SEED: u64 = 0x5752_4e54_6b69_6c6c;
+/// The ingest's connections carry this name, so the test can find them.
+const KILL_APP: &str = "warrant-kill-trial";
+
+/// Row counts of a PostgreSQL store, read directly (no store cache in the way):
+/// documents, chunks, postings, facts, entities, mentions.
+fn pg_counts(db: &mut postgres::Client) -> [i64; 6] {
+    let row = db
+        .query_one(
+            "SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM chunks), (SELECT count(*) FROM postings), \
+                    (SELECT count(*) FROM facts), (SELECT count(*) FROM entities), (SELECT count(*) FROM mentions)",
+            &[],
+        )
+        .unwrap();
+    std::array::from_fn(|i| row.get(i))
+}
+
+/// Rows that belong to nothing, by kind (all must be 0): chunks without their document,
+/// extracted facts and mentions without their chunk, mentions without their entity, entities
+/// nothing mentions. (Postings without a chunk: [`backends::Fixture::assert_sound`].)
+fn pg_orphans(db: &mut postgres::Client) -> Vec<(&'static str, i64)> {
+    let row = db
+        .query_one(
+            "SELECT (SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.seq = c.doc_seq)), \
+                    (SELECT count(*) FROM facts f WHERE NOT f.manual \
+                        AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.doc_seq = f.doc_seq AND c.idx = f.chunk_idx)), \
+                    (SELECT count(*) FROM mentions m WHERE m.doc_seq IS NOT NULL \
+                        AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.doc_seq = m.doc_seq AND c.idx = m.chunk_idx)), \
+                    (SELECT count(*) FROM mentions m WHERE NOT EXISTS (SELECT 1 FROM entities e WHERE e.id = m.entity_id)), \
+                    (SELECT count(*) FROM entities e WHERE NOT EXISTS (SELECT 1 FROM mentions m WHERE m.entity_id = e.id))",
+            &[],
+        )
+        .unwrap();
+    ["chunks", "facts", "mentions (chunk)", "mentions (entity)", "entities"].into_iter().zip((0..5).map(|i| row.get(i))).collect()
+}
+
+/// The same on PostgreSQL, ten times over on one database: an ingest killed at a random point
+/// — from its start, through its write transaction, to its last statement before the commit —
+/// leaves the store exactly as it was, with no orphan rows; afterwards the same ingest
+/// completes with the counts of a clean ingest of the same input into a fresh database.
 #[test]
 fn sigkill_mid_ingest_leaves_old_or_new_state_on_postgres() {
     let Some(fx) = backends::Backend::Postgres.fresh() else { return };
+    let Some(clean) = backends::Backend::Postgres.fresh() else { return };
     let url = fx.location().to_string();
     let dir = tempfile::tempdir().unwrap();
-    let (old, new) = (400, 5000);
+    // v2 replaces v1's documents and adds more: the killed ingests update, delete and insert.
+    let (old, new) = (100, 400);
     let v1 = write(dir.path(), "v1.jsonl", corpus(old, 1));
     let v2 = write(dir.path(), "v2.jsonl", corpus(new, 2));
+    let ingest = |store: &str| stdout_json(warrant().args(["ingest", "--format", "json", "--store", store]).arg(&v2));
+
+    // The reference: v2 into a fresh database.
+    let reference = ingest(clean.location());
+    let expected = pg_counts(&mut postgres::Client::connect(clean.location(), postgres::NoTls).unwrap());
+    drop(clean);
+
     warrant().args(["ingest", "--store", &url]).arg(&v1).assert().code(0);
-    let mut watch = postgres::Client::connect(&url, postgres::NoTls).unwrap();
-    let mut child = warrant_std()
-        .args(["ingest", "--format", "json", "--store", &url])
-        .arg(&v2)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    // Wait until the write transaction holds the lock and has inserted rows of its own
-    // (chunk keys past the first ingest's), then kill.
-    let before: i64 = watch.query_one("SELECT max(pk) FROM chunks", &[]).unwrap().get(0);
-    let started = Instant::now();
-    loop {
-        let writing: bool = watch
-            .query_one(
-                "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted) \
-                 AND (SELECT last_value FROM chunks_pk_seq) > $1::bigint + 200",
-                &[&before],
-            )
-            .unwrap()
-            .get(0);
-        if writing {
-            break;
-        }
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the ingest finished before it could be interrupted; make the corpus larger"
-        );
-        assert!(started.elapsed() < Duration::from_secs(300), "the ingest never started writing");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert!(child.try_wait().unwrap().is_none(), "still running when killed");
-    child.kill().unwrap(); // SIGKILL on Unix
-    let status = child.wait().unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        assert_eq!(status.signal(), Some(9), "{status:?}");
-    }
-    fx.assert_sound();
+    let mut db = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let before = pg_counts(&mut db);
+    let generation: i64 = db.query_one("SELECT generation FROM store_state", &[]).unwrap().get(0);
+    let seed = std::env::var("WARRANT_KILL_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(KILL_SEED);
+    eprintln!("kill trials: seed {seed} (replay with WARRANT_KILL_SEED={seed})");
+    let mut rng = warrant_testkit::synth::Rng(seed);
+    let named = format!("{url}{}application_name={KILL_APP}", if url.contains('?') { '&' } else { '?' });
     let store = fx.open();
-    let (olds, news) = assert_each_document_old_or_new(&*store, old, new);
-    assert_eq!(olds + news, store.stats().unwrap().documents as usize);
-    assert_eq!((olds, news), (old, 0), "one transaction: the killed ingest left no trace");
-    // The same ingest, uninterrupted, then completes (the server ended the killed session and
-    // released its lock).
-    let s = stdout_json(warrant().args(["ingest", "--format", "json", "--store", &url]).arg(&v2));
-    assert_eq!(s["documents"], new);
+    // How long the ingest takes to reach its commit, from its start: the first trial's
+    // measure (it is killed there), the range of the others' random kill points.
+    let mut length = None;
+    for trial in 1..=KILL_TRIALS {
+        // The gate: while the test holds the store_state row, the ingest stops at its last
+        // statement (the generation bump), just before its commit. No kill point can fall
+        // after the commit, so the store must be exactly as before every kill; an ingest that
+        // reaches the gate before its kill point is killed there.
+        let mut gate = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        let mut held = gate.transaction().unwrap();
+        held.execute("SELECT 1 FROM store_state FOR UPDATE", &[]).unwrap();
+        let at = length.map(|l: Duration| l.mul_f64(rng.below(1000) as f64 / 1000.0));
+        let mut cmd = warrant_std();
+        cmd.args(["ingest", "--format", "json", "--store", &named]).arg(&v2);
+        let mut phase = "";
+        let killed = kill_trial(&mut cmd, Duration::from_secs(300), |t| {
+            if at.is_some_and(|at| t < at) {
+                return false;
+            }
+            // Where the ingest is, for the log: waiting at the gate, writing, or not yet.
+            let row = db
+                .query_one(
+                    "SELECT bool_or(wait_event_type = 'Lock' AND query LIKE 'UPDATE store_state%'), \
+                            EXISTS (SELECT 1 FROM pg_locks l JOIN pg_stat_activity a USING (pid) \
+                                    WHERE l.locktype = 'advisory' AND l.granted AND a.application_name = $1) \
+                     FROM pg_stat_activity WHERE application_name = $1",
+                    &[&KILL_APP],
+                )
+                .unwrap();
+            phase = match (row.get::<_, Option<bool>>(0), row.get::<_, bool>(1)) {
+                (Some(true), _) => "at the commit",
+                (_, true) => "writing",
+                _ => "before writing",
+            };
+            at.is_some() || phase == "at the commit"
+        });
+        length.get_or_insert(killed);
+        held.rollback().unwrap();
+        drop(gate);
+        eprintln!("trial {trial}: killed after {killed:?} ({phase})");
+        // The server ends the killed session when it next reads from it (at once when idle;
+        // after its statement when running one): wait until it has gone.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while db
+            .query_one("SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = $1)", &[&KILL_APP])
+            .unwrap()
+            .get::<_, bool>(0)
+        {
+            assert!(Instant::now() < deadline, "trial {trial}: the killed ingest's session is still open");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        fx.assert_sound();
+        assert_eq!(pg_counts(&mut db), before, "trial {trial}: the killed ingest left rows behind");
+        let now: i64 = db.query_one("SELECT generation FROM store_state", &[]).unwrap().get(0);
+        assert_eq!(now, generation, "trial {trial}: nothing was committed");
+        assert!(pg_orphans(&mut db).iter().all(|(_, n)| *n == 0), "trial {trial}: orphans {:?}", pg_orphans(&mut db));
+        assert_eq!(assert_each_document_old_or_new(&*store, old, new), (old, 0), "trial {trial}");
+    }
+    // The same ingest, uninterrupted, then completes: as a clean ingest does, and to the
+    // same counts (v1's documents all replaced, their orphaned entities pruned).
+    assert_eq!(ingest(&url), reference);
+    assert_eq!(pg_counts(&mut db), expected);
+    assert!(pg_orphans(&mut db).iter().all(|(_, n)| *n == 0), "orphans {:?}", pg_orphans(&mut db));
     assert_eq!(assert_each_document_old_or_new(&*store, old, new), (0, new));
     fx.assert_sound();
 }

@@ -7,6 +7,7 @@
 //! - **The CLI.** [`warrant()`] (and [`warrant_at`], [`warrant_std`]) run the `warrant` binary
 //!   in a clean environment, for `warrant-cli`'s integration tests ([`cli`]).
 //! - **A fake LLM endpoint** on loopback ([`fake_llm`]).
+//! - **Kill trials**: a process SIGKILLed at a chosen point ([`kill_trial`]).
 //! - **Synthetic data** for benchmarks: a seeded generator and pseudo-words ([`synth`]).
 //!
 //! # Expected output: golden files and snapshots
@@ -100,6 +101,7 @@ pub fn gsm8k_solution_texts() -> Option<Vec<String>> {
 mod cli;
 mod fake_llm;
 mod golden;
+mod kill;
 
 pub mod synth;
 
@@ -113,3 +115,4 @@ pub fn write_file(dir: &Path, name: &str, content: impl AsRef<[u8]>) -> PathBuf 
 pub use cli::{clean_env, warrant, warrant_at, warrant_bin, warrant_std};
 pub use fake_llm::{FakeLlm, Reply, Rule};
 pub use golden::assert_golden;
+pub use kill::kill_trial;
