@@ -33,6 +33,7 @@
 mod analyze;
 mod location;
 mod schema;
+mod tls;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -40,8 +41,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use postgres::binary_copy::BinaryCopyInWriter;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{ToSql, Type};
-use postgres::{Client, IsolationLevel, NoTls, Row, Statement, Transaction};
+use postgres::{Client, IsolationLevel, Row, Statement, Transaction};
 use serde_json::Value;
+use tokio_postgres_rustls::MakeRustlsConnect;
 use warrant_facts::{
     Fact, Object, Polarity, Signature, Span, canonical_entity, entity_match_key, normalize_version, numbers_equal,
 };
@@ -77,7 +79,7 @@ const B: f64 = 0.75;
 pub struct PostgresStore {
     /// The URL as it may be shown (password redacted).
     location: String,
-    config: postgres::Config,
+    endpoint: Endpoint,
     idle: Mutex<Vec<Client>>,
     analyzer: Mutex<Analyzer>,
     terms: Mutex<TermCache>,
@@ -113,8 +115,23 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-fn connect(config: &postgres::Config, location: &str) -> Result<Client> {
-    config.connect(NoTls).map_err(|source| StoreError::Connect { location: location.to_string(), source })
+/// Where and how to connect: the driver's settings and the TLS connector (`sslmode`).
+struct Endpoint {
+    config: postgres::Config,
+    tls: MakeRustlsConnect,
+}
+
+impl Endpoint {
+    fn of(url: &str, location: &str) -> Result<Self> {
+        let (url, settings) = tls::split(url, location)?;
+        let mut config = location::config(&url)?;
+        config.ssl_mode(settings.mode.ssl_mode());
+        Ok(Self { config, tls: tls::connector(&settings, location)? })
+    }
+
+    fn connect(&self, location: &str) -> Result<Client> {
+        self.config.connect(self.tls.clone()).map_err(|source| StoreError::Connect { location: location.to_string(), source })
+    }
 }
 
 /// The store's schema version: `None` when the database has no Warrant schema.
@@ -138,8 +155,8 @@ impl PostgresStore {
     /// [`StoreError::SchemaTooNew`] when a newer Warrant migrated it).
     pub fn open(url: &str) -> Result<Self> {
         let location = redact(url);
-        let config = location::config(url)?;
-        let mut client = connect(&config, &location)?;
+        let endpoint = Endpoint::of(url, &location)?;
+        let mut client = endpoint.connect(&location)?;
         let supported = schema::current_version();
         match schema_version_of(&mut client)? {
             Some(v) if v > supported => return Err(StoreError::SchemaTooNew { found: v, supported }),
@@ -148,7 +165,7 @@ impl PostgresStore {
         }
         Ok(Self {
             location,
-            config,
+            endpoint,
             idle: Mutex::new(vec![client]),
             analyzer: Mutex::new(Analyzer::new()?),
             terms: Mutex::default(),
@@ -162,8 +179,7 @@ impl PostgresStore {
     /// already current is left alone, a newer one refused.
     pub fn migrate(url: &str) -> Result<(i64, i64)> {
         let location = redact(url);
-        let config = location::config(url)?;
-        let mut client = connect(&config, &location)?;
+        let mut client = Endpoint::of(url, &location)?.connect(&location)?;
         let mut tx = client.transaction().ctx("begin migration")?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATE_LOCK]).ctx("lock for migration")?;
         tx.batch_execute(schema::VERSION_TABLE).ctx("create schema_version")?;
@@ -203,7 +219,7 @@ impl PostgresStore {
         let pooled = lock(&self.idle).pop();
         let mut client = match pooled {
             Some(c) if !c.is_closed() => c,
-            _ => connect(&self.config, &self.location)?,
+            _ => self.endpoint.connect(&self.location)?,
         };
         let out = f(&mut client);
         if !client.is_closed() {
