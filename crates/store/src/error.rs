@@ -49,7 +49,7 @@ pub enum StoreError {
     },
     /// A PostgreSQL store that cannot be reached (the location is shown without its password).
     #[cfg(feature = "postgres")]
-    #[error("cannot connect to the PostgreSQL store {location}: {source}")]
+    #[error("cannot connect to the PostgreSQL store {location}: {}", with_causes(.source))]
     Connect {
         /// The store's URL, password redacted.
         location: String,
@@ -105,4 +105,21 @@ impl<T> SqlContext<T> for std::result::Result<T, postgres::Error> {
     fn ctx(self, context: &'static str) -> Result<T> {
         self.map_err(|source| StoreError::Postgres { context, source })
     }
+}
+
+/// An error with its causes (`a: b: c`): the driver's message alone can be only the stage that
+/// failed ("error performing TLS handshake"), its cause the reason (which certificate check).
+#[cfg(feature = "postgres")]
+fn with_causes(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        cause = c.source();
+    }
+    out
 }

@@ -46,6 +46,7 @@ mod ingest;
 #[cfg(not(feature = "postgres"))]
 #[path = "postgres/location.rs"]
 mod location;
+mod mentions;
 mod model;
 #[cfg(feature = "postgres")]
 mod postgres;

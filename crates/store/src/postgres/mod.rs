@@ -21,7 +21,9 @@
 //! (`pg_advisory_xact_lock`): writers serialise as SQLite's `BEGIN IMMEDIATE` does, so a
 //! second ingest of the same documents sees the first one's ingest keys and leaves them
 //! unchanged (unique constraints on document ids, chunk ids and fact keys back this up).
-//! A killed ingest never commits: readers see the previous state. Every write bumps
+//! A killed ingest never commits: readers see the previous state. Documents are written in
+//! batches (a few statements per batch, postings by binary `COPY`), with the results of
+//! writing them one at a time. Every write bumps
 //! `store_state.generation`; [`Store::derived`] values and cached term counts are kept while
 //! it holds, so another process's write is seen on the next call.
 //!
@@ -32,14 +34,17 @@ mod analyze;
 mod derived;
 mod location;
 mod schema;
+mod tls;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use postgres::binary_copy::BinaryCopyInWriter;
 use postgres::fallible_iterator::FallibleIterator;
-use postgres::types::ToSql;
-use postgres::{Client, IsolationLevel, NoTls, Row, Statement, Transaction};
+use postgres::types::{ToSql, Type};
+use postgres::{Client, IsolationLevel, Row, Statement, Transaction};
 use serde_json::Value;
+use tokio_postgres_rustls::MakeRustlsConnect;
 use warrant_facts::{
     Fact, Object, Polarity, Signature, Span, canonical_entity, entity_match_key, normalize_version, numbers_equal,
 };
@@ -47,9 +52,10 @@ use warrant_facts::{
 pub use location::{is_postgres_url, redact};
 pub use schema::current_version as current_postgres_version;
 
-use self::analyze::Analyzer;
+use self::analyze::{Analyzer, Terms};
 use crate::error::{Result, SqlContext, StoreError};
 use crate::ingest::PreparedDocument;
+use crate::mentions::MentionBuffer;
 use crate::model::{
     Chunk, Document, Entity, EntityMention, FactPosition, FactQuery, SearchHit, SignatureMatch, StoreStats, TermStats,
 };
@@ -74,7 +80,7 @@ const B: f64 = 0.75;
 pub struct PostgresStore {
     /// The URL as it may be shown (password redacted).
     location: String,
-    config: postgres::Config,
+    endpoint: Endpoint,
     idle: Mutex<Vec<Client>>,
     analyzer: Mutex<Analyzer>,
     terms: Mutex<TermCache>,
@@ -110,8 +116,23 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-fn connect(config: &postgres::Config, location: &str) -> Result<Client> {
-    config.connect(NoTls).map_err(|source| StoreError::Connect { location: location.to_string(), source })
+/// Where and how to connect: the driver's settings and the TLS connector (`sslmode`).
+struct Endpoint {
+    config: postgres::Config,
+    tls: MakeRustlsConnect,
+}
+
+impl Endpoint {
+    fn of(url: &str, location: &str) -> Result<Self> {
+        let (url, settings) = tls::split(url, location)?;
+        let mut config = location::config(&url)?;
+        config.ssl_mode(settings.mode.ssl_mode());
+        Ok(Self { config, tls: tls::connector(&settings, location)? })
+    }
+
+    fn connect(&self, location: &str) -> Result<Client> {
+        self.config.connect(self.tls.clone()).map_err(|source| StoreError::Connect { location: location.to_string(), source })
+    }
 }
 
 /// The store's schema version: `None` when the database has no Warrant schema.
@@ -135,8 +156,8 @@ impl PostgresStore {
     /// [`StoreError::SchemaTooNew`] when a newer Warrant migrated it).
     pub fn open(url: &str) -> Result<Self> {
         let location = redact(url);
-        let config = location::config(url)?;
-        let mut client = connect(&config, &location)?;
+        let endpoint = Endpoint::of(url, &location)?;
+        let mut client = endpoint.connect(&location)?;
         let supported = schema::current_version();
         match schema_version_of(&mut client)? {
             Some(v) if v > supported => return Err(StoreError::SchemaTooNew { found: v, supported }),
@@ -145,7 +166,7 @@ impl PostgresStore {
         }
         Ok(Self {
             location,
-            config,
+            endpoint,
             idle: Mutex::new(vec![client]),
             analyzer: Mutex::new(Analyzer::new()?),
             terms: Mutex::default(),
@@ -159,8 +180,7 @@ impl PostgresStore {
     /// already current is left alone, a newer one refused.
     pub fn migrate(url: &str) -> Result<(i64, i64)> {
         let location = redact(url);
-        let config = location::config(url)?;
-        let mut client = connect(&config, &location)?;
+        let mut client = Endpoint::of(url, &location)?.connect(&location)?;
         let mut tx = client.transaction().ctx("begin migration")?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATE_LOCK]).ctx("lock for migration")?;
         tx.batch_execute(schema::VERSION_TABLE).ctx("create schema_version")?;
@@ -200,7 +220,7 @@ impl PostgresStore {
         let pooled = lock(&self.idle).pop();
         let mut client = match pooled {
             Some(c) if !c.is_closed() => c,
-            _ => connect(&self.config, &self.location)?,
+            _ => self.endpoint.connect(&self.location)?,
         };
         let out = f(&mut client);
         if !client.is_closed() {
@@ -805,18 +825,6 @@ impl PostgresStore {
     }
 }
 
-/// Mentions buffered before a sorted flush (as the SQLite writer, so insertion order — the
-/// last tie-breaker of mention order — is the same).
-const MENTION_BATCH: usize = 100_000;
-
-struct MentionRow {
-    entity: String,
-    surface: String,
-    span: Option<(i64, i64)>,
-    doc_seq: i64,
-    chunk_idx: i64,
-}
-
 const INSERT_FACT: &str = "INSERT INTO facts (id_key, id, subject, predicate, object_kind, object, qualifiers, version_norm, polarity, \
      confidence, span_start, span_end, doc_id, chunk_id, doc_seq, chunk_idx, manual) \
      VALUES ($17, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)";
@@ -908,22 +916,37 @@ impl FactColumns {
     }
 }
 
-/// One write transaction's statements and buffers (the SQLite writer's, step for step).
+/// Documents gathered into one batch: the batch's documents, chunks, postings and facts are
+/// each one statement (round trips, not rows, are what a remote database charges for).
+const DOC_BATCH: usize = 512;
+/// Text bytes gathered into one batch at most (a large document is a batch of its own).
+const BATCH_BYTES: usize = 4 << 20;
+
+/// A document waiting in the batch: its stored key (`None`: new, inserted with the batch)
+/// and its tokenized chunks.
+struct PendingDocument {
+    seq: Option<i64>,
+    document: PreparedDocument,
+    terms: Vec<Terms>,
+}
+
+/// One write transaction's statements and buffers. It writes what the SQLite writer writes,
+/// in the same order: documents in input order, a replaced document's old rows removed only
+/// after every earlier document's rows are in, mentions flushed at the same points.
 struct Writer<'a, 't> {
     tx: &'a mut Transaction<'t>,
     analyzer: Analyzer,
-    find_document: Statement,
-    insert_document: Statement,
+    find_documents: Statement,
+    insert_documents: Statement,
     update_document: Statement,
-    chunk: Statement,
-    postings: Statement,
-    fact: Statement,
+    clear_document: Statement,
+    chunks: Statement,
+    facts: Statement,
     manual_fact: Statement,
-    entity: Statement,
-    entities: HashSet<String>,
-    new_entities: Vec<(String, String)>,
-    mentions: Vec<MentionRow>,
-    touched: BTreeSet<String>,
+    entities: Statement,
+    mentions: Statement,
+    buffer: MentionBuffer,
+    pending: Vec<PendingDocument>,
     /// Change to the index totals (chunks, tokens).
     delta: (i64, i64),
 }
@@ -931,20 +954,30 @@ struct Writer<'a, 't> {
 impl<'a, 't> Writer<'a, 't> {
     fn new(tx: &'a mut Transaction<'t>) -> Result<Self> {
         let mut p = |sql: &str| tx.prepare(sql).ctx("prepare write");
-        let find_document = p("SELECT seq, ingest_key FROM documents WHERE id = $1")?;
-        let insert_document =
+        let find_documents = p("SELECT id, seq, ingest_key FROM documents WHERE id = ANY($1)")?;
+        // WITH ORDINALITY … ORDER BY: keys are drawn in input order (stored order), in every
+        // multi-row insert below.
+        let insert_documents =
             p("INSERT INTO documents (id, version, version_norm, title, metadata, sha256, ingest_key, char_len, text) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING seq")?;
+             SELECT i, v, vn, t, m, s, k, l, x FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], \
+             $6::text[], $7::text[], $8::bigint[], $9::text[]) WITH ORDINALITY AS d(i, v, vn, t, m, s, k, l, x, n) ORDER BY n \
+             RETURNING id, seq")?;
         let update_document =
             p("UPDATE documents SET id = $1, version = $2, version_norm = $3, title = $4, metadata = $5, sha256 = $6, \
              ingest_key = $7, char_len = $8, text = $9 WHERE seq = $10")?;
-        // WITH ORDINALITY … ORDER BY: keys are drawn in the chunks' order (stored order).
-        let chunk = p("INSERT INTO chunks (id, doc_seq, idx, start, \"end\", text, tokens) \
-             SELECT i, $2, x, s, e, t, k FROM unnest($1::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[], $7::bigint[]) \
-             WITH ORDINALITY AS c(i, x, s, e, t, k, n) ORDER BY n RETURNING pk, idx")?;
-        let postings =
-            p("INSERT INTO postings (term, chunk_pk, tf) SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[])")?;
-        let fact = p(INSERT_FACTS)?;
+        // A replaced document's chunks with their postings, its extracted facts and its
+        // mentions, in one statement: the chunks' count and tokens come back for the index
+        // totals, the entities mentioned for pruning.
+        let clear_document = p("WITH c AS (DELETE FROM chunks WHERE doc_seq = $1 RETURNING pk, tokens), \
+             p AS (DELETE FROM postings WHERE chunk_pk IN (SELECT pk FROM c)), \
+             f AS (DELETE FROM facts WHERE doc_seq = $1 AND NOT manual), \
+             m AS (DELETE FROM mentions WHERE doc_seq = $1 RETURNING entity_id) \
+             SELECT (SELECT count(*) FROM c), (SELECT coalesce(sum(tokens), 0)::bigint FROM c), \
+             ARRAY(SELECT DISTINCT entity_id FROM m)")?;
+        let chunks = p("INSERT INTO chunks (id, doc_seq, idx, start, \"end\", text, tokens) \
+             SELECT i, d, x, s, e, t, k FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[], \
+             $7::bigint[]) WITH ORDINALITY AS c(i, d, x, s, e, t, k, n) ORDER BY n RETURNING pk, doc_seq, idx")?;
+        let facts = p(INSERT_FACTS)?;
         let manual_fact = p(&format!(
             "{INSERT_FACT} ON CONFLICT (id_key) DO UPDATE SET id = excluded.id, subject = excluded.subject, predicate = excluded.predicate, \
              object_kind = excluded.object_kind, object = excluded.object, qualifiers = excluded.qualifiers, \
@@ -952,23 +985,25 @@ impl<'a, 't> Writer<'a, 't> {
              span_start = excluded.span_start, span_end = excluded.span_end, doc_id = excluded.doc_id, \
              chunk_id = excluded.chunk_id, doc_seq = excluded.doc_seq, chunk_idx = excluded.chunk_idx, manual = true"
         ))?;
-        let entity =
+        let entities =
             p("INSERT INTO entities (match_key, id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING")?;
+        let mentions = p("INSERT INTO mentions (entity_id, surface, doc_seq, chunk_idx, span_start, span_end) \
+             SELECT e, s, d, c, a, b FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[]) \
+             WITH ORDINALITY AS m(e, s, d, c, a, b, n) ORDER BY n")?;
         Ok(Self {
             tx,
             analyzer: Analyzer::new()?,
-            find_document,
-            insert_document,
+            find_documents,
+            insert_documents,
             update_document,
-            chunk,
-            postings,
-            fact,
+            clear_document,
+            chunks,
+            facts,
             manual_fact,
-            entity,
-            entities: HashSet::new(),
-            new_entities: Vec::new(),
-            mentions: Vec::new(),
-            touched: BTreeSet::new(),
+            entities,
+            mentions,
+            buffer: MentionBuffer::default(),
+            pending: Vec::new(),
             delta: (0, 0),
         })
     }
@@ -980,51 +1015,84 @@ impl<'a, 't> Writer<'a, 't> {
         progress: &mut dyn FnMut(usize),
     ) -> Result<WriteReport> {
         let mut report = WriteReport::default();
-        for (i, d) in documents.enumerate() {
-            let existing = self.tx.query_opt(&self.find_document, &[&d.id]).ctx("read document")?;
-            let existing: Option<(i64, String)> =
-                existing.map(|r| Ok::<_, StoreError>((col(&r, 0)?, col(&r, 1)?))).transpose()?;
-            let (version, metadata, len) = (version_norm(&d.version), metadata_text(&d.metadata), d.char_len as i64);
-            let seq = match existing {
-                Some((_, key)) if key == d.ingest_key => {
-                    report.unchanged += 1;
-                    progress(i + 1);
-                    continue;
-                }
-                Some((seq, _)) => {
-                    self.clear_document(seq)?;
-                    self.tx
-                        .execute(
-                            &self.update_document,
-                            &[&d.id, &d.version, &version, &d.title, &metadata, &d.sha256, &d.ingest_key, &len, &d.text, &seq],
-                        )
-                        .ctx("update document")?;
-                    seq
-                }
-                None => self
-                    .tx
-                    .query_one(
-                        &self.insert_document,
-                        &[&d.id, &d.version, &version, &d.title, &metadata, &d.sha256, &d.ingest_key, &len, &d.text],
-                    )
-                    .ctx("insert document")
-                    .and_then(|r| col(&r, 0))?,
-            };
-            self.write_content(seq, d)?;
-            report.written.push(i);
-            progress(i + 1);
+        let mut documents = documents.peekable();
+        let mut handled = 0;
+        loop {
+            // Gather a batch; a document whose id is already in it starts the next one (its
+            // stored state is read after the first one is written, as one at a time would).
+            let mut batch: Vec<PreparedDocument> = Vec::new();
+            let (mut ids, mut bytes) = (HashSet::new(), 0);
+            while batch.len() < DOC_BATCH
+                && bytes < BATCH_BYTES
+                && let Some(d) = documents.next_if(|d| !ids.contains(&d.id))
+            {
+                bytes += d.text.len();
+                ids.insert(d.id.clone());
+                batch.push(d);
+            }
+            if batch.is_empty() {
+                break;
+            }
+            let ids: Vec<&str> = batch.iter().map(|d| d.id.as_str()).collect();
+            let mut stored: HashMap<String, (i64, String)> = HashMap::with_capacity(batch.len());
+            for r in self.tx.query(&self.find_documents, &[&ids]).ctx("read documents")? {
+                stored.insert(col(&r, 0)?, (col(&r, 1)?, col(&r, 2)?));
+            }
+            for d in batch {
+                let i = handled;
+                handled += 1;
+                let seq = match stored.get(&d.id) {
+                    Some((_, key)) if *key == d.ingest_key => {
+                        report.unchanged += 1;
+                        continue;
+                    }
+                    Some(&(seq, _)) => {
+                        // Every earlier document is written before this one's old rows go.
+                        self.flush_documents()?;
+                        self.clear_document(seq)?;
+                        let (version, metadata, len) = (version_norm(&d.version), metadata_text(&d.metadata), d.char_len as i64);
+                        self.tx
+                            .execute(
+                                &self.update_document,
+                                &[
+                                    &d.id,
+                                    &d.version,
+                                    &version,
+                                    &d.title,
+                                    &metadata,
+                                    &d.sha256,
+                                    &d.ingest_key,
+                                    &len,
+                                    &d.text,
+                                    &seq,
+                                ],
+                            )
+                            .ctx("update document")?;
+                        Some(seq)
+                    }
+                    None => None,
+                };
+                let texts: Vec<&str> = d.chunks.iter().map(|c| d.chunk_text(c)).collect();
+                let terms = self.analyzer.terms(&texts)?;
+                self.pending.push(PendingDocument { seq, document: d, terms });
+                report.written.push(i);
+            }
+            self.flush_documents()?;
+            progress(handled);
         }
-        self.flush()?;
-        for f in manual_facts {
-            self.write_manual_fact(f)?;
-            report.manual_facts += 1;
-        }
-        let orphan = self
-            .tx
-            .prepare("DELETE FROM entities WHERE match_key = $1 AND id = $2 AND NOT EXISTS (SELECT 1 FROM mentions WHERE entity_id = $2)")
-            .ctx("prune entities")?;
-        for e in &self.touched {
-            self.tx.execute(&orphan, &[&entity_match_key(e), e]).ctx("prune entities")?;
+        self.flush_mentions()?;
+        self.write_manual_facts(manual_facts)?;
+        report.manual_facts = manual_facts.len();
+        let touched: Vec<&String> = self.buffer.touched().iter().collect();
+        if !touched.is_empty() {
+            let keys: Vec<String> = touched.iter().map(|e| entity_match_key(e)).collect();
+            self.tx
+                .execute(
+                    "DELETE FROM entities e USING unnest($1::text[], $2::text[]) AS t(k, i) \
+                     WHERE e.match_key = t.k AND e.id = t.i AND NOT EXISTS (SELECT 1 FROM mentions WHERE entity_id = t.i)",
+                    &[&keys, &touched],
+                )
+                .ctx("prune entities")?;
         }
         self.tx
             .execute(
@@ -1038,107 +1106,147 @@ impl<'a, 't> Writer<'a, 't> {
     /// Removes a document's chunks (and their postings), extracted facts and mentions,
     /// remembering the entities mentioned so orphans can be pruned.
     fn clear_document(&mut self, seq: i64) -> Result<()> {
-        self.flush()?;
-        for r in self.tx.query("SELECT DISTINCT entity_id FROM mentions WHERE doc_seq = $1", &[&seq]).ctx("read mentions")? {
-            let e: String = col(&r, 0)?;
-            self.entities.remove(&e);
-            self.touched.insert(e);
-        }
-        let removed =
-            self.tx.query("DELETE FROM chunks WHERE doc_seq = $1 RETURNING pk, tokens", &[&seq]).ctx("replace document")?;
-        let pks: Vec<i64> = removed.iter().map(|r| col(r, 0)).collect::<Result<_>>()?;
-        self.delta.0 -= removed.len() as i64;
-        self.delta.1 -= removed.iter().map(|r| col::<i64>(r, 1)).sum::<Result<i64>>()?;
-        self.tx.execute("DELETE FROM postings WHERE chunk_pk = ANY($1)", &[&pks]).ctx("replace document")?;
-        self.tx.execute("DELETE FROM facts WHERE doc_seq = $1 AND NOT manual", &[&seq]).ctx("replace document")?;
-        self.tx.execute("DELETE FROM mentions WHERE doc_seq = $1", &[&seq]).ctx("replace document")?;
-        Ok(())
-    }
-
-    /// Inserts a prepared document's chunks (with their postings), facts, mentions, entities.
-    fn write_content(&mut self, seq: i64, d: PreparedDocument) -> Result<()> {
-        // One statement for the document's chunks, one for their postings, one for its facts:
-        // round trips, not rows, are what a remote database charges for.
-        let texts: Vec<&str> = d.chunks.iter().map(|c| d.chunk_text(c)).collect();
-        let terms = self.analyzer.terms(&texts)?;
-        if !d.chunks.is_empty() {
-            let ids: Vec<String> = d.chunks.iter().map(|c| d.chunk_id(c.index)).collect();
-            let idx: Vec<i64> = d.chunks.iter().map(|c| c.index as i64).collect();
-            let starts: Vec<i64> = d.chunks.iter().map(|c| c.start as i64).collect();
-            let ends: Vec<i64> = d.chunks.iter().map(|c| c.end as i64).collect();
-            let tokens: Vec<i64> = terms.iter().map(|t| t.tokens).collect();
-            let rows = self.tx.query(&self.chunk, &[&ids, &seq, &idx, &starts, &ends, &texts, &tokens]).ctx("insert chunk")?;
-            let pks: HashMap<i64, i64> = rows.iter().map(|r| Ok((col(r, 1)?, col(r, 0)?))).collect::<Result<_>>()?;
-            let (mut term_col, mut pk_col, mut tf_col): (Vec<&str>, Vec<i64>, Vec<i32>) = (Vec::new(), Vec::new(), Vec::new());
-            for (c, t) in d.chunks.iter().zip(&terms) {
-                let pk = pks
-                    .get(&(c.index as i64))
-                    .copied()
-                    .ok_or_else(|| StoreError::Corrupt(format!("chunk {} not stored", d.chunk_id(c.index))))?;
-                self.delta.0 += 1;
-                self.delta.1 += t.tokens;
-                for (term, tf) in &t.frequencies {
-                    term_col.push(term);
-                    pk_col.push(pk);
-                    tf_col.push(*tf);
-                }
-            }
-            if !term_col.is_empty() {
-                self.tx.execute(&self.postings, &[&term_col, &pk_col, &tf_col]).ctx("index chunks")?;
-            }
-        }
-        let mut facts = FactColumns::default();
-        for (chunk_idx, v) in &d.facts {
-            facts.push(&v.fact, Some(seq), Some(*chunk_idx as i64), false)?;
-        }
-        facts.insert(self.tx, &self.fact)?;
-        for (chunk_idx, v) in d.facts {
-            let chunk_idx = chunk_idx as i64;
-            for m in v.mentions {
-                if !self.entities.contains(&m.entity) {
-                    let key = d.entity_keys.get(&m.entity).cloned().unwrap_or_else(|| entity_match_key(&m.entity));
-                    self.entities.insert(m.entity.clone());
-                    self.new_entities.push((key, m.entity.clone()));
-                }
-                self.mentions.push(MentionRow {
-                    entity: m.entity,
-                    surface: m.surface,
-                    span: m.span.map(|s| (s.start as i64, s.end as i64)),
-                    doc_seq: seq,
-                    chunk_idx,
-                });
-            }
-        }
-        if self.mentions.len() >= MENTION_BATCH {
-            self.flush()?;
+        self.flush_mentions()?;
+        let r = self.tx.query_one(&self.clear_document, &[&seq]).ctx("replace document")?;
+        self.delta.0 -= col::<i64>(&r, 0)?;
+        self.delta.1 -= col::<i64>(&r, 1)?;
+        for e in col::<Vec<String>>(&r, 2)? {
+            self.buffer.forget(e);
         }
         Ok(())
     }
 
-    fn entity(&mut self, id: &str) {
-        if !self.entities.contains(id) {
-            self.entities.insert(id.to_string());
-            self.new_entities.push((entity_match_key(id), id.to_string()));
-        }
-    }
-
-    /// Inserts the buffered entities and mentions: mentions sorted (stably) by entity, as the
-    /// SQLite writer inserts them, so their insertion order is the same.
-    fn flush(&mut self) -> Result<()> {
-        if !self.new_entities.is_empty() {
-            self.new_entities.sort_unstable();
-            let (keys, ids): (Vec<String>, Vec<String>) = self.new_entities.drain(..).unzip();
-            self.tx.execute(&self.entity, &[&keys, &ids]).ctx("insert entity")?;
-        }
-        if self.mentions.is_empty() {
+    /// Writes the batch's documents: the new ones, then all their chunks, postings and
+    /// extracted facts, a statement each; their mentions are buffered (flushed, as the SQLite
+    /// writer does, whenever the buffer fills after a document).
+    fn flush_documents(&mut self) -> Result<()> {
+        if self.pending.is_empty() {
             return Ok(());
         }
-        self.mentions.sort_by(|a, b| a.entity.cmp(&b.entity));
-        let n = self.mentions.len();
+        let mut pending = std::mem::take(&mut self.pending);
+        self.insert_new_documents(&mut pending)?;
+        let seq_of =
+            |p: &PendingDocument| p.seq.ok_or_else(|| StoreError::Corrupt(format!("document {} not stored", p.document.id)));
+
+        let mut c = ChunkColumns::default();
+        for p in &pending {
+            let (d, seq) = (&p.document, seq_of(p)?);
+            for (chunk, terms) in d.chunks.iter().zip(&p.terms) {
+                c.id.push(d.chunk_id(chunk.index));
+                c.doc_seq.push(seq);
+                c.idx.push(chunk.index as i64);
+                c.start.push(chunk.start as i64);
+                c.end.push(chunk.end as i64);
+                c.text.push(d.chunk_text(chunk));
+                c.tokens.push(terms.tokens);
+            }
+        }
+        if !c.id.is_empty() {
+            let rows = self
+                .tx
+                .query(&self.chunks, &[&c.id, &c.doc_seq, &c.idx, &c.start, &c.end, &c.text, &c.tokens])
+                .ctx("insert chunk")?;
+            let mut pks: HashMap<(i64, i64), i64> = HashMap::with_capacity(rows.len());
+            for r in &rows {
+                pks.insert((col(r, 1)?, col(r, 2)?), col(r, 0)?);
+            }
+            let mut postings: Vec<(&str, i64, i32)> = Vec::new();
+            for p in &pending {
+                let (d, seq) = (&p.document, seq_of(p)?);
+                for (chunk, t) in d.chunks.iter().zip(&p.terms) {
+                    let pk = pks
+                        .get(&(seq, chunk.index as i64))
+                        .copied()
+                        .ok_or_else(|| StoreError::Corrupt(format!("chunk {} not stored", d.chunk_id(chunk.index))))?;
+                    self.delta.0 += 1;
+                    self.delta.1 += t.tokens;
+                    postings.extend(t.frequencies.iter().map(|(term, tf)| (term.as_str(), pk, *tf)));
+                }
+            }
+            // In key order (term bytes, as COLLATE "C", then chunk): the primary key's B-tree is
+            // filled page by page instead of at random, most of the cost of a posting. Rows of
+            // postings have no order of their own (searches order what they read).
+            postings.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+            if !postings.is_empty() {
+                // Binary COPY: the server's bulk path (rows inserted in groups), no arrays to
+                // build and unpack; a posting never conflicts (one row per term and chunk).
+                let sink = self.tx.copy_in("COPY postings (term, chunk_pk, tf) FROM STDIN BINARY").ctx("index chunks")?;
+                let mut w = BinaryCopyInWriter::new(sink, &[Type::TEXT, Type::INT8, Type::INT4]);
+                for (term, pk, tf) in &postings {
+                    w.write(&[term, pk, tf]).ctx("index chunks")?;
+                }
+                w.finish().ctx("index chunks")?;
+            }
+        }
+
+        let mut facts = FactColumns::default();
+        for p in &pending {
+            let seq = seq_of(p)?;
+            for (chunk_idx, v) in &p.document.facts {
+                facts.push(&v.fact, Some(seq), Some(*chunk_idx as i64), false)?;
+            }
+        }
+        facts.insert(self.tx, &self.facts)?;
+
+        for p in pending {
+            let seq = seq_of(&p)?;
+            let d = p.document;
+            for (chunk_idx, v) in d.facts {
+                self.buffer.push(v.mentions, seq, chunk_idx as i64, &d.entity_keys);
+            }
+            if self.buffer.full() {
+                self.flush_mentions()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Inserts the batch's new documents in one statement and records their keys.
+    fn insert_new_documents(&mut self, pending: &mut [PendingDocument]) -> Result<()> {
+        let rows = {
+            let new: Vec<&PreparedDocument> = pending.iter().filter(|p| p.seq.is_none()).map(|p| &p.document).collect();
+            if new.is_empty() {
+                return Ok(());
+            }
+            let ids: Vec<&str> = new.iter().map(|d| d.id.as_str()).collect();
+            let versions: Vec<Option<&str>> = new.iter().map(|d| d.version.as_deref()).collect();
+            let norms: Vec<Option<String>> = new.iter().map(|d| version_norm(&d.version)).collect();
+            let titles: Vec<Option<&str>> = new.iter().map(|d| d.title.as_deref()).collect();
+            let metadata: Vec<Option<String>> = new.iter().map(|d| metadata_text(&d.metadata)).collect();
+            let sha256: Vec<&str> = new.iter().map(|d| d.sha256.as_str()).collect();
+            let keys: Vec<&str> = new.iter().map(|d| d.ingest_key.as_str()).collect();
+            let lens: Vec<i64> = new.iter().map(|d| d.char_len as i64).collect();
+            let texts: Vec<&str> = new.iter().map(|d| d.text.as_str()).collect();
+            self.tx
+                .query(&self.insert_documents, &[&ids, &versions, &norms, &titles, &metadata, &sha256, &keys, &lens, &texts])
+                .ctx("insert document")?
+        };
+        let mut seqs: HashMap<String, i64> = HashMap::with_capacity(rows.len());
+        for r in &rows {
+            seqs.insert(col(r, 0)?, col(r, 1)?);
+        }
+        for p in pending.iter_mut().filter(|p| p.seq.is_none()) {
+            p.seq = seqs.get(&p.document.id).copied();
+        }
+        Ok(())
+    }
+
+    /// Inserts the buffered entities and mentions (sorted as the SQLite writer inserts them,
+    /// so the mentions' insertion order is the same).
+    fn flush_mentions(&mut self) -> Result<()> {
+        let (entities, mentions) = self.buffer.take();
+        if !entities.is_empty() {
+            let (keys, ids): (Vec<String>, Vec<String>) = entities.into_iter().unzip();
+            self.tx.execute(&self.entities, &[&keys, &ids]).ctx("insert entity")?;
+        }
+        if mentions.is_empty() {
+            return Ok(());
+        }
+        let n = mentions.len();
         let (mut entity, mut surface) = (Vec::with_capacity(n), Vec::with_capacity(n));
         let (mut doc_seq, mut chunk_idx) = (Vec::with_capacity(n), Vec::with_capacity(n));
         let (mut start, mut end): (Vec<Option<i64>>, Vec<Option<i64>>) = (Vec::with_capacity(n), Vec::with_capacity(n));
-        for m in self.mentions.drain(..) {
+        for m in mentions {
             entity.push(m.entity);
             surface.push(m.surface);
             doc_seq.push(m.doc_seq);
@@ -1146,48 +1254,59 @@ impl<'a, 't> Writer<'a, 't> {
             start.push(m.span.map(|s| s.0));
             end.push(m.span.map(|s| s.1));
         }
-        // WITH ORDINALITY … ORDER BY: keys are drawn in the buffer's order.
-        self.tx
-            .execute(
-                "INSERT INTO mentions (entity_id, surface, doc_seq, chunk_idx, span_start, span_end) \
-                 SELECT e, s, d, c, a, b FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[]) \
-                 WITH ORDINALITY AS m(e, s, d, c, a, b, n) ORDER BY n",
-                &[&entity, &surface, &doc_seq, &chunk_idx, &start, &end],
-            )
-            .ctx("insert mention")?;
+        self.tx.execute(&self.mentions, &[&entity, &surface, &doc_seq, &chunk_idx, &start, &end]).ctx("insert mention")?;
         Ok(())
     }
 
-    /// A manual fact, stored as given; its source order comes from its document and chunk when
-    /// they are in the store. Its subject is recorded as an entity alias.
-    fn write_manual_fact(&mut self, f: &Fact) -> Result<()> {
-        let doc_seq: Option<i64> = self
+    /// Manual facts, stored as given, one at a time (a later fact with the same id replaces an
+    /// earlier one); their source order comes from their document and chunk when those are in
+    /// the store (looked up for all of them at once: manual facts add neither). Each subject
+    /// is recorded as an entity alias.
+    fn write_manual_facts(&mut self, facts: &[Fact]) -> Result<()> {
+        if facts.is_empty() {
+            return Ok(());
+        }
+        let doc_ids: Vec<&str> = facts.iter().map(|f| f.source.doc_id.as_str()).collect();
+        let chunk_ids: Vec<&str> = facts.iter().map(|f| f.source.chunk_id.as_str()).collect();
+        let mut docs: HashMap<String, i64> = HashMap::new();
+        for r in self.tx.query("SELECT id, seq FROM documents WHERE id = ANY($1)", &[&doc_ids]).ctx("read document")? {
+            docs.insert(col(&r, 0)?, col(&r, 1)?);
+        }
+        let mut chunks: HashMap<String, i64> = HashMap::new();
+        for r in self.tx.query("SELECT id, idx FROM chunks WHERE id = ANY($1)", &[&chunk_ids]).ctx("read chunk")? {
+            chunks.insert(col(&r, 0)?, col(&r, 1)?);
+        }
+        let mention = self
             .tx
-            .query_opt("SELECT seq FROM documents WHERE id = $1", &[&f.source.doc_id])
-            .ctx("read document")?
-            .map(|r| col(&r, 0))
-            .transpose()?;
-        let chunk_idx: Option<i64> = self
-            .tx
-            .query_opt("SELECT idx FROM chunks WHERE id = $1", &[&f.source.chunk_id])
-            .ctx("read chunk")?
-            .map(|r| col(&r, 0))
-            .transpose()?;
-        insert_fact(self.tx, &self.manual_fact, f, doc_seq, chunk_idx, true)?;
-        let entity = canonical_entity(&f.subject);
-        if !entity.is_empty() {
-            self.entity(&entity);
-            self.flush()?;
-            self.tx
-                .execute(
-                    "INSERT INTO mentions (entity_id, surface, doc_id, chunk_id) VALUES ($1, $2, $3, $4) \
-                     ON CONFLICT (entity_id, surface, doc_id, chunk_id) WHERE doc_seq IS NULL DO NOTHING",
-                    &[&entity, &f.subject, &f.source.doc_id, &f.source.chunk_id],
-                )
-                .ctx("insert mention")?;
+            .prepare(
+                "INSERT INTO mentions (entity_id, surface, doc_id, chunk_id) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (entity_id, surface, doc_id, chunk_id) WHERE doc_seq IS NULL DO NOTHING",
+            )
+            .ctx("prepare write")?;
+        for f in facts {
+            let (doc_seq, chunk_idx) = (docs.get(&f.source.doc_id).copied(), chunks.get(&f.source.chunk_id).copied());
+            insert_fact(self.tx, &self.manual_fact, f, doc_seq, chunk_idx, true)?;
+            let entity = canonical_entity(&f.subject);
+            if !entity.is_empty() {
+                self.buffer.entity(&entity);
+                self.flush_mentions()?;
+                self.tx.execute(&mention, &[&entity, &f.subject, &f.source.doc_id, &f.source.chunk_id]).ctx("insert mention")?;
+            }
         }
         Ok(())
     }
+}
+
+/// The columns of chunks to insert in one statement.
+#[derive(Default)]
+struct ChunkColumns<'d> {
+    id: Vec<String>,
+    doc_seq: Vec<i64>,
+    idx: Vec<i64>,
+    start: Vec<i64>,
+    end: Vec<i64>,
+    text: Vec<&'d str>,
+    tokens: Vec<i64>,
 }
 
 fn insert_fact(

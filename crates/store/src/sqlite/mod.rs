@@ -9,7 +9,7 @@
 mod derived;
 mod schema;
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -28,6 +28,7 @@ pub use schema::{APPLICATION_ID, current_version};
 
 use crate::error::{Result, SqlContext, StoreError};
 use crate::ingest::PreparedDocument;
+use crate::mentions::MentionBuffer;
 use crate::model::{
     Chunk, Document, Entity, EntityMention, FactPosition, FactQuery, SearchHit, SignatureMatch, StoreStats, TermStats, constant,
 };
@@ -930,18 +931,6 @@ const INSERT_FACT: &str = "INSERT INTO facts (id_key, id, subject, predicate, ob
      confidence, span_start, span_end, doc_id, chunk_id, doc_seq, chunk_idx, manual) \
      VALUES (?17, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
 
-/// Mentions buffered before a sorted flush.
-const MENTION_BATCH: usize = 100_000;
-
-/// A mention waiting to be inserted.
-struct MentionRow {
-    entity: String,
-    surface: String,
-    span: Option<(i64, i64)>,
-    doc_seq: i64,
-    chunk_idx: i64,
-}
-
 /// The statements of one write transaction, prepared once.
 struct Writer<'c> {
     tx: &'c Transaction<'c>,
@@ -954,14 +943,7 @@ struct Writer<'c> {
     mention: Statement<'c>,
     manual_mention: Statement<'c>,
     entity: Statement<'c>,
-    /// Entities inserted in this transaction (skips repeated `INSERT OR IGNORE`s).
-    entities: HashSet<String>,
-    /// Entities to insert, as (match key, id).
-    new_entities: Vec<(String, String)>,
-    /// Mentions to insert.
-    mentions: Vec<MentionRow>,
-    /// Entities whose mentions were deleted: pruned at the end if nothing mentions them.
-    touched: BTreeSet<String>,
+    buffer: MentionBuffer,
 }
 
 impl<'c> Writer<'c> {
@@ -994,10 +976,7 @@ impl<'c> Writer<'c> {
                  VALUES (?1, ?2, ?3, ?4, NULL, NULL, NULL, NULL)",
             )?,
             entity: p("INSERT OR IGNORE INTO entities (match_key, id) VALUES (?1, ?2)")?,
-            entities: HashSet::new(),
-            new_entities: Vec::new(),
-            mentions: Vec::new(),
-            touched: BTreeSet::new(),
+            buffer: MentionBuffer::default(),
         })
     }
 
@@ -1055,7 +1034,7 @@ impl<'c> Writer<'c> {
             .tx
             .prepare("DELETE FROM entities WHERE match_key = ?1 AND id = ?2 AND NOT EXISTS (SELECT 1 FROM mentions WHERE entity_id = ?2)")
             .ctx("prune entities")?;
-        for e in &self.touched {
+        for e in self.buffer.touched() {
             orphan.execute([entity_match_key(e).as_str(), e]).ctx("prune entities")?;
         }
         Ok(report)
@@ -1097,9 +1076,7 @@ impl<'c> Writer<'c> {
         self.flush()?;
         let mut st = self.tx.prepare_cached("SELECT DISTINCT entity_id FROM mentions WHERE doc_seq = ?1").ctx("read mentions")?;
         for e in st.query_map([seq], |r| r.get::<_, String>(0)).ctx("read mentions")? {
-            let e = e.ctx("read mentions")?;
-            self.entities.remove(&e);
-            self.touched.insert(e);
+            self.buffer.forget(e.ctx("read mentions")?);
         }
         for sql in [
             "DELETE FROM chunks WHERE doc_seq = ?1",
@@ -1121,44 +1098,21 @@ impl<'c> Writer<'c> {
         for (chunk_idx, v) in d.facts {
             let chunk_idx = chunk_idx as i64;
             insert_fact(&mut self.fact, &v.fact, Some(seq), Some(chunk_idx), false)?;
-            for m in v.mentions {
-                if !self.entities.contains(&m.entity) {
-                    let key = d.entity_keys.get(&m.entity).cloned().unwrap_or_else(|| entity_match_key(&m.entity));
-                    self.entities.insert(m.entity.clone());
-                    self.new_entities.push((key, m.entity.clone()));
-                }
-                self.mentions.push(MentionRow {
-                    entity: m.entity,
-                    surface: m.surface,
-                    span: m.span.map(|s| (s.start as i64, s.end as i64)),
-                    doc_seq: seq,
-                    chunk_idx,
-                });
-            }
+            self.buffer.push(v.mentions, seq, chunk_idx, &d.entity_keys);
         }
-        if self.mentions.len() >= MENTION_BATCH {
+        if self.buffer.full() {
             self.flush()?;
         }
         Ok(())
     }
 
-    /// Notes an entity to insert (once per transaction).
-    fn entity(&mut self, id: &str) {
-        if !self.entities.contains(id) {
-            self.entities.insert(id.to_string());
-            self.new_entities.push((entity_match_key(id), id.to_string()));
-        }
-    }
-
-    /// Inserts the buffered entities and mentions in key order: sorted inserts touch each
-    /// B-tree page once instead of at random.
+    /// Inserts the buffered entities and mentions, in the buffer's (sorted) order.
     fn flush(&mut self) -> Result<()> {
-        self.new_entities.sort_unstable();
-        for (key, id) in self.new_entities.drain(..) {
+        let (entities, mentions) = self.buffer.take();
+        for (key, id) in entities {
             self.entity.execute(params![key, id]).ctx("insert entity")?;
         }
-        self.mentions.sort_by(|a, b| a.entity.cmp(&b.entity));
-        for m in self.mentions.drain(..) {
+        for m in mentions {
             let (s, e) = (m.span.map(|s| s.0), m.span.map(|s| s.1));
             self.mention.execute(params![m.entity, m.surface, m.doc_seq, m.chunk_idx, s, e]).ctx("insert mention")?;
         }
@@ -1181,7 +1135,7 @@ impl<'c> Writer<'c> {
         insert_fact(&mut self.manual_fact, f, doc_seq, chunk_idx, true)?;
         let entity = canonical_entity(&f.subject);
         if !entity.is_empty() {
-            self.entity(&entity);
+            self.buffer.entity(&entity);
             self.flush()?;
             self.manual_mention.execute(params![entity, f.subject, f.source.doc_id, f.source.chunk_id]).ctx("insert mention")?;
         }
