@@ -578,7 +578,8 @@ fn persisted_derived_data_is_read_only_at_the_state_it_was_made_for(b: Backend) 
     let s = fx.open();
     run(&*s, vec![doc("b", "Beta one.", None), doc("a", "Alpha two.", None)]);
     // What a reader sees: the values of the asked keys and the asked chunks, or nothing.
-    let read = |st: &dyn Store, name: &str| -> Option<(Vec<Option<Vec<u8>>>, Vec<Option<String>>)> {
+    type Seen = (Vec<Option<Vec<u8>>>, Vec<Option<String>>);
+    let read = |st: &dyn Store, name: &str| -> Option<Seen> {
         let mut seen = None;
         let kept = st
             .read_persisted(name, &mut |view| {
