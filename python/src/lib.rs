@@ -56,7 +56,8 @@ fn session(
     let files = SourceFiles { paths: source_paths, max_bytes: max_source_bytes };
     let session = Session::new(&env, request, Some(&files))?;
     Ok(match store {
-        Some(dir) => session.naming_store(format!("store {dir}")),
+        // A PostgreSQL URL's password never reaches a report.
+        Some(dir) => session.naming_store(warrant_store::redact(&format!("store {dir}"))),
         None => session,
     })
 }
@@ -250,10 +251,13 @@ fn extract(py: Python<'_>, request: &str, max_bytes: usize) -> PyResult<(String,
     .map_err(raise)
 }
 
-/// A knowledge store on disk (made by `warrant ingest`, or here).
+/// A knowledge store: a folder on disk (made by `warrant ingest`, or here), or a PostgreSQL
+/// database (`postgres://…`, migrated by `warrant store migrate`).
 #[pyclass(module = "warrant._native", frozen)]
 struct Store {
     env: Env,
+    /// Where it is, as it may be shown (a URL's password redacted).
+    location: String,
 }
 
 /// `f`'s result as JSON text.
@@ -303,20 +307,34 @@ fn compile(py: Python<'_>, request: &str, max_bytes: usize) -> PyResult<String> 
 
 #[pymethods]
 impl Store {
-    /// Opens the store in `path`, creating it when `create` and it does not exist.
+    /// Opens the store at `path`: a folder, created when `create` and it does not exist; or a
+    /// PostgreSQL URL, whose database must be migrated already (`create` does not migrate:
+    /// the schema changes only when asked, with `warrant store migrate`). The PostgreSQL
+    /// driver is reached only here, for such a URL.
     #[new]
     #[pyo3(signature = (path, create=true))]
     fn new(py: Python<'_>, path: &str, create: bool) -> PyResult<Self> {
         py.detach(|| {
             isolated(|| {
+                let location = warrant_store::redact(path);
                 let dir = std::path::Path::new(path);
+                if warrant_store::is_postgres_url(path) {
+                    // The store's errors name the URL, redacted.
+                    return Ok(Store { env: Env::open_for_writing(dir)?, location });
+                }
                 let store =
                     if create { warrant_store::SqliteStore::open(dir) } else { warrant_store::SqliteStore::open_existing(dir) }
                         .map_err(|e| Error::store(e, Some(path)))?;
-                Ok(Store { env: Env::new().with_store(Arc::new(store)).with_store_dir(dir) })
+                Ok(Store { env: Env::new().with_store(Arc::new(store)).with_store_dir(dir), location })
             })
         })
         .map_err(raise)
+    }
+
+    /// Where the store is, as it may be shown (a URL's password redacted).
+    #[getter]
+    fn location(&self) -> &str {
+        &self.location
     }
 
     /// Ingests records (`request` is the JSON of `POST /v1/ingest`); the summary as JSON.

@@ -302,7 +302,8 @@ def check(answer: Any, *, sources: Sequence[SourceLike] | None = None, store: st
           fail_on: str = "block", strict: bool = False, min_support: float | None = None, explain: bool = False,
           output_id: str | None = None, max_source_bytes: int = DEFAULT_MAX_SOURCE_BYTES) -> Report:
     """Checks one answer against ``sources`` (texts, ``(id, text)`` pairs, ``{"id", "text"}``
-    dicts, or paths of files and folders), or the store at ``store``. Without either, the store
+    dicts, or paths of files and folders), or the store at ``store`` (a folder or a
+    ``postgres://`` URL). Without either, the store
     ``$WARRANT_STORE`` or ``./.warrant`` names, as the CLI does; with none, every claim is
     ``unverified``. Raises :class:`InputError`, :class:`StoreError` or :class:`ModelError`."""
     fail_on = _fail_on(fail_on)
@@ -446,8 +447,9 @@ def _record(i: int, doc: Any) -> dict[str, Any]:
 
 
 class Store:
-    """A knowledge store on disk (the folder ``warrant ingest`` writes): ingest records, search
-    them, answer questions from their facts, and check answers against them."""
+    """A knowledge store — the folder ``warrant ingest`` writes, or a PostgreSQL database
+    (``postgres://user@host/db``, migrated by ``warrant store migrate``): ingest records,
+    search them, answer questions from their facts, and check answers against them."""
 
     def __init__(self, path: str | os.PathLike[str], *, create: bool = True) -> None:
         self.path = os.fspath(path)
@@ -519,5 +521,10 @@ class Store:
         """:func:`check` against this store."""
         return check(answer, store=self.path, **options)
 
+    @property
+    def location(self) -> str:
+        """Where the store is, as it may be shown (a URL's password redacted)."""
+        return self._native.location
+
     def __repr__(self) -> str:
-        return f"<warrant.Store {self.path!r}>"
+        return f"<warrant.Store {self.location!r}>"
