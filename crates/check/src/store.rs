@@ -50,12 +50,11 @@ fn retrieve_with(
 ) -> Result<Retrieved, StoreError> {
     let context = question.map(|q| index.terms_of(q)).unwrap_or_default();
     let mut hits: Vec<(&str, Vec<usize>)> = Vec::new();
-    let mut scratch = Vec::new();
     for text in claims {
         let own = index.terms_of(text);
         let mut terms: Vec<(u32, f64)> = own.iter().map(|&t| (t, 1.0)).collect();
         terms.extend(context.iter().filter(|t| !own.contains(t)).map(|&t| (t, QUESTION_WEIGHT)));
-        hits.push((text, index.best(&terms, per_claim, &mut scratch)));
+        hits.push((text, index.best(&terms, per_claim)));
     }
     let picked: Vec<usize> = hits.iter().flat_map(|(_, h)| h.iter().copied()).collect::<BTreeSet<_>>().into_iter().collect();
     let fetched = index.fetch(&picked)?;

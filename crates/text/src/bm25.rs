@@ -6,7 +6,11 @@
 //! sum of the term counts it was added with, and its length factor is
 //! `k1 · (1 − b + b · length / average length)`.
 
+mod best;
+
 use std::sync::OnceLock;
+
+pub use best::{PostingList, best};
 
 use crate::fasthash::FastMap;
 
@@ -53,6 +57,9 @@ pub struct Index {
     /// Per document: its length factor (see the module docs), computed at the first score
     /// after documents were added.
     norms: OnceLock<(f64, Vec<f64>)>,
+    /// Per term: the most one posting of it scores with weight and idf 1 ([`Index::list`]'s
+    /// bound), computed with the norms.
+    impacts: OnceLock<Vec<f64>>,
 }
 
 impl Index {
@@ -85,6 +92,7 @@ impl Index {
         self.lengths.push(length);
         self.total += u64::from(length);
         self.norms = OnceLock::new();
+        self.impacts = OnceLock::new();
         doc
     }
 
@@ -128,6 +136,24 @@ impl Index {
     fn norms_for(&self, params: &Params) -> Vec<f64> {
         let average = average_length(self.lengths.len(), self.total);
         self.lengths.iter().map(|&l| params.length_factor(l, average)).collect()
+    }
+
+    /// Term `term`'s postings weighted by `w`, as [`best`] ranks them: the same scores
+    /// [`Index::accumulate`] adds. For documents added with each term once (`best` reads one
+    /// posting per document).
+    pub fn list(&self, params: &Params, term: u32, w: f64) -> Weighted<'_> {
+        let norms = self.norms(params);
+        let impacts = self.impacts.get_or_init(|| {
+            self.postings
+                .iter()
+                .map(|postings| {
+                    postings.iter().map(|&(d, tf)| params.term_score(1.0, 1.0, tf, norms[d as usize])).fold(0.0, f64::max)
+                })
+                .collect()
+        });
+        let postings = &self.postings[term as usize];
+        let idf = self.idf_for(postings.len());
+        Weighted { postings, norms, params: *params, w, idf, bound: w * idf * impacts[term as usize] }
     }
 
     /// Every interned term with its id, in no particular order.
@@ -194,6 +220,33 @@ pub fn average_length(documents: usize, total: u64) -> f64 {
     (total as f64 / documents.max(1) as f64).max(1.0)
 }
 
+/// One term's postings in an [`Index`], weighted ([`Index::list`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Weighted<'a> {
+    postings: &'a [(u32, u32)],
+    norms: &'a [f64],
+    params: Params,
+    w: f64,
+    idf: f64,
+    bound: f64,
+}
+
+impl PostingList for Weighted<'_> {
+    fn len(&self) -> usize {
+        self.postings.len()
+    }
+    fn doc(&self, i: usize) -> u32 {
+        self.postings[i].0
+    }
+    fn score(&self, i: usize) -> f64 {
+        let (d, tf) = self.postings[i];
+        self.params.term_score(self.w, self.idf, tf, self.norms[d as usize])
+    }
+    fn bound(&self) -> f64 {
+        self.bound
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,6 +299,30 @@ mod tests {
             for (x, y) in run(Weighting::Score).iter().zip(run(Weighting::Idf)) {
                 assert!((x - y).abs() < 1e-12);
             }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn best_of_lists_is_the_top_of_the_accumulated_scores(
+            docs in proptest::collection::vec(proptest::collection::btree_map(0u32..8, 1u32..4, 0..6), 1..40),
+            query in proptest::collection::vec((0u32..8, proptest::sample::select(vec![1.0, 0.5, 0.3])), 0..5),
+            limit in 0usize..10,
+        ) {
+            let mut ix = Index::default();
+            for t in 0..8 {
+                ix.intern(t.to_string());
+            }
+            for d in &docs {
+                ix.add(&d.iter().map(|(&t, &n)| (t, n)).collect::<Vec<_>>());
+            }
+            let p = Params::standard(Weighting::Idf);
+            let mut scores = vec![0.0; ix.len()];
+            let mut touched = Vec::new();
+            ix.accumulate(&p, &query, &mut scores, &mut touched);
+            let want = crate::rank::top(touched.iter().map(|&d| (scores[d as usize], d)), limit);
+            let lists: Vec<Weighted<'_>> = query.iter().map(|&(t, w)| ix.list(&p, t, w)).collect();
+            proptest::prop_assert_eq!(best(&lists, limit), want);
         }
     }
 }

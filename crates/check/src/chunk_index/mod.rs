@@ -16,7 +16,7 @@ mod persisted;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use warrant_store::{Chunk, Derived, Store, StoreError};
-use warrant_text::bm25::{Index as Bm25, Params, Weighting};
+use warrant_text::bm25::{self, Index as Bm25, Params, Weighting};
 use warrant_text::fasthash::FastMap;
 use warrant_text::normalize::without_marks;
 use warrant_verify::Analysed;
@@ -170,34 +170,21 @@ impl ChunkIndex {
     /// them at about nothing, yet each would add a posting for nearly every chunk. When only
     /// such words are left, they are the query (a store of a few chunks).
     pub fn query(&self, text: &str) -> Vec<u32> {
-        let mut all: Vec<u32> = Vec::new();
-        for_each_key(text, |key| {
-            if let Some(t) = self.index.term(key)
-                && !all.contains(&t)
-            {
-                all.push(t);
-            }
-        });
-        let half = self.chunks.len() / 2;
-        let ranking: Vec<u32> = all.iter().copied().filter(|&t| self.index.df(t) <= half).collect();
-        if ranking.is_empty() { all } else { ranking }
+        query_terms(text, self.chunks.len(), |key| self.index.term(key), |t| self.index.df(t))
     }
 
     /// The `limit` best chunks for `terms` by BM25 (k1 = 1.2, b = 0.75), best first; equal
-    /// scores in stored order. `scores` is scratch space, all zeros (and left so).
-    pub fn search(&self, terms: &[u32], limit: usize, scores: &mut Vec<f64>) -> Vec<usize> {
+    /// scores in stored order.
+    pub fn search(&self, terms: &[u32], limit: usize) -> Vec<usize> {
         let weighted: Vec<(u32, f64)> = terms.iter().map(|&t| (t, 1.0)).collect();
-        self.search_weighted(&weighted, limit, scores)
+        self.search_weighted(&weighted, limit)
     }
 
     /// [`ChunkIndex::search`] with a weight per term (context words count less than the
     /// claim's own).
-    pub fn search_weighted(&self, terms: &[(u32, f64)], limit: usize, scores: &mut Vec<f64>) -> Vec<usize> {
-        scores.resize(self.chunks.len(), 0.0);
-        let mut touched: Vec<u32> = Vec::new();
-        self.index.accumulate(&BM25, terms, scores, &mut touched);
-        let scored = touched.iter().map(|&c| (std::mem::take(&mut scores[c as usize]), c));
-        warrant_text::rank::top(scored, limit).into_iter().map(|c| c as usize).collect()
+    pub fn search_weighted(&self, terms: &[(u32, f64)], limit: usize) -> Vec<usize> {
+        let lists: Vec<_> = terms.iter().map(|&(t, w)| self.index.list(&BM25, t, w)).collect();
+        bm25::best(&lists, limit).into_iter().map(|c| c as usize).collect()
     }
 }
 
@@ -209,7 +196,7 @@ pub(crate) trait Ranking {
     /// See [`ChunkIndex::query`].
     fn terms_of(&self, text: &str) -> Vec<u32>;
     /// See [`ChunkIndex::search_weighted`].
-    fn best(&self, terms: &[(u32, f64)], limit: usize, scores: &mut Vec<f64>) -> Vec<usize>;
+    fn best(&self, terms: &[(u32, f64)], limit: usize) -> Vec<usize>;
     /// The chunks at `positions`, analysed, in that order.
     fn fetch(&self, positions: &[usize]) -> Result<Vec<(Chunk, Arc<Analysed>)>, StoreError>;
 }
@@ -221,8 +208,8 @@ impl Ranking for ChunkIndex {
     fn terms_of(&self, text: &str) -> Vec<u32> {
         self.query(text)
     }
-    fn best(&self, terms: &[(u32, f64)], limit: usize, scores: &mut Vec<f64>) -> Vec<usize> {
-        self.search_weighted(terms, limit, scores)
+    fn best(&self, terms: &[(u32, f64)], limit: usize) -> Vec<usize> {
+        self.search_weighted(terms, limit)
     }
     fn fetch(&self, positions: &[usize]) -> Result<Vec<(Chunk, Arc<Analysed>)>, StoreError> {
         Ok(positions.iter().map(|&at| (self.chunk(at).clone(), self.analysed(at))).collect())
@@ -236,12 +223,28 @@ impl Ranking for Loaded<'_> {
     fn terms_of(&self, text: &str) -> Vec<u32> {
         self.query(text)
     }
-    fn best(&self, terms: &[(u32, f64)], limit: usize, scores: &mut Vec<f64>) -> Vec<usize> {
-        self.search_weighted(terms, limit, scores)
+    fn best(&self, terms: &[(u32, f64)], limit: usize) -> Vec<usize> {
+        self.search_weighted(terms, limit)
     }
     fn fetch(&self, positions: &[usize]) -> Result<Vec<(Chunk, Arc<Analysed>)>, StoreError> {
         self.chunks(positions)
     }
+}
+
+/// [`ChunkIndex::query`] over an index of `chunks` chunks that knows a key's term (`term`)
+/// and a term's number of chunks (`df`).
+fn query_terms(text: &str, chunks: usize, term: impl Fn(&str) -> Option<u32>, df: impl Fn(u32) -> usize) -> Vec<u32> {
+    let mut all: Vec<u32> = Vec::new();
+    for_each_key(text, |key| {
+        if let Some(t) = term(key)
+            && !all.contains(&t)
+        {
+            all.push(t);
+        }
+    });
+    let half = chunks / 2;
+    let ranking: Vec<u32> = all.iter().copied().filter(|&t| df(t) <= half).collect();
+    if ranking.is_empty() { all } else { ranking }
 }
 
 /// Calls `f` with the key of each content word of `text` (function words left out): the
@@ -310,19 +313,17 @@ mod tests {
         ]);
         let index = ChunkIndex::of(&s).unwrap();
         assert_eq!(index.len(), 3);
-        let mut scratch = Vec::new();
         // "expiring" and "expire" share a key; "session" is rarer than "tokens".
-        let hits = index.search(&index.query("the sessions are expiring"), 5, &mut scratch);
+        let hits = index.search(&index.query("the sessions are expiring"), 5);
         assert_eq!(hits.iter().map(|&h| index.chunk(h).doc_id.as_str()).collect::<Vec<_>>(), ["b"]);
         // Term frequency counts: "c" says "tokens" three times in a chunk of similar length.
-        let hits = index.search(&index.query("tokens"), 5, &mut scratch);
+        let hits = index.search(&index.query("tokens"), 5);
         assert_eq!(hits.iter().map(|&h| index.chunk(h).doc_id.as_str()).collect::<Vec<_>>(), ["c", "b"]);
-        assert!(scratch.iter().all(|&x| x == 0.0), "scratch space is left zeroed");
         // Diacritics are left out on both sides, as in the store's FTS5 index.
         let accented = store(&[("z", "Offices in Zürich and Malmö."), ("o", "Offices in Oslo.")]);
         let accents = ChunkIndex::of(&accented).unwrap();
-        assert_eq!(accents.search(&accents.query("zurich malmo"), 5, &mut scratch), vec![0]);
-        assert_eq!(accents.search(&accents.query("ZÜRICH"), 5, &mut scratch), vec![0]);
+        assert_eq!(accents.search(&accents.query("zurich malmo"), 5), vec![0]);
+        assert_eq!(accents.search(&accents.query("ZÜRICH"), 5), vec![0]);
         // Words no chunk contains, and function words, are no query.
         assert!(index.query("the of unicorns").is_empty());
         // The same state hands out the same index; a write builds a new one.
@@ -331,7 +332,7 @@ mod tests {
             .unwrap();
         let fresh = ChunkIndex::of(&s).unwrap();
         assert_eq!(fresh.len(), 4);
-        assert_eq!(fresh.search(&fresh.query("unicorns"), 5, &mut scratch), vec![3]);
+        assert_eq!(fresh.search(&fresh.query("unicorns"), 5), vec![3]);
     }
 
     #[test]
@@ -373,7 +374,6 @@ mod tests {
         let q = index.query("red apples");
         assert_eq!(q.len(), 1, "red is in every chunk: {q:?}");
         assert_eq!(index.query("red").len(), 1);
-        let mut scratch = Vec::new();
-        assert_eq!(index.search(&index.query("red"), 2, &mut scratch), vec![0, 1], "ties in stored order");
+        assert_eq!(index.search(&index.query("red"), 2), vec![0, 1], "ties in stored order");
     }
 }

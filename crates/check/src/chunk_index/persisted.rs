@@ -16,11 +16,11 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use warrant_store::{Chunk, PersistedView, Store, StoreError};
-use warrant_text::bm25;
+use warrant_text::bm25::{self, PostingList};
 use warrant_text::fasthash::FastMap;
 use warrant_verify::Analysed;
 
-use super::{BM25, ChunkIndex, for_each_key};
+use super::{BM25, ChunkIndex, for_each_key, query_terms};
 
 /// The name the chunk index is kept under in a store (its format's version in it).
 pub const NAME: &str = "warrant-check/chunk-index/1";
@@ -95,6 +95,38 @@ struct Posting {
     length: u32,
 }
 
+/// A loaded term's postings, and the most one of them scores with weight and idf 1.
+struct Term {
+    list: Vec<Posting>,
+    impact: f64,
+}
+
+/// A loaded term's postings weighted for a query, as [`bm25::best`] reads them: the scores
+/// of the in-memory index, as the length factor comes from the same length and average.
+struct Weighted<'a> {
+    postings: &'a [Posting],
+    average: f64,
+    w: f64,
+    idf: f64,
+    bound: f64,
+}
+
+impl PostingList for Weighted<'_> {
+    fn len(&self) -> usize {
+        self.postings.len()
+    }
+    fn doc(&self, i: usize) -> u32 {
+        self.postings[i].chunk
+    }
+    fn score(&self, i: usize) -> f64 {
+        let p = self.postings[i];
+        BM25.term_score(self.w, self.idf, p.tf, BM25.length_factor(p.length, self.average))
+    }
+    fn bound(&self) -> f64 {
+        self.bound
+    }
+}
+
 /// The part of a kept index a set of texts needs: the postings of their terms, read at once.
 pub(crate) struct Loaded<'a> {
     view: &'a dyn PersistedView,
@@ -102,7 +134,7 @@ pub(crate) struct Loaded<'a> {
     average: f64,
     /// Term → its number, and by number its postings.
     terms: FastMap<String, u32>,
-    postings: Vec<Vec<Posting>>,
+    postings: Vec<Term>,
 }
 
 impl<'a> Loaded<'a> {
@@ -133,9 +165,12 @@ impl<'a> Loaded<'a> {
         };
         for (term, value) in wanted.into_iter().zip(values) {
             let Some(value) = value else { continue };
-            let postings = decode_postings(&value, chunks)?;
+            let list = decode_postings(&value, chunks)?;
+            let average = loaded.average;
+            let impact =
+                list.iter().map(|p| BM25.term_score(1.0, 1.0, p.tf, BM25.length_factor(p.length, average))).fold(0.0, f64::max);
             loaded.terms.insert(term, loaded.postings.len() as u32);
-            loaded.postings.push(postings);
+            loaded.postings.push(Term { list, impact });
         }
         Ok(loaded)
     }
@@ -147,36 +182,20 @@ impl<'a> Loaded<'a> {
 
     /// As [`ChunkIndex::query`], over the loaded terms.
     pub(crate) fn query(&self, text: &str) -> Vec<u32> {
-        let mut all: Vec<u32> = Vec::new();
-        for_each_key(text, |key| {
-            if let Some(&t) = self.terms.get(key)
-                && !all.contains(&t)
-            {
-                all.push(t);
-            }
-        });
-        let half = self.chunks / 2;
-        let ranking: Vec<u32> = all.iter().copied().filter(|&t| self.postings[t as usize].len() <= half).collect();
-        if ranking.is_empty() { all } else { ranking }
+        query_terms(text, self.chunks, |key| self.terms.get(key).copied(), |t| self.postings[t as usize].list.len())
     }
 
-    /// As [`ChunkIndex::search_weighted`]: `scores` is scratch space, all zeros (and left so).
-    pub(crate) fn search_weighted(&self, terms: &[(u32, f64)], limit: usize, scores: &mut Vec<f64>) -> Vec<usize> {
-        scores.resize(self.chunks, 0.0);
-        let mut touched: Vec<u32> = Vec::new();
-        for &(t, w) in terms {
-            let postings = &self.postings[t as usize];
-            let idf = bm25::idf(self.chunks, postings.len());
-            for p in postings {
-                let slot = &mut scores[p.chunk as usize];
-                if *slot == 0.0 {
-                    touched.push(p.chunk);
-                }
-                *slot += BM25.term_score(w, idf, p.tf, BM25.length_factor(p.length, self.average));
-            }
-        }
-        let scored = touched.iter().map(|&c| (std::mem::take(&mut scores[c as usize]), c));
-        warrant_text::rank::top(scored, limit).into_iter().map(|c| c as usize).collect()
+    /// As [`ChunkIndex::search_weighted`].
+    pub(crate) fn search_weighted(&self, terms: &[(u32, f64)], limit: usize) -> Vec<usize> {
+        let lists: Vec<Weighted<'_>> = terms
+            .iter()
+            .map(|&(t, w)| {
+                let term = &self.postings[t as usize];
+                let idf = bm25::idf(self.chunks, term.list.len());
+                Weighted { postings: &term.list, average: self.average, w, idf, bound: w * idf * term.impact }
+            })
+            .collect();
+        bm25::best(&lists, limit).into_iter().map(|c| c as usize).collect()
     }
 
     /// The chunks at `positions`, analysed, in that order.

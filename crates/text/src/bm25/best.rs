@@ -1,0 +1,190 @@
+//! The best few documents of a query without scoring every document that holds a query term
+//! (MaxScore, document at a time).
+//!
+//! Each term's list carries a bound no posting of it exceeds. Once `limit` documents are
+//! kept, the `limit`-th score is a threshold: the terms whose bounds together stay under it
+//! cannot lift a document into the result alone, so candidates come only from the other
+//! terms' lists, and the cheap terms are only looked up (by galloping) for those candidates.
+//! Every candidate's score is summed over the terms in the caller's order, starting from 0.0,
+//! so it is bit for bit the score [`super::Index::accumulate`] gives, and the result is the
+//! one [`crate::rank::top`] picks from the full accumulation: best first, equal scores by
+//! the smaller document.
+
+/// One query term's postings, as [`best`] reads them.
+pub trait PostingList {
+    /// Number of postings.
+    fn len(&self) -> usize;
+    /// The document of posting `i`; increasing with `i`.
+    fn doc(&self, i: usize) -> u32;
+    /// The term's contribution to the score of posting `i`'s document.
+    fn score(&self, i: usize) -> f64;
+    /// At least every [`PostingList::score`] of this list.
+    fn bound(&self) -> f64;
+}
+
+/// Relative slack on bounds and their sums, far above the few ulps by which the bounds and
+/// the scores' own rounding can differ: a bound must never fall below a score.
+const SLACK: f64 = 1e-9;
+
+/// The documents with the `limit` highest sums of their terms' scores over `lists`, best
+/// first, equal sums by the smaller document first.
+pub fn best<L: PostingList>(lists: &[L], limit: usize) -> Vec<u32> {
+    if limit == 0 || lists.is_empty() {
+        return Vec::new();
+    }
+    // Terms by bound, cheapest first; `reach[i]`: what the terms `order[..=i]` add at most.
+    let mut order: Vec<usize> = (0..lists.len()).collect();
+    order.sort_by(|&a, &b| lists[a].bound().total_cmp(&lists[b].bound()));
+    let mut reach = Vec::with_capacity(order.len());
+    let mut sum = 0.0;
+    for &t in &order {
+        sum += lists[t].bound().max(0.0);
+        reach.push(sum * (1.0 + SLACK));
+    }
+    let mut at = vec![0usize; lists.len()];
+    // Kept best first: (score, document).
+    let mut best: Vec<(f64, u32)> = Vec::with_capacity(limit.min(64) + 1);
+    // `order[essential..]`: the terms a candidate must hold one of.
+    let mut essential = 0;
+    while essential < order.len() {
+        let Some(doc) = order[essential..].iter().filter_map(|&t| (at[t] < lists[t].len()).then(|| lists[t].doc(at[t]))).min()
+        else {
+            break;
+        };
+        let threshold = if best.len() == limit { best[limit - 1].0 } else { f64::NEG_INFINITY };
+        let mut most = if essential > 0 { reach[essential - 1] } else { 0.0 };
+        for &t in &order[essential..] {
+            if at[t] < lists[t].len() && lists[t].doc(at[t]) == doc {
+                most += lists[t].score(at[t]);
+            }
+        }
+        if most * (1.0 + SLACK) >= threshold {
+            let mut score = 0.0;
+            for (t, list) in lists.iter().enumerate() {
+                at[t] = seek(list, at[t], doc);
+                if at[t] < list.len() && list.doc(at[t]) == doc {
+                    score += list.score(at[t]);
+                }
+            }
+            // Documents come in increasing order, so an equal score never ranks above one kept.
+            if best.len() < limit || score > best[limit - 1].0 {
+                let i = best.iter().position(|b| score > b.0).unwrap_or(best.len());
+                best.insert(i, (score, doc));
+                best.truncate(limit);
+            }
+        }
+        for &t in &order[essential..] {
+            if at[t] < lists[t].len() && lists[t].doc(at[t]) == doc {
+                at[t] += 1;
+            }
+        }
+        if best.len() == limit {
+            let threshold = best[limit - 1].0;
+            while essential < order.len() && reach[essential] < threshold {
+                essential += 1;
+            }
+        }
+    }
+    best.into_iter().map(|(_, doc)| doc).collect()
+}
+
+/// The first posting at or after `from` whose document is `doc` or later (galloping, then
+/// binary search in the last gap).
+fn seek<L: PostingList>(list: &L, from: usize, doc: u32) -> usize {
+    let len = list.len();
+    if from >= len || list.doc(from) >= doc {
+        return from;
+    }
+    // `list.doc(lo) < doc` holds throughout; `hi` is past it or at a document ≥ `doc`.
+    let (mut lo, mut step) = (from, 1usize);
+    let mut hi = loop {
+        let probe = lo.saturating_add(step);
+        if probe >= len {
+            break len;
+        }
+        if list.doc(probe) >= doc {
+            break probe;
+        }
+        lo = probe;
+        step = step.saturating_mul(2);
+    };
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if list.doc(mid) >= doc {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A list of (document, score) postings with its exact maximum as bound.
+    struct Plain(Vec<(u32, f64)>);
+
+    impl PostingList for Plain {
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+        fn doc(&self, i: usize) -> u32 {
+            self.0[i].0
+        }
+        fn score(&self, i: usize) -> f64 {
+            self.0[i].1
+        }
+        fn bound(&self) -> f64 {
+            self.0.iter().map(|p| p.1).fold(0.0, f64::max)
+        }
+    }
+
+    /// Every document scored term by term, then [`crate::rank::top`].
+    fn exhaustive(lists: &[Plain], limit: usize) -> Vec<u32> {
+        let mut scores: std::collections::BTreeMap<u32, f64> = Default::default();
+        for list in lists {
+            for &(d, s) in &list.0 {
+                *scores.entry(d).or_insert(0.0) += s;
+            }
+        }
+        crate::rank::top(scores.into_iter().map(|(d, s)| (s, d)), limit)
+    }
+
+    #[test]
+    fn rare_terms_lead_and_ties_go_to_the_smaller_document() {
+        let common = Plain((0..1000).map(|d| (d, 0.1)).collect());
+        let rare = Plain(vec![(7, 3.0), (500, 3.0), (900, 2.0)]);
+        assert_eq!(best(&[common, rare], 2), vec![7, 500]);
+        let a = Plain(vec![(4, 1.0), (9, 1.0)]);
+        let b = Plain(vec![(2, 1.0)]);
+        assert_eq!(best(&[a, b], 2), vec![2, 4]);
+        assert!(best::<Plain>(&[], 3).is_empty());
+        assert!(best(&[Plain(vec![(1, 1.0)])], 0).is_empty());
+    }
+
+    #[test]
+    fn seeking_finds_the_first_posting_at_or_after() {
+        let list = Plain((0..100).map(|d| (d * 3, 1.0)).collect());
+        for from in [0, 5, 99] {
+            for doc in [0u32, 1, 3, 150, 151, 297, 298, 1000] {
+                let want = (from..100).find(|&i| list.0[i].0 >= doc).unwrap_or(100);
+                assert_eq!(seek(&list, from, doc), want, "from {from} doc {doc}");
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn picks_what_scoring_everything_picks(
+            raw in proptest::collection::vec(proptest::collection::btree_map(0u32..60, 1u8..8, 0..40), 0..6),
+            limit in 0usize..12,
+        ) {
+            // Few distinct scores, so ties are common.
+            let lists: Vec<Plain> = raw.iter().map(|m| Plain(m.iter().map(|(&d, &s)| (d, f64::from(s) * 0.25)).collect())).collect();
+            prop_assert_eq!(best(&lists, limit), exhaustive(&lists, limit));
+        }
+    }
+}
