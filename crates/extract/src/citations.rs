@@ -56,18 +56,18 @@ pub fn find(text: &str, range: Range<usize>, refs: &BTreeMap<String, Reference>)
     let at = |m: Range<usize>| range.start + m.start..range.start + m.end;
     let mut out: Vec<FoundCitation> = Vec::new();
     let mut link_ranges: Vec<Range<usize>> = Vec::new();
-    for c in MD_LINK.captures_iter(hay).filter(|_| hay.contains("](")) {
+    for c in hay.contains("](").then(|| MD_LINK.captures_iter(hay)).into_iter().flatten() {
         let (Some(all), Some(url)) = (c.get(0), c.get(2)) else { continue };
         link_ranges.push(all.range());
         out.push(FoundCitation { range: at(all.range()), kind: SourceType::Url, value: url.as_str().to_string() });
     }
-    for m in URL.find_iter(hay).filter(|_| hay.contains("http")) {
+    for m in hay.contains("http").then(|| URL.find_iter(hay)).into_iter().flatten() {
         if link_ranges.iter().any(|r| r.start <= m.start() && m.end() <= r.end) {
             continue;
         }
         out.push(FoundCitation { range: at(m.range()), kind: SourceType::Url, value: m.as_str().to_string() });
     }
-    for c in BRACKET.captures_iter(hay).filter(|_| hay.contains('[')) {
+    for c in hay.contains('[').then(|| BRACKET.captures_iter(hay)).into_iter().flatten() {
         let Some(inner) = c.get(1) else { continue };
         let marker = inner.start() - 1..inner.end() + 1;
         // `[1](http://…)` is a Markdown link, handled above.
@@ -83,11 +83,11 @@ pub fn find(text: &str, range: Range<usize>, refs: &BTreeMap<String, Reference>)
             out.push(FoundCitation { range: at(marker.clone()), kind, value });
         }
     }
-    for c in AUTHOR_YEAR.captures_iter(hay).filter(|_| hay.contains(')')) {
+    for c in hay.contains(')').then(|| AUTHOR_YEAR.captures_iter(hay)).into_iter().flatten() {
         let (Some(all), Some(inner)) = (c.get(0), c.get(1)) else { continue };
         out.push(FoundCitation { range: at(all.range()), kind: SourceType::Reference, value: inner.as_str().to_string() });
     }
-    for c in ACCORDING.captures_iter(hay).filter(|_| hay.contains("ccording")) {
+    for c in hay.contains("ccording").then(|| ACCORDING.captures_iter(hay)).into_iter().flatten() {
         let (Some(all), Some(who)) = (c.get(0), c.get(1)) else { continue };
         out.push(FoundCitation { range: at(all.range()), kind: SourceType::Document, value: who.as_str().trim().to_string() });
     }

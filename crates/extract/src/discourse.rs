@@ -3,19 +3,18 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
 use warrant_graph::DiscourseType;
-use warrant_text::pattern::compile as re;
 
+/// A discourse type and the pattern of sentences of that type.
 struct Cue {
     kind: DiscourseType,
-    re: Regex,
+    pattern: String,
 }
 
 /// Cues in priority order; the first that matches decides.
 static CUES: LazyLock<Vec<Cue>> = LazyLock::new(|| {
     use DiscourseType::*;
-    let c = |kind, p: &str| Cue { kind, re: re(&format!("(?i){p}")) };
+    let c = |kind, p: &str| Cue { kind, pattern: format!("(?i){p}") };
     vec![
         c(
             Greeting,
@@ -57,8 +56,9 @@ static CUES: LazyLock<Vec<Cue>> = LazyLock::new(|| {
 });
 
 /// All cues in one set: one scan per sentence; the first matching cue in priority order wins.
+/// (Only the set is compiled: compiling is most of a short check's time.)
 static CUE_SET: LazyLock<regex::RegexSet> = LazyLock::new(|| {
-    regex::RegexSet::new(CUES.iter().map(|c| c.re.as_str())).unwrap_or_else(|e| panic!("discourse cue set: {e}"))
+    regex::RegexSet::new(CUES.iter().map(|c| c.pattern.as_str())).unwrap_or_else(|e| panic!("discourse cue set: {e}"))
 });
 
 /// What a sentence does. Questions back to the user are clarifications.

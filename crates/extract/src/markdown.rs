@@ -75,7 +75,7 @@ pub fn scan(text: &str) -> Blocks {
         let lead = line.trim_start_matches(' ');
         let fence_like = line.len() - lead.len() <= 3 && (lead.starts_with("```") || lead.starts_with("~~~"));
         // Fenced code.
-        if let Some(c) = FENCE.captures(line).filter(|_| fence_like) {
+        if let Some(c) = fence_like.then(|| FENCE.captures(line)).flatten() {
             let fence = c.get(1).map_or("```", |m| m.as_str());
             let (ch, n) = (fence.as_bytes()[0], fence.len());
             let lang = c.get(2).map(|m| m.as_str().to_lowercase()).filter(|s| !s.is_empty());

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::Value;
 use warrant_text::arith;
-use warrant_text::pattern::compile as re;
+use warrant_text::pattern::{LazyRegex, compile as re};
 
 /// An operation found in the text.
 #[derive(Debug, Clone, PartialEq)]
@@ -270,7 +270,8 @@ fn symbolic_in(base: usize, hay: &str) -> Vec<FoundOperation> {
 }
 
 struct ProsePattern {
-    re: Regex,
+    /// Compiled for its captures once the set says it matches.
+    re: LazyRegex,
     operator: &'static str,
     /// Operand group names in operand order.
     operands: &'static [&'static str],
@@ -319,7 +320,7 @@ static PROSE: LazyLock<Vec<ProsePattern>> = LazyLock::new(|| {
     let n = |g: &str| format!(r"(?P<{g}>{NUM})");
     let pct = r"\s*(?:%|\s?percent(?-u:\b)|\s?per\s?cent(?-u:\b))";
     let p =
-        |pat: String, operator, operands, constant| ProsePattern { re: re(&format!("(?i){pat}")), operator, operands, constant };
+        |pat: String, operator, operands, constant| ProsePattern { re: LazyRegex::new(format!("(?i){pat}"), re), operator, operands, constant };
     vec![
         p(format!(r"{a}{pct}\s+of\s+{b}\s+{res}\s+{r}", a = n("a"), b = n("b"), r = n("r")), "percentage", &["a", "b"], None),
         p(
@@ -429,7 +430,7 @@ pub fn prose(text: &str, range: Range<usize>) -> Vec<FoundOperation> {
         return out;
     }
     for p in hits.iter().map(|i| &PROSE[i]) {
-        for c in p.re.captures_iter(hay) {
+        for c in p.re.get().captures_iter(hay) {
             let (Some(all), Some(r)) = (c.get(0), c.name("r")) else { continue };
             let mut operands: Vec<Value> = Vec::new();
             let mut ok = true;

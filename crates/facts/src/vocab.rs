@@ -31,6 +31,7 @@ use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};
 use sha2::{Digest, Sha256};
+use warrant_text::pattern::LazyRegex;
 
 use crate::diag::{one_line, pointer_token};
 
@@ -119,18 +120,18 @@ pub struct PredicateEntry {
     pub group: Option<String>,
     /// Functional or multi-valued (D25).
     pub cardinality: Cardinality,
-    patterns: Vec<Regex>,
-    question_patterns: Vec<Regex>,
+    patterns: Vec<LazyRegex>,
+    question_patterns: Vec<LazyRegex>,
 }
 
 impl PredicateEntry {
     /// Sentence patterns, compiled case-insensitively, in file order.
-    pub fn patterns(&self) -> &[Regex] {
+    pub fn patterns(&self) -> &[LazyRegex] {
         &self.patterns
     }
 
     /// Question patterns, compiled case-insensitively, in file order.
-    pub fn question_patterns(&self) -> &[Regex] {
+    pub fn question_patterns(&self) -> &[LazyRegex] {
         &self.question_patterns
     }
 
@@ -233,8 +234,12 @@ impl<'de> Deserialize<'de> for OrderedEntries {
 }
 
 static BUILTIN: LazyLock<Vocabulary> = LazyLock::new(|| {
-    // The embedded file is tested (`builtin_vocabulary_loads`); a failure here is a build bug.
-    Vocabulary::from_toml_str(DEFAULT_VOCABULARY_TOML).unwrap_or_else(|e| panic!("embedded default vocabulary is invalid: {e}"))
+    // The embedded file is checked by a test (`the_builtin_vocabulary_passes_the_checks_of_a_file`):
+    // its patterns are compiled on first use, as most checks use few of them.
+    toml::from_str::<OrderedEntries>(DEFAULT_VOCABULARY_TOML)
+        .map_err(|e| e.to_string())
+        .and_then(|parsed| Vocabulary::from_entries(parsed.0, Checks::Trusted).map_err(|e| e.to_string()))
+        .unwrap_or_else(|e| panic!("embedded default vocabulary is invalid: {e}"))
 });
 
 impl Default for Vocabulary {
@@ -261,7 +266,7 @@ impl Vocabulary {
     pub fn from_json_str(text: &str) -> Result<Self, VocabError> {
         let parsed: OrderedEntries = serde_json::from_str(text)
             .map_err(|e| verr(format!("line {} column {}", e.line(), e.column()), strip_position(&e.to_string())))?;
-        Self::from_entries(parsed.0)
+        Self::from_entries(parsed.0, Checks::Full)
     }
 
     /// Reads a TOML vocabulary file on its own.
@@ -270,13 +275,13 @@ impl Vocabulary {
             let location = e.span().map_or_else(|| "/".to_string(), |s| line_col(text, s.start));
             verr(location, e.message().trim().replace('\n', " "))
         })?;
-        Self::from_entries(parsed.0)
+        Self::from_entries(parsed.0, Checks::Full)
     }
 
-    fn from_entries(entries: Vec<(String, EntryFile)>) -> Result<Self, VocabError> {
+    fn from_entries(entries: Vec<(String, EntryFile)>, checks: Checks) -> Result<Self, VocabError> {
         let mut out = Vec::with_capacity(entries.len());
         for (id, e) in entries {
-            out.push(compile_entry(&id, e)?);
+            out.push(compile_entry(&id, e, checks)?);
         }
         Self::new(out)
     }
@@ -340,7 +345,11 @@ impl Vocabulary {
 
     /// Every predicate whose `questionPatterns` match the question, in vocabulary order (§8.3).
     pub fn question_predicates(&self, question: &str) -> Vec<&str> {
-        self.entries.iter().filter(|e| e.question_patterns.iter().any(|r| r.is_match(question))).map(|e| e.id.as_str()).collect()
+        self.entries
+            .iter()
+            .filter(|e| e.question_patterns.iter().any(|r| r.get().is_match(question)))
+            .map(|e| e.id.as_str())
+            .collect()
     }
 
     /// The first sentence pattern (in vocabulary order) matching `text`: its position in that
@@ -348,7 +357,7 @@ impl Vocabulary {
     pub(crate) fn first_matching_pattern(&self, text: &str) -> Option<(usize, &PredicateEntry, &Regex)> {
         let k = self.sentence_set.matches(text).into_iter().next()?;
         let (i, j) = self.sentence_owner[k];
-        Some((k, &self.entries[i], &self.entries[i].patterns[j]))
+        Some((k, &self.entries[i], self.entries[i].patterns[j].get()))
     }
 
     /// A short hash of everything that decides what the extractor produces (ids, argTypes,
@@ -371,7 +380,16 @@ impl Vocabulary {
     }
 }
 
-fn compile_entry(id: &str, e: EntryFile) -> Result<PredicateEntry, VocabError> {
+/// How much of an entry is checked as it is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Checks {
+    /// A user's file: every pattern compiled now, so its errors come with their location.
+    Full,
+    /// The embedded defaults (checked by a test): patterns compiled on first use.
+    Trusted,
+}
+
+fn compile_entry(id: &str, e: EntryFile, checks: Checks) -> Result<PredicateEntry, VocabError> {
     let at = |rest: &str| format!("/{}{rest}", pointer_token(id));
     let snake = id.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
         && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
@@ -399,6 +417,11 @@ fn compile_entry(id: &str, e: EntryFile) -> Result<PredicateEntry, VocabError> {
             ));
         }
     };
+    if checks == Checks::Trusted {
+        let lazy = |ps: Vec<String>| ps.into_iter().map(|p| LazyRegex::new(p, compile_trusted)).collect();
+        let (patterns, question_patterns) = (lazy(e.patterns), lazy(e.question_patterns));
+        return Ok(PredicateEntry { id: id.to_string(), arg_types, group: e.group, cardinality, patterns, question_patterns });
+    }
     let mut patterns = Vec::with_capacity(e.patterns.len());
     for (i, p) in e.patterns.iter().enumerate() {
         let r = compile(p).map_err(|m| verr(at(&format!("/patterns/{i}")), m))?;
@@ -411,17 +434,23 @@ fn compile_entry(id: &str, e: EntryFile) -> Result<PredicateEntry, VocabError> {
                 ));
             }
         }
-        patterns.push(r);
+        patterns.push(LazyRegex::ready(r, compile_trusted));
     }
     let mut question_patterns = Vec::with_capacity(e.question_patterns.len());
     for (i, p) in e.question_patterns.iter().enumerate() {
-        question_patterns.push(compile(p).map_err(|m| verr(at(&format!("/questionPatterns/{i}")), m))?);
+        let r = compile(p).map_err(|m| verr(at(&format!("/questionPatterns/{i}")), m))?;
+        question_patterns.push(LazyRegex::ready(r, compile_trusted));
     }
     Ok(PredicateEntry { id: id.to_string(), arg_types, group: e.group, cardinality, patterns, question_patterns })
 }
 
 fn compile(pattern: &str) -> Result<Regex, String> {
     RegexBuilder::new(pattern).case_insensitive(true).size_limit(REGEX_SIZE_LIMIT).build().map_err(|e| regex_message(&e))
+}
+
+/// [`compile`] for a pattern known to compile (the embedded defaults, or one compiled before).
+fn compile_trusted(pattern: &str) -> Regex {
+    compile(pattern).unwrap_or_else(|e| panic!("vocabulary pattern {pattern}: {e}"))
 }
 
 /// A regex error on one line (the crate's syntax errors span several, with a caret diagram).
@@ -456,6 +485,19 @@ pub(crate) fn line_col(text: &str, byte: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_builtin_vocabulary_passes_the_checks_of_a_file() {
+        // The builtin skips them (its patterns compile on first use); a file gets them all.
+        let checked = Vocabulary::from_toml_str(DEFAULT_VOCABULARY_TOML).unwrap();
+        let builtin = Vocabulary::builtin();
+        assert_eq!(checked.fingerprint(), builtin.fingerprint());
+        for (a, b) in checked.entries().iter().zip(builtin.entries()) {
+            let sources = |ps: &[LazyRegex]| ps.iter().map(|p| p.as_str().to_string()).collect::<Vec<_>>();
+            assert_eq!(sources(a.patterns()), sources(b.patterns()));
+            assert_eq!(sources(a.question_patterns()), sources(b.question_patterns()));
+        }
+    }
 
     #[test]
     fn builtin_vocabulary_loads_in_spec_order() {

@@ -41,47 +41,57 @@ pub fn best<L: PostingList>(lists: &[L], limit: usize) -> Vec<u32> {
         sum += lists[t].bound().max(0.0);
         reach.push(sum * (1.0 + SLACK));
     }
+    // Per list: the posting it is at, and that posting's document (`u32::MAX` past the end).
     let mut at = vec![0usize; lists.len()];
+    let doc_at = |list: &L, i: usize| if i < list.len() { list.doc(i) } else { u32::MAX };
+    let mut current: Vec<u32> = lists.iter().map(|l| doc_at(l, 0)).collect();
     // Kept best first: (score, document).
     let mut best: Vec<(f64, u32)> = Vec::with_capacity(limit.min(64) + 1);
     // `order[essential..]`: the terms a candidate must hold one of.
     let mut essential = 0;
     while essential < order.len() {
-        let Some(doc) = order[essential..].iter().filter_map(|&t| (at[t] < lists[t].len()).then(|| lists[t].doc(at[t]))).min()
-        else {
+        let doc = order[essential..].iter().map(|&t| current[t]).min().unwrap_or(u32::MAX);
+        if doc == u32::MAX {
             break;
-        };
-        let threshold = if best.len() == limit { best[limit - 1].0 } else { f64::NEG_INFINITY };
-        let mut most = if essential > 0 { reach[essential - 1] } else { 0.0 };
-        for &t in &order[essential..] {
-            if at[t] < lists[t].len() && lists[t].doc(at[t]) == doc {
-                most += lists[t].score(at[t]);
-            }
         }
-        if most * (1.0 + SLACK) >= threshold {
+        let full = best.len() == limit;
+        let worth = !full || {
+            let mut most = if essential > 0 { reach[essential - 1] } else { 0.0 };
+            for &t in &order[essential..] {
+                if current[t] == doc {
+                    most += lists[t].score(at[t]);
+                }
+            }
+            most * (1.0 + SLACK) >= best[limit - 1].0
+        };
+        if worth {
             let mut score = 0.0;
             for (t, list) in lists.iter().enumerate() {
-                at[t] = seek(list, at[t], doc);
-                if at[t] < list.len() && list.doc(at[t]) == doc {
+                if current[t] < doc {
+                    at[t] = seek(list, at[t], doc);
+                    current[t] = doc_at(list, at[t]);
+                }
+                if current[t] == doc {
                     score += list.score(at[t]);
                 }
             }
             // Documents come in increasing order, so an equal score never ranks above one kept.
-            if best.len() < limit || score > best[limit - 1].0 {
+            if !full || score > best[limit - 1].0 {
                 let i = best.iter().position(|b| score > b.0).unwrap_or(best.len());
                 best.insert(i, (score, doc));
                 best.truncate(limit);
+                if best.len() == limit {
+                    let threshold = best[limit - 1].0;
+                    while essential < order.len() && reach[essential] < threshold {
+                        essential += 1;
+                    }
+                }
             }
         }
         for &t in &order[essential..] {
-            if at[t] < lists[t].len() && lists[t].doc(at[t]) == doc {
+            if current[t] == doc {
                 at[t] += 1;
-            }
-        }
-        if best.len() == limit {
-            let threshold = best[limit - 1].0;
-            while essential < order.len() && reach[essential] < threshold {
-                essential += 1;
+                current[t] = doc_at(&lists[t], at[t]);
             }
         }
     }
