@@ -10,7 +10,7 @@ mod best;
 
 use std::sync::OnceLock;
 
-pub use best::{PostingList, best};
+pub use best::{PostingCursor, best, seek_in};
 
 use crate::fasthash::FastMap;
 
@@ -153,7 +153,7 @@ impl Index {
         });
         let postings = &self.postings[term as usize];
         let idf = self.idf_for(postings.len());
-        Weighted { postings, norms, params: *params, w, idf, bound: w * idf * impacts[term as usize] }
+        Weighted { postings, at: 0, norms, params: *params, w, idf, bound: w * idf * impacts[term as usize] }
     }
 
     /// Every interned term with its id, in no particular order.
@@ -220,10 +220,11 @@ pub fn average_length(documents: usize, total: u64) -> f64 {
     (total as f64 / documents.max(1) as f64).max(1.0)
 }
 
-/// One term's postings in an [`Index`], weighted ([`Index::list`]).
+/// One term's postings in an [`Index`], weighted ([`Index::list`]), and a cursor in them.
 #[derive(Debug, Clone, Copy)]
 pub struct Weighted<'a> {
     postings: &'a [(u32, u32)],
+    at: usize,
     norms: &'a [f64],
     params: Params,
     w: f64,
@@ -231,16 +232,19 @@ pub struct Weighted<'a> {
     bound: f64,
 }
 
-impl PostingList for Weighted<'_> {
-    fn len(&self) -> usize {
-        self.postings.len()
+impl PostingCursor for Weighted<'_> {
+    fn doc(&self) -> u32 {
+        self.postings.get(self.at).map_or(u32::MAX, |p| p.0)
     }
-    fn doc(&self, i: usize) -> u32 {
-        self.postings[i].0
-    }
-    fn score(&self, i: usize) -> f64 {
-        let (d, tf) = self.postings[i];
+    fn score(&self) -> f64 {
+        let (d, tf) = self.postings[self.at];
         self.params.term_score(self.w, self.idf, tf, self.norms[d as usize])
+    }
+    fn advance(&mut self) {
+        self.at += 1;
+    }
+    fn seek(&mut self, doc: u32) {
+        self.at = seek_in(|i| self.postings[i].0, self.postings.len(), self.at, doc);
     }
     fn bound(&self) -> f64 {
         self.bound
@@ -321,8 +325,8 @@ mod tests {
             let mut touched = Vec::new();
             ix.accumulate(&p, &query, &mut scores, &mut touched);
             let want = crate::rank::top(touched.iter().map(|&d| (scores[d as usize], d)), limit);
-            let lists: Vec<Weighted<'_>> = query.iter().map(|&(t, w)| ix.list(&p, t, w)).collect();
-            proptest::prop_assert_eq!(best(&lists, limit), want);
+            let mut lists: Vec<Weighted<'_>> = query.iter().map(|&(t, w)| ix.list(&p, t, w)).collect();
+            proptest::prop_assert_eq!(best(&mut lists, limit), want);
         }
     }
 }

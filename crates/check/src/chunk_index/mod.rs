@@ -183,8 +183,8 @@ impl ChunkIndex {
     /// [`ChunkIndex::search`] with a weight per term (context words count less than the
     /// claim's own).
     pub fn search_weighted(&self, terms: &[(u32, f64)], limit: usize) -> Vec<usize> {
-        let lists: Vec<_> = terms.iter().map(|&(t, w)| self.index.list(&BM25, t, w)).collect();
-        bm25::best(&lists, limit).into_iter().map(|c| c as usize).collect()
+        let mut lists: Vec<_> = terms.iter().map(|&(t, w)| self.index.list(&BM25, t, w)).collect();
+        bm25::best(&mut lists, limit).into_iter().map(|c| c as usize).collect()
     }
 }
 

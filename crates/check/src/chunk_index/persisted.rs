@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use warrant_store::{Chunk, PersistedView, Store, StoreError};
-use warrant_text::bm25::{self, PostingList};
+use warrant_text::bm25::{self, PostingCursor};
 use warrant_text::fasthash::FastMap;
 use warrant_verify::Analysed;
 
@@ -95,32 +95,38 @@ struct Posting {
     length: u32,
 }
 
-/// A loaded term's postings, and the most one of them scores with weight and idf 1.
+/// A loaded term: its postings, and the most one of them scores with weight and idf 1.
 struct Term {
     list: Vec<Posting>,
     impact: f64,
 }
 
-/// A loaded term's postings weighted for a query, as [`bm25::best`] reads them: the scores
-/// of the in-memory index, as the length factor comes from the same length and average.
-struct Weighted<'a> {
+/// A cursor in a loaded term's postings, weighted for a query, as [`bm25::best`] reads them:
+/// the scores of the in-memory index, as the length factor comes from the same length and
+/// average. (Postings are decoded once per check, at load: the claims of one answer share
+/// most of their terms.)
+struct Cursor<'a> {
     postings: &'a [Posting],
+    at: usize,
     average: f64,
     w: f64,
     idf: f64,
     bound: f64,
 }
 
-impl PostingList for Weighted<'_> {
-    fn len(&self) -> usize {
-        self.postings.len()
+impl PostingCursor for Cursor<'_> {
+    fn doc(&self) -> u32 {
+        self.postings.get(self.at).map_or(u32::MAX, |p| p.chunk)
     }
-    fn doc(&self, i: usize) -> u32 {
-        self.postings[i].chunk
-    }
-    fn score(&self, i: usize) -> f64 {
-        let p = self.postings[i];
+    fn score(&self) -> f64 {
+        let p = self.postings[self.at];
         BM25.term_score(self.w, self.idf, p.tf, BM25.length_factor(p.length, self.average))
+    }
+    fn advance(&mut self) {
+        self.at += 1;
+    }
+    fn seek(&mut self, doc: u32) {
+        self.at = bm25::seek_in(|i| self.postings[i].chunk, self.postings.len(), self.at, doc);
     }
     fn bound(&self) -> f64 {
         self.bound
@@ -165,10 +171,19 @@ impl<'a> Loaded<'a> {
         };
         for (term, value) in wanted.into_iter().zip(values) {
             let Some(value) = value else { continue };
-            let list = decode_postings(&value, chunks)?;
             let average = loaded.average;
+            // Sized from the stored count up front (checked against the postings below).
+            let count = take(&mut value.as_slice()).map_or(0, |n| usize::try_from(n).unwrap_or(0).min(chunks));
+            let (mut list, mut most_tf, mut shortest) = (Vec::with_capacity(count), 0u32, u32::MAX);
+            for_each_posting(&value, chunks, |p| {
+                (most_tf, shortest) = (most_tf.max(p.tf), shortest.min(p.length));
+                list.push(p);
+            })?;
+            // A score grows with the count and falls with the length, so the highest count in
+            // the shortest chunk bounds them all, at the price of two divisions instead of two
+            // per posting.
             let impact =
-                list.iter().map(|p| BM25.term_score(1.0, 1.0, p.tf, BM25.length_factor(p.length, average))).fold(0.0, f64::max);
+                if list.is_empty() { 0.0 } else { BM25.term_score(1.0, 1.0, most_tf, BM25.length_factor(shortest, average)) };
             loaded.terms.insert(term, loaded.postings.len() as u32);
             loaded.postings.push(Term { list, impact });
         }
@@ -187,15 +202,15 @@ impl<'a> Loaded<'a> {
 
     /// As [`ChunkIndex::search_weighted`].
     pub(crate) fn search_weighted(&self, terms: &[(u32, f64)], limit: usize) -> Vec<usize> {
-        let lists: Vec<Weighted<'_>> = terms
+        let mut lists: Vec<Cursor<'_>> = terms
             .iter()
             .map(|&(t, w)| {
                 let term = &self.postings[t as usize];
                 let idf = bm25::idf(self.chunks, term.list.len());
-                Weighted { postings: &term.list, average: self.average, w, idf, bound: w * idf * term.impact }
+                Cursor { postings: &term.list, at: 0, average: self.average, w, idf, bound: w * idf * term.impact }
             })
             .collect();
-        bm25::best(&lists, limit).into_iter().map(|c| c as usize).collect()
+        bm25::best(&mut lists, limit).into_iter().map(|c| c as usize).collect()
     }
 
     /// The chunks at `positions`, analysed, in that order.
@@ -228,20 +243,31 @@ fn corrupt(what: &str) -> StoreError {
     StoreError::Corrupt(format!("the kept chunk index ({NAME}): {what}"))
 }
 
-fn decode_postings(mut value: &[u8], chunks: usize) -> Result<Vec<Posting>, StoreError> {
+/// Calls `f` with each posting of a term's stored value, checking them all: an error if the
+/// value is cut short, runs on, or names a chunk past the last or out of order.
+fn for_each_posting(mut value: &[u8], chunks: usize, mut f: impl FnMut(Posting)) -> Result<(), StoreError> {
     let n = take(&mut value)?;
-    let mut out = Vec::with_capacity(usize::try_from(n).unwrap_or(0).min(chunks));
-    let mut chunk = 0u64;
-    for _ in 0..n {
-        chunk += take(&mut value)?;
-        let (tf, length) = (take(&mut value)?, take(&mut value)?);
-        if chunk >= chunks as u64 {
-            return Err(corrupt("a posting past the last chunk"));
+    let mut last = 0u32;
+    for i in 0..n {
+        let p = next_posting(&mut value, last)?;
+        if p.chunk as usize >= chunks || (i > 0 && p.chunk <= last) {
+            return Err(corrupt("a posting past the last chunk or out of order"));
         }
-        let narrow = |v: u64| u32::try_from(v).map_err(|_| corrupt("a count out of range"));
-        out.push(Posting { chunk: chunk as u32, tf: narrow(tf)?, length: narrow(length)? });
+        f(p);
+        last = p.chunk;
     }
-    Ok(out)
+    if !value.is_empty() {
+        return Err(corrupt("bytes after the last posting"));
+    }
+    Ok(())
+}
+
+/// The posting encoded at the front of `value`, the one after the posting of chunk `last`.
+fn next_posting(value: &mut &[u8], last: u32) -> Result<Posting, StoreError> {
+    let narrow = |v: u64| u32::try_from(v).map_err(|_| corrupt("a number out of range"));
+    let chunk = narrow(u64::from(last).saturating_add(take(value)?))?;
+    let (tf, length) = (narrow(take(value)?)?, narrow(take(value)?)?);
+    Ok(Posting { chunk, tf, length })
 }
 
 fn decode_ids(mut value: &[u8]) -> Result<Vec<String>, StoreError> {
@@ -295,15 +321,22 @@ mod tests {
         assert!(at.is_empty());
         assert!(take(&mut [0x80u8, 0x80].as_slice()).is_err());
         assert!(take(&mut [].as_slice()).is_err());
-        assert!(decode_postings(&[2, 0, 1, 3], 10).is_err(), "two postings announced, one given");
-        assert!(decode_postings(&[1, 20, 1, 3], 10).is_err(), "past the last chunk");
+        let postings = |bytes: &[u8]| {
+            let mut out = Vec::new();
+            for_each_posting(bytes, 10, |p| out.push((p.chunk, p.tf, p.length))).map(|()| out)
+        };
+        assert_eq!(postings(&[2, 1, 1, 3, 4, 2, 5]).unwrap(), [(1, 1, 3), (5, 2, 5)]);
+        assert!(postings(&[2, 0, 1, 3]).is_err(), "two postings announced, one given");
+        assert!(postings(&[1, 20, 1, 3]).is_err(), "past the last chunk");
+        assert!(postings(&[2, 1, 1, 3, 0, 1, 3]).is_err(), "the same chunk twice");
+        assert!(postings(&[1, 1, 1, 3, 9]).is_err(), "bytes after the last posting");
         assert!(decode_ids(&[1, 5, b'a']).is_err());
     }
 
     proptest::proptest! {
         #[test]
         fn decoding_any_bytes_never_panics(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..64)) {
-            let _ = decode_postings(&bytes, 100);
+            let _ = for_each_posting(&bytes, 100, |_| {});
             let _ = decode_ids(&bytes);
             let _ = take(&mut bytes.as_slice());
         }

@@ -10,15 +10,23 @@
 //! one [`crate::rank::top`] picks from the full accumulation: best first, equal scores by
 //! the smaller document.
 
-/// One query term's postings, as [`best`] reads them.
-pub trait PostingList {
-    /// Number of postings.
-    fn len(&self) -> usize;
-    /// The document of posting `i`; increasing with `i`.
-    fn doc(&self, i: usize) -> u32;
-    /// The term's contribution to the score of posting `i`'s document.
-    fn score(&self, i: usize) -> f64;
-    /// At least every [`PostingList::score`] of this list.
+/// A cursor over one query term's postings, as [`best`] reads them: forward only, so a list
+/// kept compressed is read as it is decoded.
+pub trait PostingCursor {
+    /// The document of the posting the cursor is at; `u32::MAX` once past the last one.
+    /// Documents increase along the list, each once.
+    fn doc(&self) -> u32;
+    /// The term's contribution to the score of that document.
+    fn score(&self) -> f64;
+    /// Moves to the next posting.
+    fn advance(&mut self);
+    /// Moves to the first posting whose document is `doc` or later.
+    fn seek(&mut self, doc: u32) {
+        while self.doc() < doc {
+            self.advance();
+        }
+    }
+    /// At least every [`PostingCursor::score`] of this list.
     fn bound(&self) -> f64;
 }
 
@@ -27,8 +35,8 @@ pub trait PostingList {
 const SLACK: f64 = 1e-9;
 
 /// The documents with the `limit` highest sums of their terms' scores over `lists`, best
-/// first, equal sums by the smaller document first.
-pub fn best<L: PostingList>(lists: &[L], limit: usize) -> Vec<u32> {
+/// first, equal sums by the smaller document first. The cursors are left where they stop.
+pub fn best<C: PostingCursor>(lists: &mut [C], limit: usize) -> Vec<u32> {
     if limit == 0 || lists.is_empty() {
         return Vec::new();
     }
@@ -41,16 +49,12 @@ pub fn best<L: PostingList>(lists: &[L], limit: usize) -> Vec<u32> {
         sum += lists[t].bound().max(0.0);
         reach.push(sum * (1.0 + SLACK));
     }
-    // Per list: the posting it is at, and that posting's document (`u32::MAX` past the end).
-    let mut at = vec![0usize; lists.len()];
-    let doc_at = |list: &L, i: usize| if i < list.len() { list.doc(i) } else { u32::MAX };
-    let mut current: Vec<u32> = lists.iter().map(|l| doc_at(l, 0)).collect();
     // Kept best first: (score, document).
     let mut best: Vec<(f64, u32)> = Vec::with_capacity(limit.min(64) + 1);
     // `order[essential..]`: the terms a candidate must hold one of.
     let mut essential = 0;
     while essential < order.len() {
-        let doc = order[essential..].iter().map(|&t| current[t]).min().unwrap_or(u32::MAX);
+        let doc = order[essential..].iter().map(|&t| lists[t].doc()).min().unwrap_or(u32::MAX);
         if doc == u32::MAX {
             break;
         }
@@ -58,21 +62,18 @@ pub fn best<L: PostingList>(lists: &[L], limit: usize) -> Vec<u32> {
         let worth = !full || {
             let mut most = if essential > 0 { reach[essential - 1] } else { 0.0 };
             for &t in &order[essential..] {
-                if current[t] == doc {
-                    most += lists[t].score(at[t]);
+                if lists[t].doc() == doc {
+                    most += lists[t].score();
                 }
             }
             most * (1.0 + SLACK) >= best[limit - 1].0
         };
         if worth {
             let mut score = 0.0;
-            for (t, list) in lists.iter().enumerate() {
-                if current[t] < doc {
-                    at[t] = seek(list, at[t], doc);
-                    current[t] = doc_at(list, at[t]);
-                }
-                if current[t] == doc {
-                    score += list.score(at[t]);
+            for list in lists.iter_mut() {
+                list.seek(doc);
+                if list.doc() == doc {
+                    score += list.score();
                 }
             }
             // Documents come in increasing order, so an equal score never ranks above one kept.
@@ -89,30 +90,28 @@ pub fn best<L: PostingList>(lists: &[L], limit: usize) -> Vec<u32> {
             }
         }
         for &t in &order[essential..] {
-            if current[t] == doc {
-                at[t] += 1;
-                current[t] = doc_at(&lists[t], at[t]);
+            if lists[t].doc() == doc {
+                lists[t].advance();
             }
         }
     }
     best.into_iter().map(|(_, doc)| doc).collect()
 }
 
-/// The first posting at or after `from` whose document is `doc` or later (galloping, then
-/// binary search in the last gap).
-fn seek<L: PostingList>(list: &L, from: usize, doc: u32) -> usize {
-    let len = list.len();
-    if from >= len || list.doc(from) >= doc {
+/// The first index at or after `from` whose document is `doc` or later, in a list of
+/// increasing documents (galloping, then binary search in the last gap).
+pub fn seek_in(docs: impl Fn(usize) -> u32, len: usize, from: usize, doc: u32) -> usize {
+    if from >= len || docs(from) >= doc {
         return from;
     }
-    // `list.doc(lo) < doc` holds throughout; `hi` is past it or at a document ≥ `doc`.
+    // `docs(lo) < doc` holds throughout; `hi` is past the end or at a document ≥ `doc`.
     let (mut lo, mut step) = (from, 1usize);
     let mut hi = loop {
         let probe = lo.saturating_add(step);
         if probe >= len {
             break len;
         }
-        if list.doc(probe) >= doc {
+        if docs(probe) >= doc {
             break probe;
         }
         lo = probe;
@@ -120,7 +119,7 @@ fn seek<L: PostingList>(list: &L, from: usize, doc: u32) -> usize {
     };
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
-        if list.doc(mid) >= doc {
+        if docs(mid) >= doc {
             hi = mid;
         } else {
             lo = mid;
@@ -134,18 +133,19 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// A list of (document, score) postings with its exact maximum as bound.
-    struct Plain(Vec<(u32, f64)>);
+    /// A list of (document, score) postings with its exact maximum as bound, and where its
+    /// cursor is.
+    struct Plain(Vec<(u32, f64)>, usize);
 
-    impl PostingList for Plain {
-        fn len(&self) -> usize {
-            self.0.len()
+    impl PostingCursor for Plain {
+        fn doc(&self) -> u32 {
+            self.0.get(self.1).map_or(u32::MAX, |p| p.0)
         }
-        fn doc(&self, i: usize) -> u32 {
-            self.0[i].0
+        fn score(&self) -> f64 {
+            self.0[self.1].1
         }
-        fn score(&self, i: usize) -> f64 {
-            self.0[i].1
+        fn advance(&mut self) {
+            self.1 += 1;
         }
         fn bound(&self) -> f64 {
             self.0.iter().map(|p| p.1).fold(0.0, f64::max)
@@ -165,23 +165,23 @@ mod tests {
 
     #[test]
     fn rare_terms_lead_and_ties_go_to_the_smaller_document() {
-        let common = Plain((0..1000).map(|d| (d, 0.1)).collect());
-        let rare = Plain(vec![(7, 3.0), (500, 3.0), (900, 2.0)]);
-        assert_eq!(best(&[common, rare], 2), vec![7, 500]);
-        let a = Plain(vec![(4, 1.0), (9, 1.0)]);
-        let b = Plain(vec![(2, 1.0)]);
-        assert_eq!(best(&[a, b], 2), vec![2, 4]);
-        assert!(best::<Plain>(&[], 3).is_empty());
-        assert!(best(&[Plain(vec![(1, 1.0)])], 0).is_empty());
+        let common = Plain((0..1000).map(|d| (d, 0.1)).collect(), 0);
+        let rare = Plain(vec![(7, 3.0), (500, 3.0), (900, 2.0)], 0);
+        assert_eq!(best(&mut [common, rare], 2), vec![7, 500]);
+        let a = Plain(vec![(4, 1.0), (9, 1.0)], 0);
+        let b = Plain(vec![(2, 1.0)], 0);
+        assert_eq!(best(&mut [a, b], 2), vec![2, 4]);
+        assert!(best::<Plain>(&mut [], 3).is_empty());
+        assert!(best(&mut [Plain(vec![(1, 1.0)], 0)], 0).is_empty());
     }
 
     #[test]
     fn seeking_finds_the_first_posting_at_or_after() {
-        let list = Plain((0..100).map(|d| (d * 3, 1.0)).collect());
-        for from in [0, 5, 99] {
+        let docs: Vec<u32> = (0..100).map(|d| d * 3).collect();
+        for from in [0, 5, 99, 100] {
             for doc in [0u32, 1, 3, 150, 151, 297, 298, 1000] {
-                let want = (from..100).find(|&i| list.0[i].0 >= doc).unwrap_or(100);
-                assert_eq!(seek(&list, from, doc), want, "from {from} doc {doc}");
+                let want = (from..100).find(|&i| docs[i] >= doc).unwrap_or(100);
+                assert_eq!(seek_in(|i| docs[i], docs.len(), from, doc), want, "from {from} doc {doc}");
             }
         }
     }
@@ -193,8 +193,9 @@ mod tests {
             limit in 0usize..12,
         ) {
             // Few distinct scores, so ties are common.
-            let lists: Vec<Plain> = raw.iter().map(|m| Plain(m.iter().map(|(&d, &s)| (d, f64::from(s) * 0.25)).collect())).collect();
-            prop_assert_eq!(best(&lists, limit), exhaustive(&lists, limit));
+            let mut lists: Vec<Plain> = raw.iter().map(|m| Plain(m.iter().map(|(&d, &s)| (d, f64::from(s) * 0.25)).collect(), 0)).collect();
+            let want = exhaustive(&lists, limit);
+            prop_assert_eq!(best(&mut lists, limit), want);
         }
     }
 }
