@@ -57,8 +57,8 @@ pub struct Index {
     /// Per document: its length factor (see the module docs), computed at the first score
     /// after documents were added.
     norms: OnceLock<(f64, Vec<f64>)>,
-    /// Per term: the most one posting of it scores with weight and idf 1 ([`Index::list`]'s
-    /// bound), computed with the norms.
+    /// Per term: [`Params::impact_bound`] of its postings ([`Index::list`]'s bound), computed
+    /// with the norms.
     impacts: OnceLock<Vec<f64>>,
 }
 
@@ -144,11 +144,10 @@ impl Index {
     pub fn list(&self, params: &Params, term: u32, w: f64) -> Weighted<'_> {
         let norms = self.norms(params);
         let impacts = self.impacts.get_or_init(|| {
+            let average = average_length(self.lengths.len(), self.total);
             self.postings
                 .iter()
-                .map(|postings| {
-                    postings.iter().map(|&(d, tf)| params.term_score(1.0, 1.0, tf, norms[d as usize])).fold(0.0, f64::max)
-                })
+                .map(|postings| params.impact_bound(postings.iter().map(|&(d, tf)| (tf, self.lengths[d as usize])), average))
                 .collect()
         });
         let postings = &self.postings[term as usize];
@@ -205,6 +204,19 @@ impl Params {
             Weighting::Score => w * (idf * tf * k / (tf + norm)),
             Weighting::Idf => w * idf * tf * k / (tf + norm),
         }
+    }
+
+    /// At least the score of every (count, length) posting with weight and idf 1, to scale
+    /// by a query's weight and idf: a score grows with the count and falls with the length,
+    /// so it is the score of the highest count in the shortest document (two divisions per
+    /// term, none per posting). 0 for no postings. Rounding may put it a few ulps under a
+    /// posting's score; [`best`] allows for that.
+    pub fn impact_bound(&self, postings: impl IntoIterator<Item = (u32, u32)>, average: f64) -> f64 {
+        let (mut most, mut shortest) = (0u32, u32::MAX);
+        for (tf, length) in postings {
+            (most, shortest) = (most.max(tf), shortest.min(length));
+        }
+        if most == 0 { 0.0 } else { self.term_score(1.0, 1.0, most, self.length_factor(shortest, average)) }
     }
 }
 

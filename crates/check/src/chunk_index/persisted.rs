@@ -171,19 +171,8 @@ impl<'a> Loaded<'a> {
         };
         for (term, value) in wanted.into_iter().zip(values) {
             let Some(value) = value else { continue };
-            let average = loaded.average;
-            // Sized from the stored count up front (checked against the postings below).
-            let count = take(&mut value.as_slice()).map_or(0, |n| usize::try_from(n).unwrap_or(0).min(chunks));
-            let (mut list, mut most_tf, mut shortest) = (Vec::with_capacity(count), 0u32, u32::MAX);
-            for_each_posting(&value, chunks, |p| {
-                (most_tf, shortest) = (most_tf.max(p.tf), shortest.min(p.length));
-                list.push(p);
-            })?;
-            // A score grows with the count and falls with the length, so the highest count in
-            // the shortest chunk bounds them all, at the price of two divisions instead of two
-            // per posting.
-            let impact =
-                if list.is_empty() { 0.0 } else { BM25.term_score(1.0, 1.0, most_tf, BM25.length_factor(shortest, average)) };
+            let list = decode_postings(&value, chunks)?;
+            let impact = BM25.impact_bound(list.iter().map(|p| (p.tf, p.length)), loaded.average);
             loaded.terms.insert(term, loaded.postings.len() as u32);
             loaded.postings.push(Term { list, impact });
         }
@@ -243,31 +232,25 @@ fn corrupt(what: &str) -> StoreError {
     StoreError::Corrupt(format!("the kept chunk index ({NAME}): {what}"))
 }
 
-/// Calls `f` with each posting of a term's stored value, checking them all: an error if the
-/// value is cut short, runs on, or names a chunk past the last or out of order.
-fn for_each_posting(mut value: &[u8], chunks: usize, mut f: impl FnMut(Posting)) -> Result<(), StoreError> {
+/// A term's stored postings, checked: an error if the value is cut short, runs on, or names a
+/// chunk past the last or out of order.
+fn decode_postings(mut value: &[u8], chunks: usize) -> Result<Vec<Posting>, StoreError> {
     let n = take(&mut value)?;
-    let mut last = 0u32;
-    for i in 0..n {
-        let p = next_posting(&mut value, last)?;
-        if p.chunk as usize >= chunks || (i > 0 && p.chunk <= last) {
+    let mut out: Vec<Posting> = Vec::with_capacity(usize::try_from(n).unwrap_or(0).min(chunks));
+    let narrow = |v: u64| u32::try_from(v).map_err(|_| corrupt("a number out of range"));
+    for _ in 0..n {
+        let last = out.last().map(|p| p.chunk);
+        let chunk = narrow(u64::from(last.unwrap_or(0)).saturating_add(take(&mut value)?))?;
+        let (tf, length) = (narrow(take(&mut value)?)?, narrow(take(&mut value)?)?);
+        if chunk as usize >= chunks || last.is_some_and(|l| chunk <= l) {
             return Err(corrupt("a posting past the last chunk or out of order"));
         }
-        f(p);
-        last = p.chunk;
+        out.push(Posting { chunk, tf, length });
     }
     if !value.is_empty() {
         return Err(corrupt("bytes after the last posting"));
     }
-    Ok(())
-}
-
-/// The posting encoded at the front of `value`, the one after the posting of chunk `last`.
-fn next_posting(value: &mut &[u8], last: u32) -> Result<Posting, StoreError> {
-    let narrow = |v: u64| u32::try_from(v).map_err(|_| corrupt("a number out of range"));
-    let chunk = narrow(u64::from(last).saturating_add(take(value)?))?;
-    let (tf, length) = (narrow(take(value)?)?, narrow(take(value)?)?);
-    Ok(Posting { chunk, tf, length })
+    Ok(out)
 }
 
 fn decode_ids(mut value: &[u8]) -> Result<Vec<String>, StoreError> {
@@ -321,10 +304,8 @@ mod tests {
         assert!(at.is_empty());
         assert!(take(&mut [0x80u8, 0x80].as_slice()).is_err());
         assert!(take(&mut [].as_slice()).is_err());
-        let postings = |bytes: &[u8]| {
-            let mut out = Vec::new();
-            for_each_posting(bytes, 10, |p| out.push((p.chunk, p.tf, p.length))).map(|()| out)
-        };
+        let postings =
+            |bytes: &[u8]| decode_postings(bytes, 10).map(|ps| ps.iter().map(|p| (p.chunk, p.tf, p.length)).collect::<Vec<_>>());
         assert_eq!(postings(&[2, 1, 1, 3, 4, 2, 5]).unwrap(), [(1, 1, 3), (5, 2, 5)]);
         assert!(postings(&[2, 0, 1, 3]).is_err(), "two postings announced, one given");
         assert!(postings(&[1, 20, 1, 3]).is_err(), "past the last chunk");
@@ -336,7 +317,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn decoding_any_bytes_never_panics(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..64)) {
-            let _ = for_each_posting(&bytes, 100, |_| {});
+            let _ = decode_postings(&bytes, 100);
             let _ = decode_ids(&bytes);
             let _ = take(&mut bytes.as_slice());
         }
