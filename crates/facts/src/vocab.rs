@@ -236,9 +236,7 @@ impl<'de> Deserialize<'de> for OrderedEntries {
 static BUILTIN: LazyLock<Vocabulary> = LazyLock::new(|| {
     // The embedded file is checked by a test (`the_builtin_vocabulary_passes_the_checks_of_a_file`):
     // its patterns are compiled on first use, as most checks use few of them.
-    toml::from_str::<OrderedEntries>(DEFAULT_VOCABULARY_TOML)
-        .map_err(|e| e.to_string())
-        .and_then(|parsed| Vocabulary::from_entries(parsed.0, Checks::Trusted).map_err(|e| e.to_string()))
+    Vocabulary::from_toml(DEFAULT_VOCABULARY_TOML, Checks::Trusted)
         .unwrap_or_else(|e| panic!("embedded default vocabulary is invalid: {e}"))
 });
 
@@ -271,11 +269,15 @@ impl Vocabulary {
 
     /// Reads a TOML vocabulary file on its own.
     pub fn from_toml_str(text: &str) -> Result<Self, VocabError> {
+        Self::from_toml(text, Checks::Full)
+    }
+
+    fn from_toml(text: &str, checks: Checks) -> Result<Self, VocabError> {
         let parsed: OrderedEntries = toml::from_str(text).map_err(|e| {
             let location = e.span().map_or_else(|| "/".to_string(), |s| line_col(text, s.start));
             verr(location, e.message().trim().replace('\n', " "))
         })?;
-        Self::from_entries(parsed.0, Checks::Full)
+        Self::from_entries(parsed.0, checks)
     }
 
     fn from_entries(entries: Vec<(String, EntryFile)>, checks: Checks) -> Result<Self, VocabError> {
