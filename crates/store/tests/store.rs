@@ -20,7 +20,7 @@ use warrant_facts::Fact;
 use warrant_store::ChunkRange;
 use warrant_store::STORE_FILE;
 use warrant_store::read_sources;
-use warrant_store::{DocumentInput, FactQuery, IngestOptions, SqliteStore, Store, StoreError, ingest, prepare};
+use warrant_store::{Chunk, DocumentInput, FactQuery, IngestOptions, SqliteStore, Store, StoreError, ingest, prepare};
 
 fn doc(id: &str, text: &str, version: Option<&str>) -> DocumentInput {
     DocumentInput {
@@ -715,6 +715,21 @@ fn postgres_passwords_are_redacted() {
 
 /// The same writes give the same reads on both backends: documents, chunks, facts in source
 /// order, signature matches, entities, stats, and search hits with bit-identical scores.
+/// The two stores hold the same stats, documents, chunks (in order) and facts.
+fn assert_same_contents(a: &dyn Store, b: &dyn Store) {
+    assert_eq!(a.stats().unwrap(), b.stats().unwrap());
+    assert_eq!(a.documents().unwrap(), b.documents().unwrap());
+    assert_eq!(all_chunks(a), all_chunks(b));
+    assert_eq!(a.facts(&FactQuery::all()).unwrap(), b.facts(&FactQuery::all()).unwrap());
+}
+
+/// Every chunk of a store, in `visit_chunks` order.
+fn all_chunks(s: &dyn Store) -> Vec<Chunk> {
+    let mut v = Vec::new();
+    s.visit_chunks(&mut |c| v.push(c)).unwrap();
+    v
+}
+
 #[test]
 fn both_backends_return_the_same_results() {
     let Some(pg) = Backend::Postgres.fresh() else { return };
@@ -744,16 +759,8 @@ fn both_backends_return_the_same_results() {
         run(&**s, vec![doc("auth", AUTH_V2, Some("2.0"))]);
     }
     let [a, b] = &stores;
-    assert_eq!(a.stats().unwrap(), b.stats().unwrap());
+    assert_same_contents(&**a, &**b);
     assert!(a.stats().unwrap().total_facts >= 5, "{:?}", a.stats().unwrap());
-    assert_eq!(a.documents().unwrap(), b.documents().unwrap());
-    let chunks = |s: &dyn Store| {
-        let mut v = Vec::new();
-        s.visit_chunks(&mut |c| v.push(c)).unwrap();
-        v
-    };
-    assert_eq!(chunks(&**a), chunks(&**b));
-    assert_eq!(a.facts(&FactQuery::all()).unwrap(), b.facts(&FactQuery::all()).unwrap());
     for q in [
         FactQuery { doc_id: Some("auth".into()), ..FactQuery::default() },
         FactQuery { chunk_id: Some("auth#2".into()), ..FactQuery::default() },
@@ -847,15 +854,7 @@ fn batched_writes_return_the_same_results_on_both_backends() {
     let [a, b] = &stores;
     assert_eq!(reports[0], reports[1]);
     assert_eq!((reports[0].unchanged, reports[0].written.len(), reports[0].manual_facts), (700 - 8, 8 + 5, 2));
-    assert_eq!(a.stats().unwrap(), b.stats().unwrap());
-    assert_eq!(a.documents().unwrap(), b.documents().unwrap());
-    let chunks = |s: &dyn Store| {
-        let mut v = Vec::new();
-        s.visit_chunks(&mut |c| v.push(c)).unwrap();
-        v
-    };
-    assert_eq!(chunks(&**a), chunks(&**b));
-    assert_eq!(a.facts(&FactQuery::all()).unwrap(), b.facts(&FactQuery::all()).unwrap());
+    assert_same_contents(&**a, &**b);
     assert!(a.chunk("d010#1").unwrap().unwrap().text.contains("API key 2"));
     for name in ["gateway 10", "gateway 7", "session tokens 10", "billing 3", "billing service"] {
         assert_eq!(a.entity(name).unwrap(), b.entity(name).unwrap(), "{name}");
@@ -880,5 +879,5 @@ fn batched_writes_return_the_same_results_on_both_backends() {
     assert_eq!(facts.into_iter().map(|f| f.id).collect::<Vec<_>>(), want, "only the last d010's facts");
     let stats = b.stats().unwrap();
     assert_eq!(stats.documents, 705);
-    assert_eq!(stats.chunks, chunks(&**b).len() as u64);
+    assert_eq!(stats.chunks, all_chunks(&**b).len() as u64);
 }
