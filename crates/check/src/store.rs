@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 pub use crate::chunk_index::ChunkIndex;
-use crate::chunk_index::{Loaded, PERSISTED, Ranking};
+use crate::chunk_index::{Loaded, Memo, PERSISTED, Ranking};
 use warrant_facts::{ChunkContext, Fact, Object, Polarity, Vocabulary, extract_facts};
 use warrant_store::{Chunk, FactQuery, Store, StoreError};
 use warrant_verify::{Analysed, ClaimResult, Corpus, Edge, QUESTION_WEIGHT, Relationship, Selector, Source, Status};
@@ -29,11 +29,13 @@ pub type ChunkScope = BTreeMap<String, BTreeSet<String>>;
 /// corpus); and which chunks each claim retrieved.
 pub fn retrieve(store: &dyn Store, claims: &[&str], question: Option<&str>, per_claim: usize) -> Result<Retrieved, StoreError> {
     // The index kept in the store for its current state, if any: a fresh process reads only
-    // what these claims need. Else the index in memory (built on first use).
+    // what these claims need, a long-lived one only what no earlier check read (the memo).
+    // Else the index in memory (built on first use).
+    let memo = Memo::of(store)?;
     let mut found = None;
     store.read_persisted(PERSISTED, &mut |view| {
         let texts: Vec<&str> = claims.iter().copied().chain(question).collect();
-        found = Some(retrieve_with(&Loaded::load(view, &texts)?, claims, question, per_claim)?);
+        found = Some(retrieve_with(&Loaded::load(view, Arc::clone(&memo), &texts)?, claims, question, per_claim)?);
         Ok(())
     })?;
     match found {

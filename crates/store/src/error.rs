@@ -38,9 +38,10 @@ pub enum StoreError {
         /// The error.
         source: rusqlite::Error,
     },
-    /// A PostgreSQL error (with what was being done).
+    /// A PostgreSQL error (with what was being done, and the server's own message: the
+    /// driver's is only "db error").
     #[cfg(feature = "postgres")]
-    #[error("store: {context}: {source}")]
+    #[error("store: {context}: {}", with_causes(.source))]
     Postgres {
         /// What was being done.
         context: &'static str,

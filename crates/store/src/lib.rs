@@ -93,6 +93,10 @@ pub trait PersistedView {
 
     /// Chunks by id, in that order (`None` for an id not stored).
     fn chunks(&self, ids: &[&str]) -> Result<Vec<Option<Chunk>>>;
+
+    /// The state of the chunks the kept data describes ([`Store::chunk_state`]): what a
+    /// process keeps of it between reads is good for views of the same state only.
+    fn state(&self) -> &[u8];
 }
 
 /// A knowledge store. Every read returns results in a deterministic order; every write is

@@ -694,6 +694,11 @@ fn a_newer_schema_is_refused(b: Backend) {
         assert_eq!((from, to), (0, warrant_store::current_postgres_version()));
         assert_eq!(warrant_store::PostgresStore::migrate(fresh.location()).unwrap(), (to, to), "migrating twice is a no-op");
         assert_eq!(fresh.open().stats().unwrap().documents, 0);
+        // The server's own message reaches the error, not the driver's bare "db error".
+        let mut c = ::postgres::Client::connect(fresh.location(), ::postgres::NoTls).unwrap();
+        c.batch_execute("DROP TABLE facts CASCADE").unwrap();
+        let err = fresh.open().stats().unwrap_err().to_string();
+        assert!(err.contains("relation \"facts\" does not exist"), "{err}");
     }
 }
 
@@ -866,18 +871,26 @@ fn batched_writes_return_the_same_results_on_both_backends() {
     }
 
     // An id given twice in one write (not through `ingest`, which refuses it): the second
-    // replaces the first, as if written one after the other. (PostgreSQL only: the SQLite
-    // store's full-text index cannot delete a chunk this same write inserted.)
+    // replaces the first, as if written one after the other, on both backends.
     let twice = [doc("d010", &text(10, 4), None), doc("d011", &text(11, 4), None), doc("d010", &text(10, 5), None)];
-    let mut prepared = twice.iter().map(|d| prepare(d, &opts));
-    let report = b.write(&mut prepared, &[], &mut |_| {}).unwrap();
-    assert_eq!((report.written, report.unchanged), (vec![0, 1, 2], 0));
-    assert!(b.chunk("d010#1").unwrap().unwrap().text.contains("API key 5"));
-    let facts = b.facts(&FactQuery { doc_id: Some("d010".into()), ..FactQuery::default() }).unwrap();
-    let want: Vec<String> = prepare(&twice[2], &opts).facts.into_iter().map(|(_, v)| v.fact.id).collect();
-    assert!(!want.is_empty());
-    assert_eq!(facts.into_iter().map(|f| f.id).collect::<Vec<_>>(), want, "only the last d010's facts");
-    let stats = b.stats().unwrap();
-    assert_eq!(stats.documents, 705);
-    assert_eq!(stats.chunks, all_chunks(&**b).len() as u64);
+    for s in &stores {
+        let mut prepared = twice.iter().map(|d| prepare(d, &opts));
+        let report = s.write(&mut prepared, &[], &mut |_| {}).unwrap();
+        assert_eq!((report.written, report.unchanged), (vec![0, 1, 2], 0));
+        assert!(s.chunk("d010#1").unwrap().unwrap().text.contains("API key 5"));
+        let facts = s.facts(&FactQuery { doc_id: Some("d010".into()), ..FactQuery::default() }).unwrap();
+        let want: Vec<String> = prepare(&twice[2], &opts).facts.into_iter().map(|(_, v)| v.fact.id).collect();
+        assert!(!want.is_empty());
+        assert_eq!(facts.into_iter().map(|f| f.id).collect::<Vec<_>>(), want, "only the last d010's facts");
+        let stats = s.stats().unwrap();
+        assert_eq!(stats.documents, 705);
+        assert_eq!(stats.chunks, all_chunks(&**s).len() as u64);
+        // The full-text index holds each chunk once: searches score, and find the new text.
+        let hits = s.search("API key 5 gateway 10", 3).unwrap();
+        let top: Vec<&str> = hits.iter().take(2).map(|h| h.chunk_id.as_str()).collect();
+        assert_eq!(top, ["d010#2", "d010#1"], "{hits:?}");
+    }
+    assert_same_contents(&**a, &**b);
+    let q = "gateway requires key 4";
+    assert_eq!(a.search(q, 20).unwrap(), b.search(q, 20).unwrap());
 }

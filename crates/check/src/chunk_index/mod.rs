@@ -12,6 +12,7 @@
 //! synonym group), the same the claim is analysed into, so "costs" finds "price".
 
 mod persisted;
+mod recent;
 
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -22,8 +23,9 @@ use warrant_text::normalize::without_marks;
 use warrant_verify::Analysed;
 use warrant_verify::lexicon;
 
-pub(crate) use persisted::Loaded;
 pub use persisted::NAME as PERSISTED;
+pub(crate) use persisted::{Loaded, Memo};
+use recent::Recent;
 
 /// Chunk retrieval's BM25: a term counts as often as the chunk says it, and a context word's
 /// weight scales its idf.
@@ -35,24 +37,14 @@ const BM25: Params = Params::standard(Weighting::Idf);
 const ANALYSED_TEXT: usize = 640 * 1024;
 
 /// Every chunk of a store and an inverted index of their terms.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct ChunkIndex {
     chunks: Vec<Chunk>,
     /// Each chunk's terms (the keys of its content words) with their counts.
     index: Bm25,
-    /// Chunks' sentences, analysed when retrieved, the most recently used kept.
-    analysed: Mutex<Recent>,
-    /// Bytes of analysed chunk text kept at most ([`ANALYSED_TEXT`]).
-    keep: usize,
-}
-
-/// Analysed chunks by position, with when each was last used.
-#[derive(Debug, Default)]
-struct Recent {
-    chunks: FastMap<usize, (Arc<Analysed>, u64)>,
-    clock: u64,
-    /// Bytes of text of the chunks kept.
-    bytes: usize,
+    /// Chunks' sentences by position, analysed when retrieved, the most recently used kept
+    /// (by bytes of their text).
+    analysed: Mutex<Recent<usize, Arc<Analysed>>>,
 }
 
 impl ChunkIndex {
@@ -66,7 +58,8 @@ impl ChunkIndex {
 
     /// Reads every chunk of `store` and indexes it.
     pub fn build(store: &dyn Store) -> Result<ChunkIndex, StoreError> {
-        let mut index = ChunkIndex { keep: ANALYSED_TEXT, ..ChunkIndex::default() };
+        let mut index =
+            ChunkIndex { chunks: Vec::new(), index: Bm25::default(), analysed: Mutex::new(Recent::new(ANALYSED_TEXT)) };
         // Lower-case word → term position, `None` for a function word: each distinct word is
         // stemmed once.
         let mut seen: FastMap<String, Option<u32>> = FastMap::default();
@@ -107,7 +100,7 @@ impl ChunkIndex {
 
     /// Keeps analyses of at most `bytes` of chunk text instead of [`ANALYSED_TEXT`].
     pub fn keeping(mut self, bytes: usize) -> Self {
-        self.keep = bytes;
+        self.analysed = Mutex::new(Recent::new(bytes));
         self
     }
 
@@ -129,40 +122,14 @@ impl ChunkIndex {
     /// The chunk at a position, split into sentences and analysed (kept for the next check
     /// among the most recently used, up to [`ANALYSED_TEXT`] bytes of their text).
     pub fn analysed(&self, at: usize) -> Arc<Analysed> {
-        {
-            let mut recent = self.analysed.lock().unwrap_or_else(PoisonError::into_inner);
-            recent.clock += 1;
-            let now = recent.clock;
-            if let Some((a, used)) = recent.chunks.get_mut(&at) {
-                *used = now;
-                return Arc::clone(a);
-            }
-        }
-        // Analysed without the lock: other threads go on meanwhile.
-        let a = Arc::new(Analysed::of(&self.chunks[at].text));
-        let mut recent = self.analysed.lock().unwrap_or_else(PoisonError::into_inner);
-        recent.clock += 1;
-        let now = recent.clock;
-        if recent.chunks.insert(at, (Arc::clone(&a), now)).is_none() {
-            recent.bytes += self.chunks[at].text.len();
-        }
-        while recent.bytes > self.keep && recent.chunks.len() > 1 {
-            // Forget the older half at once, so evicting costs O(1) per insertion on average.
-            let mut used: Vec<u64> = recent.chunks.values().map(|(_, u)| *u).collect();
-            let older = used.len() / 2;
-            let cut = *used.select_nth_unstable(older - 1).1;
-            let chunks = &self.chunks;
-            let mut freed = 0;
-            recent.chunks.retain(|c, (_, u)| {
-                let keep = *u > cut;
-                if !keep {
-                    freed += chunks[*c].text.len();
-                }
-                keep
-            });
-            recent.bytes -= freed;
-        }
-        a
+        let kept = self.analysed.lock().unwrap_or_else(PoisonError::into_inner).get(&at);
+        kept.unwrap_or_else(|| {
+            // Analysed without the lock: other threads go on meanwhile.
+            let text = &self.chunks[at].text;
+            let a = Arc::new(Analysed::of(text));
+            self.analysed.lock().unwrap_or_else(PoisonError::into_inner).insert(at, Arc::clone(&a), text.len());
+            a
+        })
     }
 
     /// The terms of a text that can rank chunks, each once, in order: its content words' keys

@@ -13,14 +13,14 @@
 //! - `c<block>` (a big-endian u32) → the ids of the chunks at positions `block · 1024 …`.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use warrant_store::{Chunk, PersistedView, Store, StoreError};
+use warrant_store::{Chunk, Derived, PersistedView, Store, StoreError};
 use warrant_text::bm25::{self, PostingCursor};
 use warrant_text::fasthash::FastMap;
 use warrant_verify::Analysed;
 
-use super::{BM25, ChunkIndex, for_each_key, query_terms};
+use super::{ANALYSED_TEXT, BM25, ChunkIndex, Recent, for_each_key, query_terms};
 
 /// The name the chunk index is kept under in a store (its format's version in it).
 pub const NAME: &str = "warrant-check/chunk-index/1";
@@ -96,9 +96,59 @@ struct Posting {
 }
 
 /// A loaded term: its postings, and the most one of them scores with weight and idf 1.
+#[derive(Debug)]
 struct Term {
     list: Vec<Posting>,
     impact: f64,
+}
+
+/// Bytes of decoded postings a process keeps between checks at most (~5.6 million postings:
+/// the terms of a few hundred answers on a million-chunk store).
+const KEPT_POSTINGS: usize = 64 << 20;
+
+/// Bytes of chunk ids a process keeps between checks at most (~200 blocks).
+const KEPT_IDS: usize = 4 << 20;
+
+/// What a process keeps of the kept index between checks of one state of the store, so a
+/// server's warm check reads only what no earlier check read: the totals, the postings of
+/// the terms read (`None` for a term no chunk has), blocks of chunk ids, and the chunks
+/// fetched, analysed. One per store state ([`Store::derived`]: a write starts an empty one).
+#[derive(Debug)]
+pub(crate) struct Memo {
+    /// The state the first view read through it was at; views of another state (a write
+    /// between the two reads) do not use it.
+    state: OnceLock<Vec<u8>>,
+    totals: OnceLock<(usize, f64)>,
+    terms: Mutex<Recent<String, Option<Arc<Term>>>>,
+    ids: Mutex<Recent<usize, Arc<Vec<String>>>>,
+    chunks: Mutex<Recent<usize, (Chunk, Arc<Analysed>)>>,
+}
+
+impl Memo {
+    fn new() -> Self {
+        Memo {
+            state: OnceLock::new(),
+            totals: OnceLock::new(),
+            terms: Mutex::new(Recent::new(KEPT_POSTINGS)),
+            ids: Mutex::new(Recent::new(KEPT_IDS)),
+            chunks: Mutex::new(Recent::new(ANALYSED_TEXT)),
+        }
+    }
+
+    /// The memo of `store`'s current state.
+    pub(crate) fn of(store: &dyn Store) -> Result<Arc<Memo>, StoreError> {
+        let value = store.derived("warrant-check/chunk-index-memo", &|_| Ok(Arc::new(Memo::new()) as Derived))?;
+        value.downcast::<Memo>().map_err(|_| StoreError::Invalid("chunk index memo holds another type".into()))
+    }
+
+    /// True when this memo serves reads at `state`.
+    fn describes(&self, state: &[u8]) -> bool {
+        self.state.get_or_init(|| state.to_vec()) == state
+    }
+}
+
+fn locked<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// A cursor in a loaded term's postings, weighted for a query, as [`bm25::best`] reads them:
@@ -133,19 +183,23 @@ impl PostingCursor for Cursor<'_> {
     }
 }
 
-/// The part of a kept index a set of texts needs: the postings of their terms, read at once.
+/// The part of a kept index a set of texts needs: the postings of their terms, read at once
+/// (less what the memo kept from earlier checks).
 pub(crate) struct Loaded<'a> {
     view: &'a dyn PersistedView,
+    memo: Arc<Memo>,
     chunks: usize,
     average: f64,
     /// Term → its number, and by number its postings.
     terms: FastMap<String, u32>,
-    postings: Vec<Term>,
+    postings: Vec<Arc<Term>>,
 }
 
 impl<'a> Loaded<'a> {
-    /// Reads the postings of every term of `texts` from `view`.
-    pub(crate) fn load(view: &'a dyn PersistedView, texts: &[&str]) -> Result<Self, StoreError> {
+    /// Reads the postings of every term of `texts` from `view`, through `memo` when it
+    /// describes the view's state.
+    pub(crate) fn load(view: &'a dyn PersistedView, memo: Arc<Memo>, texts: &[&str]) -> Result<Self, StoreError> {
+        let memo = if memo.describes(view.state()) { memo } else { Arc::new(Memo::new()) };
         let mut wanted: Vec<String> = Vec::new();
         let mut seen: FastMap<String, ()> = FastMap::default();
         for text in texts {
@@ -155,28 +209,53 @@ impl<'a> Loaded<'a> {
                 }
             });
         }
-        let mut keys: Vec<Vec<u8>> = vec![b"m".to_vec()];
-        keys.extend(wanted.iter().map(|w| [b"t".as_slice(), w.as_bytes()].concat()));
-        let mut values = view.values(&keys)?.into_iter();
-        let meta = values.next().flatten().ok_or_else(|| corrupt("no totals"))?;
-        let mut at = meta.as_slice();
-        let chunks = usize::try_from(take(&mut at)?).map_err(|_| corrupt("chunk count"))?;
-        let total = take(&mut at)?;
-        let mut loaded = Loaded {
-            view,
-            chunks,
-            average: bm25::average_length(chunks, total),
-            terms: FastMap::default(),
-            postings: Vec::new(),
+        let kept: Vec<Option<Option<Arc<Term>>>> = {
+            let mut terms = locked(&memo.terms);
+            wanted.iter().map(|w| terms.get(w.as_str())).collect()
         };
-        for (term, value) in wanted.into_iter().zip(values) {
-            let Some(value) = value else { continue };
-            let list = decode_postings(&value, chunks)?;
-            let impact = BM25.impact_bound(list.iter().map(|p| (p.tf, p.length)), loaded.average);
-            loaded.terms.insert(term, loaded.postings.len() as u32);
-            loaded.postings.push(Term { list, impact });
+        let mut keys: Vec<Vec<u8>> = Vec::new();
+        if memo.totals.get().is_none() {
+            keys.push(b"m".to_vec());
         }
-        Ok(loaded)
+        for (w, _) in wanted.iter().zip(&kept).filter(|(_, k)| k.is_none()) {
+            keys.push([b"t".as_slice(), w.as_bytes()].concat());
+        }
+        let mut values = if keys.is_empty() { Vec::new() } else { view.values(&keys)? }.into_iter();
+        let (chunks, average) = match memo.totals.get() {
+            Some(&totals) => totals,
+            None => {
+                let meta = values.next().flatten().ok_or_else(|| corrupt("no totals"))?;
+                let mut at = meta.as_slice();
+                let chunks = usize::try_from(take(&mut at)?).map_err(|_| corrupt("chunk count"))?;
+                let total = take(&mut at)?;
+                *memo.totals.get_or_init(|| (chunks, bm25::average_length(chunks, total)))
+            }
+        };
+        let mut terms = FastMap::default();
+        let mut postings = Vec::new();
+        for (term, kept) in wanted.into_iter().zip(kept) {
+            let found = match kept {
+                Some(found) => found,
+                None => {
+                    let found = match values.next().flatten() {
+                        Some(value) => {
+                            let list = decode_postings(&value, chunks)?;
+                            let impact = BM25.impact_bound(list.iter().map(|p| (p.tf, p.length)), average);
+                            Some(Arc::new(Term { list, impact }))
+                        }
+                        None => None,
+                    };
+                    let bytes = term.len() + found.as_ref().map_or(0, |t| t.list.len() * std::mem::size_of::<Posting>());
+                    locked(&memo.terms).insert(term.clone(), found.clone(), bytes);
+                    found
+                }
+            };
+            if let Some(found) = found {
+                terms.insert(term, postings.len() as u32);
+                postings.push(found);
+            }
+        }
+        Ok(Loaded { view, memo, chunks, average, terms, postings })
     }
 
     /// Number of chunks.
@@ -204,27 +283,52 @@ impl<'a> Loaded<'a> {
 
     /// The chunks at `positions`, analysed, in that order.
     pub(crate) fn chunks(&self, positions: &[usize]) -> Result<Vec<(Chunk, Arc<Analysed>)>, StoreError> {
-        let mut blocks: BTreeMap<usize, Vec<String>> = BTreeMap::new();
-        for &p in positions {
-            blocks.entry(p / BLOCK).or_default();
+        let mut found: Vec<Option<(Chunk, Arc<Analysed>)>> = {
+            let mut kept = locked(&self.memo.chunks);
+            positions.iter().map(|p| kept.get(p)).collect()
+        };
+        let missing: Vec<usize> = positions.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(&p, _)| p).collect();
+        if missing.is_empty() {
+            return Ok(found.into_iter().flatten().collect());
         }
-        let keys: Vec<Vec<u8>> = blocks.keys().map(|&b| block_key(b)).collect();
-        for (ids, value) in blocks.values_mut().zip(self.view.values(&keys)?) {
-            *ids = decode_ids(&value.ok_or_else(|| corrupt("a block of chunk ids is missing"))?)?;
-        }
-        let ids: Vec<&str> = positions
+        let blocks = self.id_blocks(&missing)?;
+        let ids: Vec<&str> = missing
             .iter()
             .map(|&p| blocks[&(p / BLOCK)].get(p % BLOCK).map(String::as_str).ok_or_else(|| corrupt("chunk position")))
             .collect::<Result<_, _>>()?;
-        let found = self.view.chunks(&ids)?;
-        ids.iter()
-            .zip(found)
-            .map(|(id, c)| {
-                let c = c.ok_or_else(|| corrupt(&format!("chunk {id} is indexed but not stored")))?;
-                let analysed = Arc::new(Analysed::of(&c.text));
-                Ok((c, analysed))
-            })
-            .collect()
+        let mut read = ids.iter().zip(&missing).zip(self.view.chunks(&ids)?);
+        for slot in found.iter_mut().filter(|f| f.is_none()) {
+            let Some(((id, &p), c)) = read.next() else { break };
+            let c = c.ok_or_else(|| corrupt(&format!("chunk {id} is indexed but not stored")))?;
+            let analysed = Arc::new(Analysed::of(&c.text));
+            let bytes = c.text.len();
+            locked(&self.memo.chunks).insert(p, (c.clone(), Arc::clone(&analysed)), bytes);
+            *slot = Some((c, analysed));
+        }
+        Ok(found.into_iter().flatten().collect())
+    }
+
+    /// The blocks of chunk ids that hold `positions`, by block number.
+    fn id_blocks(&self, positions: &[usize]) -> Result<BTreeMap<usize, Arc<Vec<String>>>, StoreError> {
+        let mut blocks: BTreeMap<usize, Option<Arc<Vec<String>>>> = BTreeMap::new();
+        {
+            let mut kept = locked(&self.memo.ids);
+            for &p in positions {
+                blocks.entry(p / BLOCK).or_insert_with(|| kept.get(&(p / BLOCK)));
+            }
+        }
+        let keys: Vec<Vec<u8>> = blocks.iter().filter(|(_, ids)| ids.is_none()).map(|(&b, _)| block_key(b)).collect();
+        if !keys.is_empty() {
+            let mut values = self.view.values(&keys)?.into_iter();
+            for (&b, slot) in blocks.iter_mut().filter(|(_, ids)| ids.is_none()) {
+                let value = values.next().flatten().ok_or_else(|| corrupt("a block of chunk ids is missing"))?;
+                let ids = Arc::new(decode_ids(&value)?);
+                let bytes = ids.iter().map(|id| id.len() + std::mem::size_of::<String>()).sum();
+                locked(&self.memo.ids).insert(b, Arc::clone(&ids), bytes);
+                *slot = Some(ids);
+            }
+        }
+        Ok(blocks.into_iter().filter_map(|(b, ids)| Some((b, ids?))).collect())
     }
 }
 
@@ -312,6 +416,69 @@ mod tests {
         assert!(postings(&[2, 1, 1, 3, 0, 1, 3]).is_err(), "the same chunk twice");
         assert!(postings(&[1, 1, 1, 3, 9]).is_err(), "bytes after the last posting");
         assert!(decode_ids(&[1, 5, b'a']).is_err());
+    }
+
+    /// A view that counts its reads.
+    struct Counting<'a> {
+        inner: &'a dyn PersistedView,
+        reads: std::cell::Cell<usize>,
+    }
+
+    impl PersistedView for Counting<'_> {
+        fn values(&self, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, StoreError> {
+            self.reads.set(self.reads.get() + keys.len());
+            self.inner.values(keys)
+        }
+        fn chunks(&self, ids: &[&str]) -> Result<Vec<Option<Chunk>>, StoreError> {
+            self.reads.set(self.reads.get() + ids.len());
+            self.inner.chunks(ids)
+        }
+        fn state(&self) -> &[u8] {
+            self.inner.state()
+        }
+    }
+
+    #[test]
+    fn a_second_check_of_the_same_state_reads_only_what_the_first_did_not() {
+        use warrant_store::{DocumentInput, IngestOptions, SqliteStore, ingest};
+        let store = SqliteStore::open_in_memory().unwrap();
+        let docs = vec![
+            DocumentInput::new("a", "Session tokens expire after 30 minutes."),
+            DocumentInput::new("b", "Refresh tokens last 14 days."),
+            DocumentInput::new("c", "Cats sleep a lot."),
+            DocumentInput::new("d", "Dogs bark at night."),
+            DocumentInput::new("e", "Birds sing at dawn."),
+        ];
+        ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
+        assert!(ChunkIndex::persist(&store).unwrap());
+        let memo = Memo::of(&store).unwrap();
+        // (reads, the chunks found) for one query through the memo.
+        let run = |memo: &Arc<Memo>, text: &str| {
+            let mut out = (0, Vec::new());
+            store
+                .read_persisted(NAME, &mut |view| {
+                    let counting = Counting { inner: view, reads: std::cell::Cell::new(0) };
+                    let loaded = Loaded::load(&counting, Arc::clone(memo), &[text])?;
+                    let terms: Vec<(u32, f64)> = loaded.query(text).into_iter().map(|t| (t, 1.0)).collect();
+                    let found = loaded.chunks(&loaded.search_weighted(&terms, 8))?;
+                    out = (counting.reads.get(), found.into_iter().map(|(c, _)| c.doc_id).collect());
+                    Ok(())
+                })
+                .unwrap();
+            out
+        };
+        let (first, found) = run(&memo, "session tokens expire");
+        assert_eq!(found, ["a", "b"]);
+        // The totals, three terms, one block of ids, two chunks.
+        assert_eq!(first, 7);
+        assert_eq!(run(&memo, "session tokens expire"), (0, found.clone()));
+        // One new term ("refresh"); its chunk was fetched before.
+        assert_eq!(run(&memo, "refresh tokens"), (1, vec!["b".to_string(), "a".to_string()]));
+        // The same memo is handed out until a write; a memo of another state is not used.
+        assert!(Arc::ptr_eq(&memo, &Memo::of(&store).unwrap()));
+        let other = Arc::new(Memo::new());
+        assert!(other.describes(b"another state"));
+        assert_eq!(run(&other, "session tokens expire").0, first);
     }
 
     proptest::proptest! {

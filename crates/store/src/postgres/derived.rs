@@ -62,11 +62,12 @@ impl PostgresStore {
                 .map(|r| r.try_get(0))
                 .transpose()
                 .ctx("read derived state")?;
-            if kept != Some(state_of(tx)?) {
+            let state = state_of(tx)?;
+            if kept.as_ref() != Some(&state) {
                 return Ok(false);
             }
             // The view needs `&self` reads on a `&mut` transaction: it borrows it in a cell.
-            let view = View { tx: std::cell::RefCell::new(tx), name };
+            let view = View { tx: std::cell::RefCell::new(tx), name, state };
             read(&view)?;
             Ok(true)
         })
@@ -76,6 +77,7 @@ impl PostgresStore {
 struct View<'a, 'b> {
     tx: std::cell::RefCell<&'a mut Transaction<'b>>,
     name: &'a str,
+    state: Vec<u8>,
 }
 
 impl PersistedView for View<'_, '_> {
@@ -100,5 +102,9 @@ impl PersistedView for View<'_, '_> {
             found.insert(chunk.id.clone(), chunk);
         }
         Ok(ids.iter().map(|id| found.remove(*id)).collect())
+    }
+
+    fn state(&self) -> &[u8] {
+        &self.state
     }
 }

@@ -56,10 +56,11 @@ impl SqliteStore {
                 .prepare_cached("SELECT state FROM derived_state WHERE name = ?1")
                 .and_then(|mut st| st.query_row([name], |r| r.get(0)).optional())
                 .ctx("read derived state")?;
-            if kept != Some(state_of(&tx)?) {
+            let state = state_of(&tx)?;
+            if kept.as_ref() != Some(&state) {
                 return Ok(false);
             }
-            read(&View { c: &tx, name })?;
+            read(&View { c: &tx, name, state })?;
             tx.commit().ctx("end read")?;
             Ok(true)
         })
@@ -69,6 +70,7 @@ impl SqliteStore {
 struct View<'a> {
     c: &'a Connection,
     name: &'a str,
+    state: Vec<u8>,
 }
 
 impl PersistedView for View<'_> {
@@ -80,5 +82,9 @@ impl PersistedView for View<'_> {
     fn chunks(&self, ids: &[&str]) -> Result<Vec<Option<Chunk>>> {
         let mut st = self.c.prepare_cached(&format!("{CHUNK_SELECT} WHERE c.id = ?1")).ctx("read chunk")?;
         ids.iter().map(|id| st.query_row([id], chunk_from_row).optional().ctx("read chunk")).collect()
+    }
+
+    fn state(&self) -> &[u8] {
+        &self.state
     }
 }

@@ -944,6 +944,9 @@ struct Writer<'c> {
     manual_mention: Statement<'c>,
     entity: Statement<'c>,
     buffer: MentionBuffer,
+    /// The highest chunk key in the full-text index: chunks above it were inserted by this
+    /// write and are indexed together, at the end or before a document is replaced.
+    indexed: i64,
 }
 
 impl<'c> Writer<'c> {
@@ -977,6 +980,7 @@ impl<'c> Writer<'c> {
             )?,
             entity: p("INSERT OR IGNORE INTO entities (match_key, id) VALUES (?1, ?2)")?,
             buffer: MentionBuffer::default(),
+            indexed: 0,
         })
     }
 
@@ -988,8 +992,7 @@ impl<'c> Writer<'c> {
     ) -> Result<WriteReport> {
         let mut report = WriteReport::default();
         let deferred = self.defer_indexes()?;
-        let last_chunk: i64 =
-            self.tx.query_row("SELECT coalesce(max(pk), 0) FROM chunks", [], |r| r.get(0)).ctx("read chunks")?;
+        self.indexed = self.tx.query_row("SELECT coalesce(max(pk), 0) FROM chunks", [], |r| r.get(0)).ctx("read chunks")?;
         for (i, d) in documents.enumerate() {
             let existing: Option<(i64, String)> =
                 self.find_document.query_row([&d.id], |r| Ok((r.get(0)?, r.get(1)?))).optional().ctx("read document")?;
@@ -1019,10 +1022,7 @@ impl<'c> Writer<'c> {
             progress(i + 1);
         }
         self.flush()?;
-        // Chunk keys only grow (AUTOINCREMENT): the new chunks are those above the old maximum.
-        self.tx
-            .execute("INSERT INTO chunks_fts(rowid, text) SELECT pk, text FROM chunks WHERE pk > ?1", [last_chunk])
-            .ctx("index chunks")?;
+        self.index_new_chunks()?;
         for f in manual_facts {
             self.write_manual_fact(f)?;
             report.manual_facts += 1;
@@ -1074,6 +1074,9 @@ impl<'c> Writer<'c> {
     /// remembering the entities mentioned so orphans can be pruned.
     fn clear_document(&mut self, seq: i64) -> Result<()> {
         self.flush()?;
+        // The delete trigger removes each chunk from the full-text index, which must hold it
+        // then: a document given twice in one write has chunks this write inserted.
+        self.index_new_chunks()?;
         let mut st = self.tx.prepare_cached("SELECT DISTINCT entity_id FROM mentions WHERE doc_seq = ?1").ctx("read mentions")?;
         for e in st.query_map([seq], |r| r.get::<_, String>(0)).ctx("read mentions")? {
             self.buffer.forget(e.ctx("read mentions")?);
@@ -1084,6 +1087,20 @@ impl<'c> Writer<'c> {
             "DELETE FROM mentions WHERE doc_seq = ?1",
         ] {
             self.tx.prepare_cached(sql).and_then(|mut st| st.execute([seq])).ctx("replace document")?;
+        }
+        Ok(())
+    }
+
+    /// Adds the chunks inserted since the last call to the full-text index. Chunk keys only
+    /// grow (AUTOINCREMENT): the new chunks are those above the last maximum.
+    fn index_new_chunks(&mut self) -> Result<()> {
+        let added = self
+            .tx
+            .prepare_cached("INSERT INTO chunks_fts(rowid, text) SELECT pk, text FROM chunks WHERE pk > ?1")
+            .and_then(|mut st| st.execute([self.indexed]))
+            .ctx("index chunks")?;
+        if added > 0 {
+            self.indexed = self.tx.query_row("SELECT coalesce(max(pk), 0) FROM chunks", [], |r| r.get(0)).ctx("read chunks")?;
         }
         Ok(())
     }
