@@ -207,18 +207,42 @@ impl Params {
     }
 
     /// At least the score of every (count, length) posting with weight and idf 1, to scale
-    /// by a query's weight and idf: a score grows with the count and falls with the length,
-    /// so it is the score of the highest count in the shortest document (two divisions per
-    /// term, none per posting). 0 for no postings. Rounding may put it a few ulps under a
-    /// posting's score; [`best`] allows for that.
+    /// by a query's weight and idf. A score grows with the count and falls with the length,
+    /// so for each count up to eight the shortest document with it scores highest
+    /// (the bound is the best of those: exact), and above that the highest count in the
+    /// shortest such document bounds the rest. Integer work per posting, a few divisions per
+    /// term. 0 for no postings. Rounding may put it a few ulps under a posting's score;
+    /// [`best`] allows for that.
+    ///
+    /// Exact matters: a term whose bound overstates its scores stays among the terms
+    /// [`best`] walks posting by posting instead of only looking up.
     pub fn impact_bound(&self, postings: impl IntoIterator<Item = (u32, u32)>, average: f64) -> f64 {
-        let (mut most, mut shortest) = (0u32, u32::MAX);
+        // Per count 1..=EXACT_COUNTS, the shortest document holding the term that often.
+        let mut shortest = [u32::MAX; EXACT_COUNTS as usize];
+        let (mut most, mut shortest_above) = (0u32, u32::MAX);
         for (tf, length) in postings {
-            (most, shortest) = (most.max(tf), shortest.min(length));
+            match tf {
+                0 => {}
+                1..=EXACT_COUNTS => {
+                    let s = &mut shortest[tf as usize - 1];
+                    *s = (*s).min(length);
+                }
+                _ => (most, shortest_above) = (most.max(tf), shortest_above.min(length)),
+            }
         }
-        if most == 0 { 0.0 } else { self.term_score(1.0, 1.0, most, self.length_factor(shortest, average)) }
+        let score = |tf: u32, length: u32| self.term_score(1.0, 1.0, tf, self.length_factor(length, average));
+        let mut bound = if most > 0 { score(most, shortest_above) } else { 0.0 };
+        for (tf, &length) in (1..=EXACT_COUNTS).zip(&shortest) {
+            if length != u32::MAX {
+                bound = bound.max(score(tf, length));
+            }
+        }
+        bound
     }
 }
+
+/// Counts up to which [`Params::impact_bound`] is exact.
+const EXACT_COUNTS: u32 = 8;
 
 /// The inverse document frequency of a term found in `df` of `documents` documents.
 pub fn idf(documents: usize, df: usize) -> f64 {
@@ -281,6 +305,25 @@ mod tests {
             ix.add(&counts);
         }
         ix
+    }
+
+    proptest::proptest! {
+        /// The bound is at least every posting's score, and is the highest of them when no
+        /// count passes eight.
+        #[test]
+        fn the_impact_bound_is_the_best_score_of_counts_up_to_eight(
+            postings in proptest::collection::vec((1u32..12, 1u32..200), 0..40),
+        ) {
+            let p = Params::standard(Weighting::Idf);
+            let average = 37.5;
+            let bound = p.impact_bound(postings.iter().copied(), average);
+            let scores: Vec<f64> = postings.iter().map(|&(tf, len)| p.term_score(1.0, 1.0, tf, p.length_factor(len, average))).collect();
+            let best = scores.iter().copied().fold(0.0, f64::max);
+            proptest::prop_assert!(bound >= best);
+            if postings.iter().all(|&(tf, _)| tf <= 8) {
+                proptest::prop_assert_eq!(bound, best);
+            }
+        }
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! Each term's list carries a bound no posting of it exceeds. Once `limit` documents are
 //! kept, the `limit`-th score is a threshold: the terms whose bounds together stay under it
 //! cannot lift a document into the result alone, so candidates come only from the other
-//! terms' lists, and the cheap terms are only looked up (by galloping) for those candidates.
+//! terms' lists, and the cheap terms are only looked up (by galloping) for those candidates,
+//! the dearest first, and only while what the rest could add still lifts the candidate.
 //! Every candidate's score is summed over the terms in the caller's order, starting from 0.0,
 //! so it is bit for bit the score [`super::Index::accumulate`] gives, and the result is the
 //! one [`crate::rank::top`] picks from the full accumulation: best first, equal scores by
@@ -60,13 +61,31 @@ pub fn best<C: PostingCursor>(lists: &mut [C], limit: usize) -> Vec<u32> {
         }
         let full = best.len() == limit;
         let worth = !full || {
-            let mut most = if essential > 0 { reach[essential - 1] } else { 0.0 };
+            // What the candidate's essential terms give, then the cheap terms looked up from
+            // the dearest down, until what is left of their bounds cannot lift it.
+            let threshold = best[limit - 1].0;
+            let mut most = 0.0;
             for &t in &order[essential..] {
                 if lists[t].doc() == doc {
                     most += lists[t].score();
                 }
             }
-            most * (1.0 + SLACK) >= best[limit - 1].0
+            let mut cheap = essential;
+            loop {
+                let rest = if cheap > 0 { reach[cheap - 1] } else { 0.0 };
+                if (most + rest) * (1.0 + SLACK) < threshold {
+                    break false;
+                }
+                if cheap == 0 {
+                    break true;
+                }
+                cheap -= 1;
+                let list = &mut lists[order[cheap]];
+                list.seek(doc);
+                if list.doc() == doc {
+                    most += list.score();
+                }
+            }
         };
         if worth {
             let mut score = 0.0;
