@@ -214,15 +214,18 @@ impl<'a> Loaded<'a> {
             wanted.iter().map(|w| terms.get(w.as_str())).collect()
         };
         let mut keys: Vec<Vec<u8>> = Vec::new();
-        if memo.totals.get().is_none() {
+        // Read once: another check may fill the memo's totals meanwhile, and the values read
+        // must line up with the keys asked for.
+        let totals = memo.totals.get().copied();
+        if totals.is_none() {
             keys.push(b"m".to_vec());
         }
         for (w, _) in wanted.iter().zip(&kept).filter(|(_, k)| k.is_none()) {
             keys.push([b"t".as_slice(), w.as_bytes()].concat());
         }
         let mut values = if keys.is_empty() { Vec::new() } else { view.values(&keys)? }.into_iter();
-        let (chunks, average) = match memo.totals.get() {
-            Some(&totals) => totals,
+        let (chunks, average) = match totals {
+            Some(totals) => totals,
             None => {
                 let meta = values.next().flatten().ok_or_else(|| corrupt("no totals"))?;
                 let mut at = meta.as_slice();
@@ -504,6 +507,44 @@ mod tests {
         let other = Arc::new(Memo::new());
         assert!(other.describes(b"another state"));
         assert_eq!(run(&other, "session tokens expire").0, first);
+    }
+
+    /// Checks sharing one memo at once each read the values they asked for, whichever fills
+    /// the memo first (a file store: its readers run in parallel).
+    #[test]
+    fn checks_filling_one_memo_at_once_agree() {
+        use warrant_store::{DocumentInput, IngestOptions, SqliteStore, ingest};
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(dir.path()).unwrap();
+        let docs: Vec<DocumentInput> = (0..40)
+            .map(|i| DocumentInput::new(format!("d{i}"), format!("Gateway {i} tokens expire after {} minutes.", i % 7)))
+            .collect();
+        ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
+        assert!(ChunkIndex::persist(&store).unwrap());
+        let search = |memo: &Arc<Memo>, text: &str| {
+            let mut out = Vec::new();
+            store
+                .read_persisted(NAME, &mut |view| {
+                    let loaded = Loaded::load(view, Arc::clone(memo), &[text])?;
+                    let terms: Vec<(u32, f64)> = loaded.query(text).into_iter().map(|t| (t, 1.0)).collect();
+                    let found = loaded.chunks(&loaded.search_weighted(&terms, 3))?;
+                    out = found.into_iter().map(|(c, _)| c.doc_id).collect();
+                    Ok(())
+                })
+                .unwrap();
+            out
+        };
+        let texts = ["gateway 12 tokens", "expire after 3 minutes", "gateway 5 expire"];
+        let want: Vec<Vec<String>> = texts.iter().map(|t| search(&Arc::new(Memo::new()), t)).collect();
+        for _ in 0..50 {
+            let memo = Arc::new(Memo::new());
+            std::thread::scope(|s| {
+                for (text, want) in texts.iter().zip(&want) {
+                    let memo = &memo;
+                    s.spawn(move || assert_eq!(&search(memo, text), want));
+                }
+            });
+        }
     }
 
     proptest::proptest! {
