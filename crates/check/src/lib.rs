@@ -248,6 +248,24 @@ struct StoreSide<'a> {
 }
 
 /// The answer's graph (with the answer claim when there is a question) and the question.
+/// A short answer in the shapes most answers have (amounts, a date, a name, a denial, an
+/// instruction, a hedge), checked by [`warm_up`].
+const WARM_UP: &str = "Session tokens expire after 30 minutes. The API was released on 12 March 2024 \
+    by Acme Corp. Refunds are not available after 14 days. Set the TTL to 300 seconds. \
+    It might rain tomorrow.";
+
+/// Compiles, on the calling thread, the patterns most checks need first (extraction's) and
+/// last (the built-in vocabulary's, for the claims' facts), by extracting a short fixed answer
+/// and reading its facts. Each pattern is compiled once per process, by
+/// whichever thread needs it first, so a one-shot process can run this on a second core while
+/// it reads its input and opens its store, and its report does not change.
+pub fn warm_up() {
+    let answer = Answer { text: WARM_UP.to_string(), tool_calls: Vec::new(), context: None, id: None };
+    let _ = extract(&answer, &warrant_extract::Options::default());
+    let vocab = warrant_facts::Vocabulary::builtin();
+    let _ = warrant_facts::extract_facts(&vocab, &warrant_facts::ChunkContext::new(WARM_UP, "warm-up", "warm-up#1", None));
+}
+
 fn prepare(req: &Request<'_>) -> Result<(PredicateGraph, Option<String>), CheckError> {
     if req.answer.text.trim().is_empty() && req.answer.tool_calls.is_empty() {
         return Err(CheckError::EmptyAnswer);

@@ -25,6 +25,11 @@ pub fn run(mut args: CheckArgs) -> CliResult<ExitCode> {
             return Err(CliError::input("expected ANSWER (a file, or - for stdin) or --batch FILE"));
         }
     }
+    if args.batch.is_none() {
+        // One answer: its patterns are compiled on first use, ~30 ms of a one-shot check. A
+        // second core compiles the common ones meanwhile (the thread ends with the process).
+        std::thread::spawn(warrant_check::warm_up);
+    }
     let tools = match &args.tools {
         Some(t) => Some(warrant::inputs::tools_file(t)?.0),
         None => None,
