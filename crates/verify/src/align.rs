@@ -147,6 +147,19 @@ impl Focus {
         if self.bare || own.is_empty() { &self.question_keys } else { own }
     }
 
+    /// The names, amounts and dates a window lacks, as the claim writes them, from the window's
+    /// [`WindowEval::found`] (keys first, then names, numbers and dates).
+    pub(crate) fn lacking(&self, found: &[bool]) -> Vec<String> {
+        let specifics = found.get(self.keys.len()..).unwrap_or_default();
+        let (names, rest) = specifics.split_at(self.names.len().min(specifics.len()));
+        let (nums, dates) = rest.split_at(self.nums.len().min(rest.len()));
+        let mut out: Vec<String> = Vec::new();
+        out.extend(self.names.iter().zip(names).filter(|(_, f)| !**f).map(|(n, _)| n.words.join(" ")));
+        out.extend(self.nums.iter().zip(nums).filter(|(_, f)| !**f).map(|(n, _)| n.surface.clone()));
+        out.extend(self.dates.iter().zip(dates).filter(|(_, f)| !**f).map(|(d, _)| d.describe()));
+        out
+    }
+
     pub(crate) fn total(&self) -> usize {
         let new = |g: &[bool]| g.iter().filter(|x| !**x).count();
         self.keys.len() + new(&self.given_names) + new(&self.given_nums) + new(&self.given_dates)
@@ -452,8 +465,26 @@ pub fn evaluate(
     // "She heads the NLP section": a window opening with a pronoun speaks of the one the
     // sentences before it name (or the document's topic); those names count as stated.
     let referents = referents(corpus, first);
+    // A window that names nothing but the claim's names, and does not refer back to someone
+    // else, may speak of its document's recurring subjects without naming them ("your home"
+    // in a call with Mr. Johnson): those count as stated.
+    let implicit = referents.iter().all(|r| focus.names.iter().any(|n| variant(n, r)))
+        && w.names.iter().all(|m| focus.names.iter().any(|n| variant(n, m)));
+    let mut implied = false;
     let found = Found {
-        names: focus.names.iter().map(|n| w.has_name(n) || referents.iter().any(|r| r.same_as(n) || variant(n, r))).collect(),
+        names: focus
+            .names
+            .iter()
+            .map(|n| {
+                let stated = w.has_name(n) || referents.iter().any(|r| r.same_as(n) || variant(n, r));
+                let recurring = || implicit && corpus.recurring(doc_of(corpus, first)).any(|r| r.same_as(n) || variant(n, r));
+                if !stated && recurring() {
+                    implied = true;
+                    return true;
+                }
+                stated
+            })
+            .collect(),
         nums: focus.nums.iter().map(|n| w.has_num(n)).collect(),
         dates: focus.dates.iter().map(|d| w.has_date(d)).collect(),
     };
@@ -475,6 +506,12 @@ pub fn evaluate(
     }
     let m = Measures::of(w, focus, question, &key_found, found);
     let (mut conflict, flipped_any) = m.conflict(&referents);
+    // A block needs the source to state the claim's subject: a window that only implies a name
+    // and conflicts with the claim neither contradicts nor supports it.
+    let unsure = implied && conflict.is_some();
+    if unsure {
+        conflict = None;
+    }
     // The question sets the topic: a document that never names what the question names may
     // speak of another work of the claim's title (a film called "Square One" for an answer
     // about an album of that name).
@@ -497,7 +534,7 @@ pub fn evaluate(
         found: if *other_instance { vec![false; found_items.len()] } else { found_items },
         flipped,
         related_support: m.related_support(&key_found),
-        doubt: conflict.is_none() && m.doubt(),
+        doubt: unsure || (conflict.is_none() && m.doubt()),
         conflict,
     }
 }
@@ -564,6 +601,27 @@ impl Measures<'_> {
             let named =
                 words.iter().filter(|x| !lexicon::is_stopword(x)).all(|x| focus.names.iter().any(|n| n.stems.contains(x)));
             if !named && words.iter().all(|x| focus.claim_stems.contains(x)) {
+                conflict = None;
+            }
+        }
+        // A name in place of the claim's subject is a conflict only where the window is anchored
+        // to what the claim speaks of: another of its names, amounts or dates, or a name the
+        // question asks about, or a slot the source says only one can fill. "Tom Reyes never took
+        // a poetry class" says nothing of Mara Quell.
+        let of_subject =
+            |claim: &str| focus.names.iter().any(|n| titled(n) == claim && n.stems.iter().any(|s| focus.subject.contains(s)));
+        if let Some(Conflict::Substitution { claim, source }) = &conflict
+            && !focus.bare
+            && of_subject(claim)
+        {
+            // "available only to Enterprise customers" excludes every other subject by itself.
+            let exclusive = w.names.iter().any(|m| titled(m) == *source && m.frame.exclusive);
+            let anchored = exclusive
+                || self.found_names.iter().any(|f| *f)
+                || self.found_dates.iter().any(|f| *f)
+                || self.nums_missing.len() < focus.nums.len()
+                || self.question.is_some_and(|q| q.names.iter().any(|n| w.has_name(n)));
+            if !anchored {
                 conflict = None;
             }
         }
@@ -772,7 +830,10 @@ impl<'a> Measures<'a> {
         {
             let near = focus.near(&n.near);
             // One value in the slot: a window listing several ("1935 … 1937") may not be exhaustive.
-            let candidates: Vec<&Num> = w.nums.iter().filter(|m| n.differs_from(m) && shares(near, &m.near)).collect();
+            // What a bare number counts is its slot: "five video albums" is not in the slot of
+            // "5 studio albums", "nine studio albums" is.
+            let candidates: Vec<&Num> =
+                w.nums.iter().filter(|m| n.differs_from(m) && n.counts_same_as(m) && shares(near, &m.near)).collect();
             // Every value of that kind in the window (dates too, for a year), not only those near.
             let year_like = |x: &BigRational| {
                 x.is_integer() && *x >= BigRational::from_integer(1000.into()) && *x <= BigRational::from_integer(2100.into())
@@ -785,7 +846,7 @@ impl<'a> Measures<'a> {
             let mut values: Vec<&BigRational> = w
                 .nums
                 .iter()
-                .filter(|m| n.differs_from(m) || n.same_amount(m))
+                .filter(|m| (n.differs_from(m) || n.same_amount(m)) && n.counts_same_as(m))
                 .map(|m| &m.value)
                 .chain(candidates.iter().map(|m| &m.value))
                 .chain(years.iter())
@@ -918,6 +979,10 @@ fn document_names_any(corpus: &Corpus, at: usize, names: &[Name]) -> bool {
 
 /// The names a window opening with a pronoun ("She …", "It …") may refer to: the first names
 /// of the two sentences before it, and its document's topic. Empty otherwise.
+fn doc_of(corpus: &Corpus, sentence: usize) -> usize {
+    corpus.sentences().get(sentence).map_or(usize::MAX, |s| s.doc)
+}
+
 fn referents(corpus: &Corpus, first: usize) -> Vec<&Name> {
     let sentences = corpus.sentences();
     let Some(s) = sentences.get(first) else { return Vec::new() };

@@ -256,6 +256,21 @@ pub struct DateKey {
 }
 
 impl DateKey {
+    /// The date as far as it is stated: `2009`, `2009-05`, `2009-05-26`, `05-26`.
+    pub fn describe(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(y) = self.year {
+            parts.push(y.to_string());
+        }
+        if let Some(m) = self.month {
+            parts.push(format!("{m:02}"));
+        }
+        if let Some(d) = self.day {
+            parts.push(format!("{d:02}"));
+        }
+        parts.join("-")
+    }
+
     /// True when the two dates cannot be the same day (a field both state differs).
     pub fn conflicts(&self, other: &DateKey) -> bool {
         let differ = |a: Option<i64>, b: Option<i64>| matches!((a, b), (Some(x), Some(y)) if x != y);
@@ -432,6 +447,17 @@ const NAME_STOP: &[&str] = &[
     "Though", "Each", "Every", "Neither", "Either", "Both",
 ];
 
+/// A reply's "Ok," "Oh!" or "Mmmm," set off by punctuation: a sound, not a name.
+fn interjection(lower: &str, after: &str) -> bool {
+    const SOUNDS: &[&str] = &[
+        "ok", "okay", "oh", "ooh", "ah", "aw", "yeah", "yea", "yep", "yup", "nah", "nope", "hmm", "wow", "hi", "hello", "hey",
+        "um", "uh", "lol", "haha", "well", "sure", "cool", "alright",
+    ];
+    // "Mmmm", "Hmmmm", "Sooo": a letter drawn out.
+    let drawn = lower.len() >= 3 && lower.as_bytes().windows(3).any(|t| t[0] == t[1] && t[1] == t[2]);
+    after.starts_with([',', '!', '.', '…']) && (SOUNDS.contains(&lower) || drawn)
+}
+
 /// The state of one pass over a text's words: the analysis so far, the name being read, and
 /// the negation or hedge in scope.
 struct Scan {
@@ -524,7 +550,12 @@ impl Scan {
         let initial = i == 0
             && !next_capital
             && (lexicon::is_stopword(lower) || lower.ends_with("ed") || lower.ends_with("ing") || lower.ends_with("ly"));
-        if capital && !initial && !NAME_STOP.contains(&w) && !warrant_text::date::is_calendar_name(w) {
+        if capital
+            && !initial
+            && !NAME_STOP.contains(&w)
+            && !warrant_text::date::is_calendar_name(w)
+            && !interjection(lower, &text[range.end..])
+        {
             match self.name.as_mut() {
                 Some(n) if joins_name(&text[n.range.end..range.start], n) => {
                     for (w, st) in self.pending.drain(..) {
@@ -1455,6 +1486,16 @@ mod tests {
         // A time never compares with a count.
         let c = Analysis::of("It has 660 seats.");
         assert!(!a.nums[0].differs_from(&c.nums[0]) && !a.nums[0].same_amount(&c.nums[0]));
+    }
+
+    #[test]
+    fn a_sound_set_off_by_punctuation_is_not_a_name() {
+        let names = |t: &str| Analysis::of(t).names.iter().map(Name::joined).collect::<Vec<_>>();
+        assert_eq!(names("Ok, Are you hearing about Amazon?"), vec!["amazon"]);
+        assert_eq!(names("Mmmm, Heinz ketchup is the best."), vec!["heinz"]);
+        assert_eq!(names("Oh! Elvis recorded it in Memphis."), vec!["elvis", "memphis"]);
+        // Not set off: a name ("Hey Arnold" is a show).
+        assert_eq!(names("We watched Hey Arnold in Ohio."), vec!["hey arnold", "ohio"]);
     }
 
     #[test]

@@ -63,6 +63,8 @@ pub struct Corpus {
     /// Each document's topic ([`Corpus::topic`]): the sentence holding its first name, found
     /// when first asked (a document naming nothing was scanned whole at every ask).
     topics: Vec<OnceLock<Option<usize>>>,
+    /// Each document's recurring names ([`Corpus::recurring`]), found when first asked.
+    recurring: Vec<OnceLock<Vec<(usize, usize)>>>,
     /// Each sentence's retrieval terms (a document per sentence).
     index: Bm25,
     /// Stems the sources write in lower case.
@@ -106,6 +108,7 @@ impl Corpus {
         self.lower = lower;
         // Promoted openers are names: topics are found again.
         self.topics = self.docs.iter().map(|_| OnceLock::new()).collect();
+        self.recurring = self.docs.iter().map(|_| OnceLock::new()).collect();
     }
 
     /// True when the sources write this stem in lower case somewhere.
@@ -121,6 +124,35 @@ impl Corpus {
             (start..end).find(|&i| !self.sentences[i].analysis.names.is_empty())
         });
         at.and_then(|i| self.sentences[i].analysis.names.first())
+    }
+
+    /// The names a document states in two sentences or more, and its topic: whom its
+    /// sentences speak of when they do not name them ("your home" in a call with Mr. Johnson).
+    pub fn recurring(&self, doc: usize) -> impl Iterator<Item = &crate::analysis::Name> {
+        let at = self.recurring.get(doc).map(|cell| {
+            cell.get_or_init(|| {
+                let start = self.doc_start[doc];
+                let end = self.doc_start.get(doc + 1).copied().unwrap_or(self.sentences.len());
+                // Per distinct name (by stems), its first mention and how many sentences name it.
+                let mut seen: Vec<((usize, usize), usize)> = Vec::new();
+                for i in start..end {
+                    let names = &self.sentences[i].analysis.names;
+                    for (j, n) in names.iter().enumerate() {
+                        if names[..j].iter().any(|m| m.stems == n.stems) {
+                            continue;
+                        }
+                        let known = seen.iter_mut().find(|((s, k), _)| self.sentences[*s].analysis.names[*k].stems == n.stems);
+                        match known {
+                            Some((_, count)) => *count += 1,
+                            None => seen.push(((i, j), 1)),
+                        }
+                    }
+                }
+                let topic = seen.first().map(|(at, _)| *at);
+                seen.iter().filter(|(at, count)| *count >= 2 || Some(*at) == topic).map(|(at, _)| *at).collect()
+            })
+        });
+        at.into_iter().flatten().map(|&(s, k)| &self.sentences[s].analysis.names[k])
     }
 
     /// Adds one source.
@@ -143,6 +175,7 @@ impl Corpus {
             self.sentences.push(Sentence { doc, range: s.range.clone(), analysis, glued: s.glued, cut: s.cut, within });
         }
         self.topics.push(OnceLock::new());
+        self.recurring.push(OnceLock::new());
         self.maps.push(OffsetMap::new(&source.text));
         self.docs.push(source);
         self.analysed.push(analysed);

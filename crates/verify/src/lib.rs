@@ -759,7 +759,13 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], foc
             }
             result.reason = match nearest {
                 Some(w) if w.missing > 0 && w.support >= PARTIAL => {
-                    "the nearest source text lacks a name, number or date the claim states".into()
+                    let lacking = focus.lacking(&w.found);
+                    let what = lacking.iter().map(|l| format!("'{l}'")).collect::<Vec<_>>().join(", ");
+                    if what.is_empty() {
+                        "the nearest source text lacks a name, number or date the claim states".into()
+                    } else {
+                        format!("the nearest source text lacks a name, number or date the claim states: {what}")
+                    }
                 }
                 _ => "no source states the claim".into(),
             };

@@ -347,3 +347,23 @@ fn claim_suite() {
     }
     assert!(report.is_empty(), "\n{report}");
 }
+
+/// An unsupported claim whose nearest source text lacks one of its names, amounts or dates says
+/// which, as the claim writes them, so a reader sees what to look for.
+#[test]
+fn unsupported_reason_names_what_the_source_lacks() {
+    let item = Item {
+        id: "reason".into(),
+        question: None,
+        sources: vec![("p.txt".into(), "In May 2009, President Barack Obama nominated Sotomayor to the Supreme Court.".into())],
+        answer: "In May 2009, President Barack Obama nominated Sotomayor to the Supreme Court after a meeting in Chicago.".into(),
+        expect: Vec::new(),
+    };
+    let results = run(&item);
+    assert_eq!(results.len(), 1, "one claim");
+    let r = &results[0];
+    assert_eq!(r.status, Status::Unsupported, "{}", r.reason);
+    assert!(r.reason.starts_with("the nearest source text lacks a name, number or date the claim states: "), "{}", r.reason);
+    assert!(r.reason.contains("'chicago'"), "{}", r.reason);
+    assert!(!r.reason.contains("barack obama"), "a name the source states is not listed: {}", r.reason);
+}
