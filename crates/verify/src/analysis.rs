@@ -809,6 +809,11 @@ impl Analysis {
         a.roles = roles(text, &a.names);
         a.add_dates(&dates);
         let mut nums = amounts(text, quantities, &dates);
+        // "one of the most famous", "one of his singles": a member picked out, not a count.
+        nums.retain(|n| {
+            !(n.surface.eq_ignore_ascii_case("one")
+                && text[n.range.end..].trim_start().get(..3).is_some_and(|w| w.eq_ignore_ascii_case("of ")))
+        });
         times_of_day(text, &dates, &mut nums);
         a.add_ordinals(text, &tokens, &mut nums);
         a.add_bounds(&mut nums);
@@ -909,7 +914,10 @@ impl Analysis {
                 _ => whole,
             };
             // Ordinal words count after a determiner ("the second song"), not in "per second".
-            let determined = i > 0 && ORDINAL_DETERMINERS.contains(&self.words[i - 1].as_str());
+            // A possessive determines too ("Presley's first single").
+            let before = text[..range.start].trim_end();
+            let possessive = before.ends_with("'s") || before.ends_with("’s") || before.ends_with("s'");
+            let determined = i > 0 && (ORDINAL_DETERMINERS.contains(&self.words[i - 1].as_str()) || possessive);
             if let Some(n) = ordinal(&lower).filter(|_| determined || lower.starts_with(|c: char| c.is_ascii_digit())) {
                 let v = BigRational::from_integer(n.into());
                 nums.push(Num {
