@@ -197,17 +197,18 @@ def problem(status):
 
 def begin_flagged(report):
     """BEGIN's reading (its PROVENANCE): a response is fully attributable when all it says is
-    in the knowledge. Flagged: any claim unsupported, contradicted or partially supported. A
-    response whose claims are all not_applicable because they are the speaker's own ("I love
-    hiking") carries information the knowledge does not: not attributable in BEGIN's terms, even
-    though Warrant rightly reports it as not checkable. A response with no claim at all is
+    in the knowledge ("all claims supported"). Flagged: any claim unsupported, contradicted or
+    partially supported, or any claim that is the speaker's own ("I love hiking", "I met him in
+    1977"): it carries information the knowledge does not, so the response is not fully
+    attributable in BEGIN's terms, even though Warrant rightly reports that claim as not
+    checkable. (Until the ninth stop this counted only responses whose every claim was
+    personal; a personal claim beside a supported one now counts too, as the PROVENANCE's
+    mapping says.) A response with no claim at all, or only opinions and pleasantries, is
     generic (BEGIN's third class, on the clean side)."""
     claims = report.get("claims", [])
     statuses = [c["status"] for c in claims]
     if any(s in ("contradicted", "unsupported", "partially_supported") for s in statuses):
         return True
-    if any(s == "supported" for s in statuses) or not claims:
-        return False
     return any(c["status"] == "not_applicable" and "personal" in c.get("reason", "") for c in claims)
 
 

@@ -19,6 +19,7 @@ Then `calibrate` (run.py's reports on the dev half, after a rebuild) writes
 status the labels confirm — the `confidence` a claim gets.
 
     bench/quality/train.py fit        [--bin target/quality/warrant]
+    bench/quality/train.py tune       [--bin target/quality/warrant]   (the floor only)
     bench/quality/train.py calibrate  [--bin target/quality/warrant]
 
 Pure Python (no third-party packages): the data are a few thousand claims.
@@ -42,6 +43,8 @@ CALIBRATION = os.path.join(ROOT, "crates", "verify", "data", "calibration.tsv")
 SETS = ["factcheck-gpt", "wice", "summedits", "begin", "dialfact", "halueval"]
 # Least (balanced-class) precision of `supported` the threshold may give.
 PRECISION = 0.85
+# How much of `supported`'s precision `tune` may give up for accuracy.
+TUNE_SLACK = 0.01
 
 
 def reports_for(binary, name, split="dev", explain=True):
@@ -177,16 +180,33 @@ def solve(a, b):
     return x
 
 
+def coverage(features):
+    """The share of the claim the best passage, or passages together, state in some form."""
+    return max(float(features.get("related_support", 0.0)), float(features.get("union_support", 0.0)))
+
+
+def gated(features):
+    """The verifier lets the combiner judge only claims that are not bare answers and whose every
+    name, amount and date the passages state."""
+    return not features.get("bare") and (not features.get("missing") or not features.get("union_missing"))
+
+
+# Coverage above which the verifier lets the combiner judge a claim whose passages lack a
+# detail (`CLEAR_COVERAGE`); below it only a claim without one (the `detail` signal).
+CLEAR_COVERAGE = 0.8
+
+
 def prob(w, x):
     z = w[0] + sum(a * b for a, b in zip(w[1:], x))
     return 1.0 / (1.0 + math.exp(-max(min(z, 30), -30)))
 
 
-def cmd_fit(args):
+def claim_data(binary):
+    """Per set, (features, label) of the dev claims the combiner judges."""
     data = {}
     for name in SETS:
         rows = []
-        for line, gold, report in reports_for(args.bin, name):
+        for line, gold, report in reports_for(binary, name):
             for c, y in labels(name, line, gold, report):
                 if c.get("status") == "contradicted" or not c.get("features"):
                     continue
@@ -194,6 +214,11 @@ def cmd_fit(args):
         data[name] = rows
         pos = sum(y for _, y in rows)
         print(f"{name}: {len(rows)} claims ({pos} supported)", file=sys.stderr)
+    return data
+
+
+def cmd_fit(args):
+    data = claim_data(args.bin)
     names = sorted({k for rows in data.values() for f, _ in rows for k in f})
     train = []
     for name, rows in data.items():
@@ -204,36 +229,98 @@ def cmd_fit(args):
             wt = 1000.0 / (2 * (pos if y else neg))
             train.append((vector(f, names), y, wt))
     w = fit(train, names)
-    # Threshold: the best mean balanced accuracy over the sets among those whose `supported`
-    # keeps its precision (pooled, each set weighing the same) at PRECISION or more: a claim
-    # called supported must be one.
-    best = (0.0, 0.95)
-    for t in [i / 100 for i in range(5, 96)]:
-        accs, precisions = [], []
-        for name, rows in data.items():
-            tp = sum(1 for f, y in rows if y and prob(w, vector(f, names)) >= t)
-            fp = sum(1 for f, y in rows if not y and prob(w, vector(f, names)) >= t)
-            tn = sum(1 for f, y in rows if not y and prob(w, vector(f, names)) < t)
-            pos = sum(y for _, y in rows) or 1
-            neg = (len(rows) - sum(y for _, y in rows)) or 1
-            accs.append((tp / pos + tn / neg) / 2)
-            # Precision at balanced classes, so a set's base rate does not carry it.
-            tpr, fpr = tp / pos, fp / neg
-            precisions.append(tpr / (tpr + fpr) if tpr + fpr else 1.0)
-        m = sum(accs) / len(accs)
-        p = sum(precisions) / len(precisions)
-        if p >= PRECISION and m > best[0]:
-            best = (m, t)
-    print(f"threshold {best[1]:.2f}: mean claim-level balanced accuracy {best[0]:.3f} (dev)", file=sys.stderr)
+    best = choose(data, names, w)
+    write_combiner(best, names, w)
+    print(f"wrote {COMBINER}", file=sys.stderr)
+
+
+def cmd_tune(args):
+    """Keeps the shipped weights and threshold and chooses the floor again (after a change to
+    the verifier that moves its claims, or to the gates), so that a refit's noise does not
+    ride along with a change that needs none."""
+    names, w, threshold, floor = [], [0.0], None, 0.8
+    with open(COMBINER, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            key, value = line.rstrip("\n").split("\t")
+            if key == "intercept":
+                w[0] = float(value)
+            elif key == "threshold":
+                threshold = float(value)
+            elif key == "floor":
+                floor = float(value)
+            elif key not in ("threshold", "floor"):
+                names.append(key)
+                w.append(float(value))
+    data = claim_data(args.bin)
+    # A floor may cost `supported` at most TUNE_SLACK of the precision it has at the present
+    # floor (or keep PRECISION, if that is lower).
+    at_present = measure(data, names, w, threshold, floor)
+    best = choose(data, names, w, threshold, min(PRECISION, at_present[1] - TUNE_SLACK))
+    print(f"at floor {floor:.2f}: accuracy {at_present[0]:.3f}, precision {at_present[1]:.3f}", file=sys.stderr)
+    write_combiner(best, names, w)
+    print(f"wrote {COMBINER}", file=sys.stderr)
+
+
+def write_combiner(best, names, w):
     with open(COMBINER, "w") as f:
         f.write("# The verifier's combiner: logistic regression over the signals `check --explain`\n")
-        f.write("# reports. Written by bench/quality/train.py fit on the dev halves of the labelled sets;\n")
+        f.write("# reports. Written by bench/quality/train.py fit (weights, threshold) and tune (floor) on the dev\n")
+        f.write("# halves of the labelled sets;\n")
         f.write("# do not edit by hand. Counts (keys, specifics, missing, union_missing) enter as ln(1+x).\n")
         f.write(f"threshold\t{best[1]:.2f}\n")
+        f.write(f"floor\t{best[2]:.2f}\n")
         f.write(f"intercept\t{w[0]:.6f}\n")
         for n, v in zip(names, w[1:]):
             f.write(f"{n}\t{v:.6f}\n")
-    print(f"wrote {COMBINER}", file=sys.stderr)
+
+
+def scores(scored, t, floor):
+    """Mean balanced accuracy and mean balanced precision of `supported` over the sets."""
+    accs, precisions = [], []
+    for rows in scored.values():
+        said = [(p >= t and (c >= CLEAR_COVERAGE or (c >= floor and not d)) and ok, y) for p, c, d, ok, y in rows]
+        tp = sum(1 for s, y in said if y and s)
+        fp = sum(1 for s, y in said if not y and s)
+        pos = sum(y for _, y in said) or 1
+        neg = (len(said) - sum(y for _, y in said)) or 1
+        tn = neg - fp
+        accs.append((tp / pos + tn / neg) / 2)
+        # Precision at balanced classes, so a set's base rate does not carry it.
+        tpr, fpr = tp / pos, fp / neg
+        precisions.append(tpr / (tpr + fpr) if tpr + fpr else 1.0)
+    return sum(accs) / len(accs), sum(precisions) / len(precisions)
+
+
+def scored_claims(data, names, w):
+    return {
+        name: [(prob(w, vector(f, names)), coverage(f), bool(f.get("detail")), gated(f), y) for f, y in rows]
+        for name, rows in data.items()
+    }
+
+
+def measure(data, names, w, t, floor):
+    return scores(scored_claims(data, names, w), t, floor)
+
+
+def choose(data, names, w, threshold=None, precision=PRECISION):
+    """(mean balanced accuracy, threshold, floor) for weights `w` on the claims of `data`; with
+    `threshold`, only the floor is chosen. `supported` keeps `precision` or more."""
+    # Threshold and coverage floor: the best mean balanced accuracy over the sets among those
+    # whose `supported` keeps its precision (pooled, each set weighing the same) at PRECISION
+    # or more: a claim called supported must be one. The floor is the least share of the
+    # claim's words (in some form, by the best passage or passages together) the combiner may
+    # call supported (`COMBINED_FLOOR` in the verifier, read from the table).
+    scored = scored_claims(data, names, w)
+    best = (0.0, 0.95, 0.8)
+    for floor in [i / 20 for i in range(10, 17)]:
+        for t in [threshold] if threshold is not None else [i / 100 for i in range(5, 96)]:
+            m, p = scores(scored, t, floor)
+            if p >= precision - 1e-9 and m > best[0] + 1e-9:
+                best = (m, t, floor)
+    print(f"threshold {best[1]:.2f}, floor {best[2]:.2f}: mean claim-level balanced accuracy {best[0]:.3f} (dev)", file=sys.stderr)
+    return best
 
 
 def evidence_kind(claim):
@@ -319,10 +406,10 @@ def judge(name, gold, line, claim, claims):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["fit", "calibrate"])
+    ap.add_argument("command", choices=["fit", "tune", "calibrate"])
     ap.add_argument("--bin", default=os.path.join(ROOT, "target", "quality", "warrant"))
     args = ap.parse_args()
-    {"fit": cmd_fit, "calibrate": cmd_calibrate}[args.command](args)
+    {"fit": cmd_fit, "tune": cmd_tune, "calibrate": cmd_calibrate}[args.command](args)
 
 
 if __name__ == "__main__":

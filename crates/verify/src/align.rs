@@ -160,6 +160,22 @@ impl Focus {
         out
     }
 
+    /// True when the words no window states include two of the claim's content words in a row
+    /// (function words between them aside): a detail the sources never give ("compounded
+    /// daily", "with daily backups"), not a word said otherwise. `found` is per key, as
+    /// [`WindowEval::found`] begins.
+    pub(crate) fn adds_a_detail(&self, found: &[bool]) -> bool {
+        let missing = |k: &str| self.keys.iter().zip(found).any(|(key, f)| key == k && !*f);
+        let mut run = 0;
+        for k in self.token_keys.iter().flatten() {
+            run = if missing(k) { run + 1 } else { 0 };
+            if run >= 2 {
+                return true;
+            }
+        }
+        false
+    }
+
     pub(crate) fn total(&self) -> usize {
         let new = |g: &[bool]| g.iter().filter(|x| !**x).count();
         self.keys.len() + new(&self.given_names) + new(&self.given_nums) + new(&self.given_dates)

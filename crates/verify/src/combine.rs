@@ -12,17 +12,21 @@ const LOGGED: &[&str] = &["keys", "specifics", "missing", "union_missing"];
 
 struct Model {
     threshold: f64,
+    /// Least coverage (words in some form, names, amounts, dates) of a claim the combiner may
+    /// call supported; trained with the threshold.
+    floor: f64,
     intercept: f64,
     weights: Vec<(String, f64)>,
 }
 
 static MODEL: LazyLock<Model> = LazyLock::new(|| {
-    let mut m = Model { threshold: 0.5, intercept: 0.0, weights: Vec::new() };
+    let mut m = Model { threshold: 0.5, floor: 0.8, intercept: 0.0, weights: Vec::new() };
     for line in include_str!("../data/combiner.tsv").lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let Some((name, value)) = line.split_once('\t') else { continue };
         let Ok(v) = value.trim().parse::<f64>() else { continue };
         match name {
             "threshold" => m.threshold = v,
+            "floor" => m.floor = v,
             "intercept" => m.intercept = v,
             _ => m.weights.push((name.to_string(), v)),
         }
@@ -39,6 +43,11 @@ pub fn probability(features: &BTreeMap<&'static str, f64>) -> f64 {
         z += w * if LOGGED.contains(&name.as_str()) { x.ln_1p() } else { x };
     }
     1.0 / (1.0 + (-z.clamp(-30.0, 30.0)).exp())
+}
+
+/// The least coverage of a claim the combiner may call supported (see `Model::floor`).
+pub fn floor() -> f64 {
+    MODEL.floor
 }
 
 /// True when the probability clears the trained threshold.

@@ -175,9 +175,10 @@ pub struct Options {
     pub explain: bool,
 }
 
-/// Least coverage (words in some form, names, amounts, dates) of a claim the combiner may call
-/// supported.
-const COMBINED_FLOOR: f64 = 0.8;
+/// Coverage (words in some form, names, amounts, dates) above which the combiner judges a
+/// claim whatever its passages lack; below it, down to the trained floor
+/// ([`combine::floor`]), only when they lack no detail ([`Focus::adds_a_detail`]).
+const CLEAR_COVERAGE: f64 = 0.8;
 /// Most words between two words of a claim's phrase in a passage that still states it.
 const PHRASE_GAP: usize = 3;
 /// Sentences retrieved per claim before windows are formed.
@@ -704,8 +705,27 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], foc
     // from being supported, whatever the combiner says.
     let union_missing = union.as_ref().map_or(usize::MAX, |u| u.missing);
     let coverage = |b: &WindowEval| b.related_support.max(union.as_ref().map_or(0.0, |u| u.support));
+    // What the best window and those joined to it state, per key.
+    let found_together = |b: &WindowEval| -> Vec<bool> {
+        let mut found = b.found.clone();
+        for o in union.iter().flat_map(|u| &u.others) {
+            for (f, g) in found.iter_mut().zip(&o.found) {
+                *f |= *g;
+            }
+        }
+        found
+    };
+    // Below CLEAR_COVERAGE, what the passages lack must be words said otherwise, not a detail.
+    let detail = best.is_some_and(|b| focus.adds_a_detail(&found_together(b)));
+    if let Some(f) = result.features.as_mut() {
+        f.insert("detail", if detail { 1.0 } else { 0.0 });
+    }
     let judged = |b: &WindowEval| {
-        stated(b) || (!bare && combine::supported(p) && (b.missing == 0 || union_missing == 0) && coverage(b) >= COMBINED_FLOOR)
+        stated(b)
+            || (!bare
+                && combine::supported(p)
+                && (b.missing == 0 || union_missing == 0)
+                && (coverage(b) >= CLEAR_COVERAGE || (coverage(b) >= combine::floor() && !detail)))
     };
     if let Some(b) = best.filter(|b| judged(b) && !overruled(b)) {
         result.status = Status::Supported;
