@@ -301,8 +301,18 @@ fn casual_end(text: &str, dot: usize, end: usize) -> bool {
     }
     let (_, word) = word_before(text, dot);
     let letters = word.chars().count();
-    letters >= 4 && word.chars().all(char::is_alphabetic) && !ABBREVIATIONS.contains(&word.to_ascii_lowercase().as_str())
+    let lower = word.to_ascii_lowercase();
+    (letters >= 4 && word.chars().all(char::is_alphabetic) && !ABBREVIATIONS.contains(&lower.as_str()))
+        || SHORT_ENDINGS.contains(&lower.as_str())
 }
+
+/// Short words that end casual sentences ("I do enjoy it. there are …") and are never
+/// abbreviations, unlike "vs", "no", "ca" or "approx".
+const SHORT_ENDINGS: &[&str] = &[
+    "it", "me", "us", "him", "her", "them", "you", "too", "now", "yet", "do", "did", "was", "is", "are", "am", "one", "two",
+    "six", "ten", "yes", "lot", "fun", "day", "way", "out", "up", "off", "own", "new", "old", "all", "see", "go", "got", "get",
+    "has", "had", "lol", "ago", "say", "why", "how", "who", "try", "far", "bad", "big", "won",
+];
 
 fn next_word(text: &str, end: usize, limit: usize) -> Option<char> {
     text[end..limit].trim_start().chars().find(|c| !matches!(c, '"' | '\'' | '(' | '[' | '“' | '‘' | '*' | '_'))
@@ -424,6 +434,23 @@ mod tests {
         let text = "Item 12. ".repeat(50_000);
         assert_eq!(sentences(&text).len(), 50_000);
         assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn casual_sentences_end_after_short_words_that_are_not_abbreviations() {
+        let split = |t: &str| -> Vec<String> {
+            sentences_in_casual(t, 0..t.len()).into_iter().map(|r| t[r].trim().to_string()).collect()
+        };
+        assert_eq!(
+            split("I do enjoy it. there are three types of accountants."),
+            vec!["I do enjoy it.", "there are three types of accountants."]
+        );
+        assert_eq!(split("i love it too. the color green is calm."), vec!["i love it too.", "the color green is calm."]);
+        // Abbreviations still continue the sentence.
+        assert_eq!(
+            split("It costs approx. three dollars vs. the usual five."),
+            vec!["It costs approx. three dollars vs. the usual five."]
+        );
     }
 
     #[test]
