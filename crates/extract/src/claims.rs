@@ -190,6 +190,9 @@ fn starts_clause(s: &str) -> bool {
 }
 
 static COORD: LazyLock<Regex> = LazyLock::new(|| re(r",?\s+(?:and|but|yet|while|whereas)\s+"));
+/// A reason given after what the speaker likes or does ("I'm a fan of green because it's
+/// between blue and yellow"): the reason may be a fact of its own.
+static BECAUSE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i),?\s+(?:because|since)\s+"));
 /// A clause start that is a prepositional or adverbial lead-in ("On the Team plan", "In 2019",
 /// "However"): a comma after it does not end a clause.
 static LEAD_IN: LazyLock<Regex> = LazyLock::new(|| {
@@ -287,7 +290,7 @@ static ABOUT_SOURCES: LazyLock<Regex> = LazyLock::new(|| {
 /// the claim.
 static FRAMING_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:based\s+on|according\s+to|from|per|as\s+(?:stated|mentioned|described|shown)\s+in)\s+(?:the\s+|these\s+|this\s+)?(?:provided\s+|given\s+|above\s+|available\s+|retrieved\s+)?(?:passages?|context|texts?|documents?|sources?|search\s+results|excerpts?|information|data|articles?|reviews?|records?|details)(?:\s+(?:provided|given|above|available|you\s+(?:provided|shared|gave)))?|in\s+summary|to\s+summari[sz]e|in\s+conclusion|to\s+sum\s+up|overall|in\s+short)\s*,\s*|(?:(?:yes|yeah|well|oh|ah|wow|honestly|actually|and|but|so)\W+)*(?:i|we)\s*(?:'m|’m|am|'ve|’ve|have|had|do|did)?\s*(?:know|knew|read|heard|learned|learnt|sure|certain|aware|remember|recall|noticed|found\s+out|discovered|reali[sz]ed|understand|understood|find\s+it\s+(?:interesting|amazing|funny|cool|crazy|surprising|fascinating|sad|odd|strange))(?:\s+(?:about\s+it\s+)?(?:that|how))?\s+|(?:it's|it’s|it\s+is)\s+(?:interesting|amazing|funny|cool|crazy|surprising|fascinating|true)\s+that\s+",
+        r"(?i)^(?:(?:based\s+on|according\s+to|from|per|as\s+(?:stated|mentioned|described|shown)\s+in)\s+(?:the\s+|these\s+|this\s+)?(?:provided\s+|given\s+|above\s+|available\s+|retrieved\s+)?(?:passages?|context|texts?|documents?|sources?|search\s+results|excerpts?|information|data|articles?|reviews?|records?|details)(?:\s+(?:provided|given|above|available|you\s+(?:provided|shared|gave)))?|in\s+summary|to\s+summari[sz]e|in\s+conclusion|to\s+sum\s+up|overall|in\s+short)\s*,\s*|(?:(?:yes|yeah|well|oh|ah|wow|honestly|actually|and|but|so)\W+)*(?:i|we)\s*(?:'m|’m|am|'ve|’ve|have|had|do|did)?\s*(?:know|knew|read|heard|learned|learnt|sure|certain|aware|remember|recall|noticed|found\s+out|discovered|reali[sz]ed|understand|understood|find\s+it\s+(?:interesting|amazing|funny|cool|crazy|surprising|fascinating|sad|odd|strange))(?:\s+(?:about\s+it\s+)?(?:that|how))?\s+|(?:(?:yes|yeah|well|oh|ah|honestly)\W+)*(?:i\s*(?:'m|’m|am)\s+not\s+(?:sure|certain)|i\s+(?:don't|don’t|do\s+not)\s+know)(?:\s+(?:about\s+that|of\s+that))?\s*,?\s+(?:but|though)\s+|(?:it's|it’s|it\s+is)\s+(?:interesting|amazing|funny|cool|crazy|surprising|fascinating|true)\s+that\s+",
     )
 });
 
@@ -343,6 +346,7 @@ pub fn clauses(text: &str, sentence: Range<usize>) -> Vec<Range<usize>> {
             .map(|m| (m.start(), m.end(), 0))
             .chain(PARTICIPLE.find_iter(s).map(|m| (m.start(), m.end(), 1)))
             .chain(SPLICE.find_iter(s).map(|m| (m.start(), m.start() + 1, 2)))
+            .chain(BECAUSE.find_iter(s).filter(|_| personal(s)).map(|m| (m.start(), m.end(), 3)))
             .collect();
         candidates.sort_unstable();
         for (ms, me, kind) in candidates {
@@ -357,9 +361,11 @@ pub fn clauses(text: &str, sentence: Range<usize>) -> Vec<Range<usize>> {
                 1 => tokens(right).len() >= 2,
                 // "On the Team plan, SSO is supported": a lead-in phrase, not a clause.
                 2 => !LEAD_IN.is_match(left),
+                // The reason after a personal clause: any clause of three words or more.
+                3 => tokens(right).len() >= 3,
                 _ => starts_clause(right),
             };
-            if (has_verb(left) || kind == 2) && right_ok && tokens(left).len() >= 3 && tokens(right).len() >= 2 {
+            if (has_verb(left) || kind >= 2) && right_ok && tokens(left).len() >= 3 && tokens(right).len() >= 2 {
                 let cut_end = if is_participle {
                     r.start + ms + matched.find(|c: char| c.is_alphabetic()).unwrap_or(0)
                 } else {
@@ -766,6 +772,23 @@ mod tests {
             vec!["The service was deployed in May", "it crashed twice"]
         );
         assert_eq!(split("If the token expired, refresh it and retry."), vec!["If the token expired, refresh it and retry"]);
+        // The reason after what the speaker likes is a clause of its own; a reason after a
+        // fact stays with it.
+        assert_eq!(
+            split("I'm a fan of green because it's between blue and yellow on the spectrum."),
+            vec!["I'm a fan of green", "it's between blue and yellow on the spectrum"]
+        );
+        assert_eq!(split("The bridge closed because it was unsafe."), vec!["The bridge closed because it was unsafe"]);
+        assert_eq!(split("I have lived in Leeds since 2010."), vec!["I have lived in Leeds since 2010"]);
+    }
+
+    #[test]
+    fn a_speaker_unsure_of_a_fact_still_states_it() {
+        let t = "I'm not sure but it is on the most recommended list on Amazon.";
+        assert_eq!(&t[framing_lead(t)..], "it is on the most recommended list on Amazon.");
+        let t = "Well, I don't know, but the park spans three states.";
+        assert_eq!(&t[framing_lead(t)..], "the park spans three states.");
+        assert_eq!(framing_lead("I'm not sure the park is open."), 0, "no fact is stated apart from the doubt");
     }
 
     #[test]
