@@ -184,6 +184,9 @@ const ADVERBS: &[&str] =
 /// The right side of a coordinator starts a clause: a verb among its first four tokens
 /// (after adverbs).
 fn starts_clause(s: &str) -> bool {
+    // The verb comes before the next comma: in "Chad and Sudan, and declared …" the clause
+    // starts at the second "and", not the first.
+    let s = s.split(',').next().unwrap_or(s);
     let t: Vec<&str> =
         tokens(s).into_iter().filter(|w| !(w.ends_with("ly") || ADVERBS.contains(&w.to_lowercase().as_str()))).take(4).collect();
     t.len() >= 2 && t.iter().any(|w| is_verbish(w))
@@ -777,6 +780,10 @@ mod tests {
         assert_eq!(
             split("I'm a fan of green because it's between blue and yellow on the spectrum."),
             vec!["I'm a fan of green", "it's between blue and yellow on the spectrum"]
+        );
+        assert_eq!(
+            split("The council closed the borders with Niger, Chad and Sudan, and declared the south a closed zone."),
+            vec!["The council closed the borders with Niger, Chad and Sudan", "declared the south a closed zone"]
         );
         assert_eq!(split("The bridge closed because it was unsafe."), vec!["The bridge closed because it was unsafe"]);
         assert_eq!(split("I have lived in Leeds since 2010."), vec!["I have lived in Leeds since 2010"]);
