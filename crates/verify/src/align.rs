@@ -50,7 +50,7 @@ pub struct Focus {
     /// Keys that state one of [`Focus::keys`] in other words, from WordNet (a synonym, a
     /// narrower term, a derived form: "movie" for "film", "novelist" for "author",
     /// "production" for "produce") → the indices of the keys they state.
-    pub related: FastMap<String, Vec<usize>>,
+    pub related: FastMap<&'static str, Vec<usize>>,
     /// The words of the claim's subject, when plain (see `Analysis::subject`).
     pub subject: Vec<String>,
     /// The claim names a work by a quoted title.
@@ -183,15 +183,14 @@ impl Focus {
 }
 
 /// For each key, the keys of the words WordNet relates to the claim's word behind it.
-fn related_keys(claim: &Analysis, keys: &[String]) -> FastMap<String, Vec<usize>> {
-    let mut out: FastMap<String, Vec<usize>> = FastMap::default();
+fn related_keys(claim: &Analysis, keys: &[String]) -> FastMap<&'static str, Vec<usize>> {
+    let mut out: FastMap<&'static str, Vec<usize>> = FastMap::default();
     for (i, k) in keys.iter().enumerate() {
         let stems = claim.token_keys.iter().zip(&claim.stems).filter(|(t, _)| t.as_deref() == Some(k.as_str())).map(|(_, s)| s);
         for stem in stems {
-            for alt in crate::wordnet::stating(stem) {
-                let key = lexicon::fold((*alt).to_string());
-                if key != *k {
-                    let list = out.entry(key).or_default();
+            for key in crate::wordnet::stating_keys(stem) {
+                if key != k {
+                    let list = out.entry(key.as_str()).or_default();
                     if !list.contains(&i) {
                         list.push(i);
                     }
@@ -677,7 +676,7 @@ impl Measures<'_> {
         }
         let mut by_relation = key_found.to_vec();
         for t in w.terms.iter().chain(&w.broader) {
-            if let Some(idx) = focus.related.get(t) {
+            if let Some(idx) = focus.related.get(t.as_str()) {
                 for &i in idx {
                     by_relation[i] = true;
                 }

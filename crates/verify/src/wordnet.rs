@@ -5,9 +5,9 @@
 //! Keys and values are stems as [`crate::lexicon::stem`] computes them (not folded through the
 //! hand-written synonym groups). Every list is sorted, so a caller may binary-search it.
 //!
-//! The table is sorted by stem (bytewise), so loading only notes where each line starts (a
-//! fraction of a millisecond; a hash map of its 35,000 stems took ten) and a lookup is a
-//! binary search. A stem's lists are split out of its line the first time it is looked up,
+//! The table is sorted by stem (bytewise), so loading only notes each line's stem and fields
+//! (a fraction of a millisecond; a hash map of its 35,000 stems took ten) and a lookup is a
+//! binary search over the stems. A stem's lists are split out of its line the first time it is looked up,
 //! and kept.
 
 use std::sync::{LazyLock, OnceLock};
@@ -27,9 +27,13 @@ const RELS: usize = 4;
 
 /// The table's lines (comments left out), in stem order, each split on first use.
 struct Table {
-    /// Where each line starts in [`TEXT`].
-    starts: Vec<u32>,
+    /// Each line's stem (its text up to the first tab), for the binary search.
+    stems: Vec<&'static str>,
+    /// Each line's fields (after the first tab).
+    fields: Vec<&'static str>,
     lists: Vec<OnceLock<Lists>>,
+    /// Each stem's [`stating_keys`], built on first use.
+    keys: Vec<OnceLock<Box<[String]>>>,
 }
 
 /// A stem's relation lists end to end; list `r` ends at `ends[r]` and starts where `r - 1` ends.
@@ -41,23 +45,22 @@ struct Lists {
 static TABLE: LazyLock<Table> = LazyLock::new(|| index(TEXT));
 
 fn index(text: &'static str) -> Table {
-    let mut starts = Vec::with_capacity(text.len() / 40);
+    let mut stems = Vec::with_capacity(text.len() / 40);
+    let mut fields = Vec::with_capacity(text.len() / 40);
     let mut at = 0;
     while at < text.len() {
-        if !text[at..].starts_with('#') {
-            starts.push(at as u32);
+        let end = memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |n| at + n);
+        let line = &text[at..end];
+        if !line.starts_with('#') {
+            let (stem, rest) = line.split_once('\t').unwrap_or((line, ""));
+            stems.push(stem);
+            fields.push(rest);
         }
-        at = memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |n| at + n + 1);
+        at = end + 1;
     }
-    let lists = std::iter::repeat_with(OnceLock::new).take(starts.len()).collect();
-    Table { starts, lists }
-}
-
-/// The line starting at `start`, split at its first tab: (stem, fields).
-fn line(start: u32) -> (&'static str, &'static str) {
-    let rest = &TEXT[start as usize..];
-    let line = &rest[..memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len())];
-    line.split_once('\t').unwrap_or((line, ""))
+    let lists = std::iter::repeat_with(OnceLock::new).take(stems.len()).collect();
+    let keys = std::iter::repeat_with(OnceLock::new).take(stems.len()).collect();
+    Table { stems, fields, lists, keys }
 }
 
 fn split(fields: &'static str) -> Lists {
@@ -76,8 +79,8 @@ fn split(fields: &'static str) -> Lists {
 
 fn list(stem: &str, rel: Rel) -> &'static [&'static str] {
     let table: &'static Table = &TABLE;
-    let Ok(i) = table.starts.binary_search_by(|&start| line(start).0.cmp(stem)) else { return &[] };
-    let lists = table.lists[i].get_or_init(|| split(line(table.starts[i]).1));
+    let Ok(i) = table.stems.binary_search(&stem) else { return &[] };
+    let lists = table.lists[i].get_or_init(|| split(table.fields[i]));
     let r = rel as usize;
     let start = if r == 0 { 0 } else { lists.ends[r - 1] as usize };
     &lists.stems[start..lists.ends[r] as usize]
@@ -113,6 +116,19 @@ pub(crate) fn are_antonyms(a: &str, b: &str) -> bool {
 /// narrower terms and derived forms.
 pub(crate) fn stating(stem: &str) -> impl Iterator<Item = &'static str> {
     synonyms(stem).iter().chain(narrower(stem)).chain(derived(stem)).copied()
+}
+
+/// [`stating`] as the verifier's keys ([`crate::lexicon::fold`]ed), sorted and without repeats;
+/// worked out once per stem, since a broad word ("person") states thousands.
+pub(crate) fn stating_keys(stem: &str) -> &'static [String] {
+    let table: &'static Table = &TABLE;
+    let Ok(i) = table.stems.binary_search(&stem) else { return &[] };
+    table.keys[i].get_or_init(|| {
+        let mut keys: Vec<String> = stating(stem).map(|s| crate::lexicon::fold(s.to_string())).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys.into_boxed_slice()
+    })
 }
 
 #[cfg(test)]
@@ -234,7 +250,7 @@ mod tests {
     #[test]
     fn rows_are_sorted_and_symmetric() {
         let all: Vec<_> = rows(TEXT, RELS).collect();
-        assert_eq!(all.len(), TABLE.starts.len());
+        assert_eq!(all.len(), TABLE.stems.len());
         assert!(synonyms("#").is_empty() && synonyms("").is_empty(), "comments and blanks are no stems");
         assert!(all.windows(2).all(|w| w[0].0 < w[1].0), "rows sorted, no repeats");
         for (key, lists) in &all {
@@ -274,9 +290,10 @@ mod tests {
         let rss0 = rss_kb();
         let t = index(TEXT);
         let rss1 = rss_kb();
-        let lists: Vec<Lists> = t.starts.iter().map(|&s| split(line(s).1)).collect();
+        let lists: Vec<Lists> = t.fields.iter().map(|f| split(f)).collect();
         let rss2 = rss_kb();
-        let index_heap = t.starts.capacity() * size_of::<u32>() + t.lists.capacity() * size_of::<OnceLock<Lists>>();
+        let index_heap =
+            (t.stems.capacity() + t.fields.capacity()) * size_of::<&str>() + t.lists.capacity() * size_of::<OnceLock<Lists>>();
         let lists_heap: usize = lists.iter().map(|l| l.stems.len() * size_of::<&str>()).sum();
         drop((t, lists));
         let runs = 20;
@@ -292,14 +309,14 @@ mod tests {
         }
         let start = std::time::Instant::now();
         let t = index(TEXT);
-        let n: usize = t.starts.iter().map(|&s| split(line(s).1).stems.len()).sum();
+        let n: usize = t.fields.iter().map(|f| split(f).stems.len()).sum();
         let split_all = start.elapsed().as_micros();
         println!(
             "wordnet table: {} bytes, {} stems, {n} listed; index: best of {runs} {wall} µs wall, {cpu} µs on CPU, \
              heap {:.1} MB; index and split every row: {split_all} µs, lists heap {:.1} MB; \
              resident kB: {rss0:?} before, {rss1:?} indexed, {rss2:?} every row split",
             TEXT.len(),
-            t.starts.len(),
+            t.stems.len(),
             index_heap as f64 / 1e6,
             lists_heap as f64 / 1e6,
         );
