@@ -553,7 +553,7 @@ fn personal(clause: &str) -> bool {
 /// A sentence whose subject is the speaker: first person singular.
 static PERSONAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\W*(?:(?:yes|no|yeah|well|oh|ah|haha|lol|sure|nice|cool|wow|honestly|actually)\W+)*(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|my|me|myself)(?-u:\b)",
+        r"(?i)^\W*(?:(?:yes|no|yeah|yea|yep|yup|nah|nope|ok|okay|hmm|um|uh|hi|hey|hello|well|oh|ah|haha|lol|sure|nice|cool|wow|honestly|actually)\W+)*(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|my|me|myself)(?-u:\b)",
     )
 });
 

@@ -491,7 +491,8 @@ pub fn evaluate(
             .names
             .iter()
             .map(|n| {
-                let stated = w.has_name(n) || referents.iter().any(|r| r.same_as(n) || variant(n, r));
+                let stated =
+                    w.has_name(n) || by_surname(n, &w.names, corpus) || referents.iter().any(|r| r.same_as(n) || variant(n, r));
                 let recurring = || implicit && corpus.recurring(doc_of(corpus, first)).any(|r| r.same_as(n) || variant(n, r));
                 if !stated && recurring() {
                     implied = true;
@@ -1078,6 +1079,18 @@ const BESIDE: usize = 4;
 
 /// True when one name is a shorter form of the other ("Nadal", "Rafael Nadal"): all the
 /// words of one are words of the other. "Apache License" and "MIT License" are not variants.
+/// True when a text's names call the claim's two-word name by its last word alone ("Presley
+/// was born in Tupelo" for "Elvis Presley"), the sources never write its first word (they
+/// have no full name to give), and the text gives no other full name ending in it ("Lisa
+/// Marie Presley").
+fn by_surname(name: &Name, names: &[Name], corpus: &Corpus) -> bool {
+    let ([first, last], [first_stem, _]) = (name.words.as_slice(), name.stems.as_slice()) else { return false };
+    let unwritten = !corpus.written_lower(first_stem) && !corpus.written_as_name(first_stem);
+    unwritten
+        && names.iter().any(|m| m.words.len() == 1 && m.words[0] == *last)
+        && !names.iter().any(|m| m.words.len() > 1 && m.words.last() == Some(last) && m.words.first() != Some(first))
+}
+
 fn variant(a: &Name, b: &Name) -> bool {
     a.stems.iter().all(|w| b.stems.contains(w))
         || b.stems.iter().all(|w| a.stems.contains(w))

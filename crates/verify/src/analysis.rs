@@ -448,11 +448,17 @@ const NAME_STOP: &[&str] = &[
 ];
 
 /// A reply's "Ok," "Oh!" or "Mmmm," set off by punctuation: a sound, not a name.
+const SOUNDS: &[&str] = &[
+    "ok", "okay", "oh", "ooh", "ah", "aw", "yeah", "yea", "yep", "yup", "nah", "nope", "hmm", "wow", "hi", "hello", "hey", "um",
+    "uh", "lol", "haha", "well", "sure", "cool", "alright",
+];
+
+/// True for a sound a speaker makes ("oh", "yep", "well").
+pub(crate) fn is_sound(lower: &str) -> bool {
+    SOUNDS.contains(&lower)
+}
+
 fn interjection(lower: &str, after: &str) -> bool {
-    const SOUNDS: &[&str] = &[
-        "ok", "okay", "oh", "ooh", "ah", "aw", "yeah", "yea", "yep", "yup", "nah", "nope", "hmm", "wow", "hi", "hello", "hey",
-        "um", "uh", "lol", "haha", "well", "sure", "cool", "alright",
-    ];
     // "Mmmm", "Hmmmm", "Sooo": a letter drawn out.
     let drawn = lower.len() >= 3 && lower.as_bytes().windows(3).any(|t| t[0] == t[1] && t[1] == t[2]);
     after.starts_with([',', '!', '.', '…']) && (SOUNDS.contains(&lower) || drawn)
@@ -520,8 +526,18 @@ impl Scan {
             }
         }
 
-        self.name_word(text, tokens, i, &range, w, &lower, &stem, capital);
-        let key = self.content_word(&range, &lower);
+        // "Oh, …", "Yea I love it": a sound the speaker makes is neither a name nor content.
+        let sound = interjection(&lower, &text[range.end..]) || i == 0 && SOUNDS.contains(&lower.as_str());
+        let key = if sound {
+            if let Some(n) = self.name.take() {
+                self.pending.clear();
+                self.a.names.push(n);
+            }
+            None
+        } else {
+            self.name_word(text, tokens, i, &range, w, &lower, &stem, capital);
+            self.content_word(&range, &lower)
+        };
         self.scope = self.scope.saturating_sub(1);
         self.hedge = self.hedge.saturating_sub(1);
         self.a.words.push(lower);
@@ -550,12 +566,7 @@ impl Scan {
         let initial = i == 0
             && !next_capital
             && (lexicon::is_stopword(lower) || lower.ends_with("ed") || lower.ends_with("ing") || lower.ends_with("ly"));
-        if capital
-            && !initial
-            && !NAME_STOP.contains(&w)
-            && !warrant_text::date::is_calendar_name(w)
-            && !interjection(lower, &text[range.end..])
-        {
+        if capital && !initial && !NAME_STOP.contains(&w) && !warrant_text::date::is_calendar_name(w) {
             match self.name.as_mut() {
                 Some(n) if joins_name(&text[n.range.end..range.start], n) => {
                     for (w, st) in self.pending.drain(..) {
@@ -815,7 +826,7 @@ impl Analysis {
                 && text[n.range.end..].trim_start().get(..3).is_some_and(|w| w.eq_ignore_ascii_case("of ")))
         });
         times_of_day(text, &dates, &mut nums);
-        a.add_ordinals(text, &tokens, &mut nums);
+        a.add_ordinals(text, &tokens, &dates, &mut nums);
         a.add_bounds(&mut nums);
         for n in &mut nums {
             n.near = a.near_bytes(&n.range, NEAR_AMOUNT);
@@ -903,8 +914,12 @@ impl Analysis {
     }
 
     /// Ordinals ("the second song", "3rd") as numbers.
-    fn add_ordinals(&self, text: &str, tokens: &[(Range<usize>, &str)], nums: &mut Vec<Num>) {
+    fn add_ordinals(&self, text: &str, tokens: &[(Range<usize>, &str)], dates: &[DateMention], nums: &mut Vec<Num>) {
         for (i, (range, w)) in tokens.iter().enumerate() {
+            // "June 7th 2010": the day of a date, compared as the date.
+            if dates.iter().any(|d| d.range.start <= range.start && range.end <= d.range.end) {
+                continue;
+            }
             let whole = w.to_lowercase();
             // "second-most", "third-largest": the ordinal is the compound's first part.
             let lower = match whole.split_once('-') {
@@ -1012,6 +1027,29 @@ impl Analysis {
         self.keys.retain(|x| *x != k);
         n.near = self.near_tokens(n.tokens.clone(), NEAR);
         self.names.insert(0, n);
+    }
+
+    /// Reads lone-word names inside the sentence as content words where `common(stem)` says
+    /// so.
+    pub fn demote_names(&mut self, common: impl Fn(&str) -> bool) {
+        let mut demoted = Vec::new();
+        self.names.retain(|n| {
+            let [word] = n.words.as_slice() else { return true };
+            // Only a capital among lower-case words ("a global Cheerleading competition"), not
+            // a word of a title ("The Singer and the Producer").
+            let at = n.tokens.start;
+            let amid = at > 0 && self.caps.get(at - 1) == Some(&false) && self.caps.get(at + 1) == Some(&false);
+            if !amid || !common(&n.stems[0]) {
+                return true;
+            }
+            demoted.push(lexicon::key(word));
+            false
+        });
+        for k in demoted {
+            if !self.keys.contains(&k) {
+                self.keys.push(k);
+            }
+        }
     }
 
     /// Content keys within `radius` words of the tokens `t` (not inside them, and not words of
@@ -1501,9 +1539,20 @@ mod tests {
         let names = |t: &str| Analysis::of(t).names.iter().map(Name::joined).collect::<Vec<_>>();
         assert_eq!(names("Ok, Are you hearing about Amazon?"), vec!["amazon"]);
         assert_eq!(names("Mmmm, Heinz ketchup is the best."), vec!["heinz"]);
+        // Opening a sentence, a sound needs no comma; it is no content word either.
+        assert_eq!(names("Yea I love Heinz ketchup."), vec!["heinz"]);
+        assert!(!Analysis::of("Well Heinz makes ketchup.").keys.iter().any(|k| k == "well"));
         assert_eq!(names("Oh! Elvis recorded it in Memphis."), vec!["elvis", "memphis"]);
         // Not set off: a name ("Hey Arnold" is a show).
         assert_eq!(names("We watched Hey Arnold in Ohio."), vec!["hey arnold", "ohio"]);
+    }
+
+    #[test]
+    fn the_day_of_a_date_is_no_ordinal() {
+        let a = Analysis::of("It was first released on June 7th 2010.");
+        assert!(a.nums.iter().all(|n| !n.ordinal), "{:?}", a.nums);
+        assert_eq!(a.dates.len(), 1);
+        assert!(Analysis::of("It was his 7th album.").nums.iter().any(|n| n.ordinal));
     }
 
     #[test]

@@ -69,6 +69,8 @@ pub struct Corpus {
     index: Bm25,
     /// Stems the sources write in lower case.
     lower: FastSet<Arc<str>>,
+    /// Stems the sources capitalise inside a sentence (as a name's word).
+    named: FastSet<Arc<str>>,
 }
 
 /// Sources are split as casual text pasted from many documents: sentences may start in lower
@@ -96,9 +98,12 @@ impl Corpus {
     /// are added.
     pub fn settle_openers(&mut self) {
         let mut lower: FastSet<Arc<str>> = FastSet::default();
+        let mut named: FastSet<Arc<str>> = FastSet::default();
         for a in &self.analysed {
             lower.extend(a.lower.iter().cloned());
+            named.extend(a.named.iter().cloned());
         }
+        self.named = named;
         for s in &mut self.sentences {
             if s.analysis.opener.as_ref().is_some_and(|n| !lower.contains(n.stems[0].as_str())) {
                 let within = s.within;
@@ -114,6 +119,11 @@ impl Corpus {
     /// True when the sources write this stem in lower case somewhere.
     pub fn written_lower(&self, stem: &str) -> bool {
         self.lower.contains(stem)
+    }
+
+    /// True when the sources capitalise this stem inside a sentence somewhere.
+    pub fn written_as_name(&self, stem: &str) -> bool {
+        self.named.contains(stem)
     }
 
     /// The first name of a document: what it is about, and who "he" or "she" most likely is.
@@ -292,6 +302,8 @@ pub struct Analysed {
     sentences: Vec<AnalysedSentence>,
     /// Stems the text writes in lower case, each once.
     lower: Vec<Arc<str>>,
+    /// Stems the text capitalises inside a sentence, each once.
+    named: Vec<Arc<str>>,
 }
 
 #[derive(Debug)]
@@ -331,10 +343,14 @@ impl Analysed {
                 out.add_prose(text, p);
             }
         }
+        let mut named: FastSet<&str> = FastSet::default();
         for s in &out.sentences {
-            for (stem, cap) in s.analysis.stems.iter().zip(&s.analysis.caps) {
+            for (i, (stem, cap)) in s.analysis.stems.iter().zip(&s.analysis.caps).enumerate() {
                 if !cap && lower.insert(stem) {
                     out.lower.push(Arc::from(stem.as_str()));
+                }
+                if *cap && i > 0 && named.insert(stem) {
+                    out.named.push(Arc::from(stem.as_str()));
                 }
             }
         }

@@ -527,8 +527,13 @@ fn carries_value(text: &str) -> bool {
 
 /// True when the speaker talks about themselves ("I love hiking", "My dog …").
 fn is_personal(text: &str) -> bool {
-    let first = text.trim_start().split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’')).next().unwrap_or("");
-    matches!(first.to_lowercase().as_str(), "i" | "i'm" | "i’m" | "i've" | "i’ve" | "i'd" | "i’d" | "i'll" | "i’ll" | "my" | "me")
+    // "Yea I love it", "Oh, my dog …": the sounds before the subject do not count.
+    let first = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .map(str::to_lowercase)
+        .find(|w| !w.is_empty() && !analysis::is_sound(w) && w != "yes" && w != "no")
+        .unwrap_or_default();
+    matches!(first.as_str(), "i" | "i'm" | "i’m" | "i've" | "i’ve" | "i'd" | "i’d" | "i'll" | "i’ll" | "my" | "me")
 }
 
 /// The claim's analysis against this corpus: its opening word is a name when the sources never
@@ -543,6 +548,9 @@ fn read_against(mut analysis: Analysis, corpus: &Corpus) -> Analysis {
     {
         analysis.promote_opener();
     }
+    // "a global Cheerleading competition" where the sources write "cheerleading" and never
+    // capitalise it: the claim's capital is its writer's habit, not a name.
+    analysis.demote_names(|stem| corpus.written_lower(stem) && !corpus.written_as_name(stem));
     analysis
 }
 
