@@ -544,10 +544,26 @@ pub struct Cues {
 /// True when the clause's subject is the speaker ("I love hiking", "my dog is …"), not a name
 /// that starts with "My" ("My Morning Jacket released …").
 fn personal(clause: &str) -> bool {
-    let Some(m) = PERSONAL.find(clause) else { return false };
+    let Some(m) = PERSONAL.find(clause) else { return speaks_of_self(clause) };
     let after = clause[m.end()..].trim_start();
     let pronoun = clause[..m.end()].trim_end();
-    !(pronoun.ends_with("My") && after.starts_with(char::is_uppercase))
+    !(pronoun.ends_with("My") && after.starts_with(char::is_uppercase)) || speaks_of_self(clause)
+}
+
+/// True when a clause tells of the speaker's own life past its first word ("Bowling is fun, i
+/// like to play with my son", "it allowed me to be part of it") and carries no value a source
+/// could hold: no digit and no capitalised word after its first (the speaker's "I" aside).
+pub fn speaks_of_self(clause: &str) -> bool {
+    // Not "mine": a capitalised "Mine" names a place ("Barton Mine").
+    const FIRST_PERSON: &[&str] = &["i", "i'm", "i’m", "i've", "i’ve", "i'd", "i’d", "i'll", "i’ll", "me", "my", "myself"];
+    // A relative clause carries its own fact ("from amazon.com, which is the largest …").
+    if clause.bytes().any(|b| b.is_ascii_digit()) || clause.contains(", which") || clause.contains(", who") {
+        return false;
+    }
+    let words: Vec<&str> = clause.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’')).filter(|w| !w.is_empty()).collect();
+    let is_self = |w: &str| FIRST_PERSON.contains(&w.to_lowercase().as_str());
+    let named = words.iter().skip(1).any(|w| w.starts_with(char::is_uppercase) && !(w.starts_with('I') && is_self(w)));
+    !named && words.iter().any(|w| is_self(w))
 }
 
 /// A sentence whose subject is the speaker: first person singular.
@@ -747,6 +763,19 @@ mod tests {
 
     fn split(t: &str) -> Vec<&str> {
         clauses(t, 0..t.len()).into_iter().map(|r| &t[tidy(t, r)]).collect()
+    }
+
+    #[test]
+    fn the_speakers_own_life_is_personal_past_the_first_word() {
+        assert!(speaks_of_self("Bowling is fun, i like to play with my son when we go to the park"));
+        assert!(speaks_of_self("it allowed me to be a part of the creation of my own world"));
+        // A value a source could hold keeps the clause checkable.
+        assert!(!speaks_of_self("i also started playing on the playstation 1"));
+        assert!(!speaks_of_self("My uncle says Nickelback formed in Hanna"));
+        assert!(!speaks_of_self("and i get my stuff from amazon.com, which is the largest internet retailer"));
+        // "Mine" names a place; no first person here.
+        assert!(!speaks_of_self("Barton Mine"));
+        assert!(!speaks_of_self("The band released its first album"));
     }
 
     #[test]

@@ -43,6 +43,7 @@ use warrant_graph::{
 };
 use warrant_text::OffsetMap;
 
+pub use claims::speaks_of_self;
 pub use input::{
     Answer, CallArguments, DEFAULT_MAX_BYTES, InputError, InputFormat, StructuredCall, add_tools, answer_from_value,
     merge_context, parse_input,

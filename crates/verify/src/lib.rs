@@ -534,6 +534,7 @@ fn is_personal(text: &str) -> bool {
         .find(|w| !w.is_empty() && !analysis::is_sound(w) && w != "yes" && w != "no")
         .unwrap_or_default();
     matches!(first.as_str(), "i" | "i'm" | "i’m" | "i've" | "i’ve" | "i'd" | "i’d" | "i'll" | "i’ll" | "my" | "me")
+        || warrant_extract::speaks_of_self(text)
 }
 
 /// The claim's analysis against this corpus: its opening word is a name when the sources never
