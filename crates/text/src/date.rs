@@ -48,6 +48,8 @@ impl DateMention {
             (Some(y), Some(m), Some(d)) => Some(format!("{y:04}-{m:02}-{d:02}")),
             (Some(y), Some(m), None) => Some(format!("{y:04}-{m:02}")),
             (None, Some(m), Some(d)) => Some(format!("--{m:02}-{d:02}")),
+            // XML Schema's gMonth.
+            (None, Some(m), None) => Some(format!("--{m:02}")),
             (Some(y), None, None) => Some(format!("{y:04}")),
             _ => None,
         }
@@ -99,6 +101,13 @@ static MONTH_FORMS: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
         r"(?i)(?-u:\b)(?:(?P<m1>{MONTH_RE})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?(?-u:\b)(?:,?\s+(?P<y1>\d{{4}})(?-u:\b))?|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m2>{MONTH_RE})(?:,?\s+(?P<y2>\d{{4}})(?-u:\b))?|(?P<m3>{MONTH_RE})\s+(?P<y3>\d{{4}})(?-u:\b))"
     ))
+});
+/// A month on its own after a word that places something in time ("born in December",
+/// "during March"). The month must be capitalised: "in march" is rarely the month.
+static MONTH_ALONE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?-u:\b)(?i:in|of|during|since|until|through|by|from|early|late|mid|every|each|this|last|next)\s+(?P<m>January|February|March|April|May|June|July|August|September|October|November|December)(?-u:\b)",
+    )
 });
 /// Weekdays and relative days in one pass.
 static DAY_WORDS: LazyLock<Regex> = LazyLock::new(|| {
@@ -343,6 +352,11 @@ pub fn find_dates(text: &str) -> Vec<DateMention> {
             None => found.push(mk(a.range(), DateKind::Date, y, Some(m), None)),
         }
     }
+    // A longer form at the same place wins below ("in December 1974" is December 1974).
+    for c in months.then(|| MONTH_ALONE.captures_iter(text)).into_iter().flatten() {
+        let Some(m) = c.name("m") else { continue };
+        found.push(mk(m.range(), DateKind::Date, None, month_number(m.as_str()), None));
+    }
     for a in days.then(|| DAY_WORDS.find_iter(text)).into_iter().flatten() {
         let w = a.as_str().trim_end_matches(['s', 'S']);
         match WEEKDAYS.iter().position(|x| x.eq_ignore_ascii_case(w)) {
@@ -410,6 +424,9 @@ mod tests {
         assert_eq!(isos("12/18/2026"), vec![("12/18/2026".into(), Some("2026-12-18".into()))]);
         assert_eq!(isos("in March 2024"), vec![("March 2024".into(), Some("2024-03".into()))]);
         assert_eq!(isos("first released in 1991."), vec![("1991".into(), Some("1991".into()))]);
+        assert_eq!(isos("born in December"), vec![("December".into(), Some("--12".into()))]);
+        assert_eq!(isos("born in December 1974"), vec![("December 1974".into(), Some("1974-12".into()))]);
+        assert!(isos("the march in may").is_empty(), "lower case: the walk and the verb");
         assert!(isos("2023-02-30").is_empty());
     }
 
