@@ -1039,7 +1039,10 @@ impl Analysis {
             // a word of a title ("The Singer and the Producer").
             let at = n.tokens.start;
             let amid = at > 0 && self.caps.get(at - 1) == Some(&false) && self.caps.get(at + 1) == Some(&false);
-            if !amid || !common(&n.stems[0]) {
+            // A proper adjective keeps its capital in any text ("a Christian song", "Korean").
+            let proper_adjective =
+                ["ian", "ean", "ish", "ese", "ic"].iter().any(|s| word.len() > s.len() + 2 && word.ends_with(s));
+            if !amid || proper_adjective || !common(&n.stems[0]) {
                 return true;
             }
             demoted.push(lexicon::key(word));
@@ -1545,6 +1548,19 @@ mod tests {
         assert_eq!(names("Oh! Elvis recorded it in Memphis."), vec!["elvis", "memphis"]);
         // Not set off: a name ("Hey Arnold" is a show).
         assert_eq!(names("We watched Hey Arnold in Ohio."), vec!["hey arnold", "ohio"]);
+    }
+
+    #[test]
+    fn a_capital_among_lower_case_words_is_demoted_only_where_common() {
+        let names = |a: &Analysis| a.names.iter().map(Name::joined).collect::<Vec<_>>();
+        let text = "We saw a global Cheerleading competition and a Christian song.";
+        let mut a = Analysis::of(text);
+        a.demote_names(|_| true);
+        assert_eq!(names(&a), vec!["christian"], "a proper adjective stays a name");
+        assert!(a.keys.iter().any(|k| k == &lexicon::key("cheerleading")));
+        let mut b = Analysis::of(text);
+        b.demote_names(|_| false);
+        assert_eq!(names(&b), vec!["cheerleading", "christian"]);
     }
 
     #[test]
