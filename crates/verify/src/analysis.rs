@@ -819,6 +819,7 @@ impl Analysis {
         a.choose_keys(content, &quantities);
         a.roles = roles(text, &a.names);
         a.add_dates(&dates);
+        a.drop_date_nouns(text, &dates);
         let mut nums = amounts(text, quantities, &dates);
         // "one of the most famous", "one of his singles": a member picked out, not a count.
         nums.retain(|n| {
@@ -908,6 +909,22 @@ impl Analysis {
                 // Retrieval finds sentences by the years they state.
                 if let Some(y) = d.year {
                     push_term(&mut self.terms, format!("#{y}"));
+                }
+            }
+        }
+    }
+
+    /// "the month of December", "in the year 1990": the noun names the date's kind, which the
+    /// date says; a source stating the date need not use the word.
+    fn drop_date_nouns(&mut self, text: &str, dates: &[DateMention]) {
+        for d in dates.iter().filter(|d| matches!(d.kind, DateKind::Date | DateKind::Year)) {
+            let before = text[..d.range.start].trim_end().to_ascii_lowercase();
+            let before = before.strip_suffix(" of").unwrap_or(&before);
+            for noun in ["month", "year"] {
+                let key = lexicon::key(noun);
+                let once = self.words.iter().filter(|w| w.as_str() == noun).count() == 1;
+                if once && before.ends_with(noun) && before[..before.len() - noun.len()].ends_with([' ', '(']) {
+                    self.keys.retain(|k| *k != key);
                 }
             }
         }
@@ -1561,6 +1578,14 @@ mod tests {
         let mut b = Analysis::of(text);
         b.demote_names(|_| false);
         assert_eq!(names(&b), vec!["cheerleading", "christian"]);
+    }
+
+    #[test]
+    fn the_kind_of_a_date_is_no_content_word() {
+        let month = lexicon::key("month");
+        assert!(!Analysis::of("He was born in the month of December.").keys.contains(&month));
+        assert!(!Analysis::of("It closed in the year 1990.").keys.contains(&lexicon::key("year")));
+        assert!(Analysis::of("The hottest month was July.").keys.contains(&month));
     }
 
     #[test]
