@@ -453,6 +453,13 @@ const SOUNDS: &[&str] = &[
     "uh", "lol", "haha", "well", "sure", "cool", "alright",
 ];
 
+/// True when a text writes three words or more and every word of two letters or more in
+/// capitals only.
+fn shouted(text: &str) -> bool {
+    let mut words = text.split(|c: char| !c.is_alphabetic()).filter(|w| w.chars().nth(1).is_some()).peekable();
+    words.peek().is_some() && text.split_whitespace().count() >= 3 && words.all(|w| !w.chars().any(char::is_lowercase))
+}
+
 /// True for a sound a speaker makes ("oh", "yep", "well").
 pub(crate) fn is_sound(lower: &str) -> bool {
     SOUNDS.contains(&lower)
@@ -789,6 +796,16 @@ const TIME_OF_DAY: &str = "#time-of-day";
 impl Analysis {
     /// Analyses `text`.
     pub fn of(text: &str) -> Self {
+        // A shouted sentence ("THE TOWER IS 500 METRES TALL") capitalises every word, so its
+        // capitals say nothing of names: it is read in lower case (ASCII only, so every byte
+        // offset stays the same).
+        let lowered;
+        let text = if shouted(text) {
+            lowered = text.to_ascii_lowercase();
+            lowered.as_str()
+        } else {
+            text
+        };
         let tokens: Vec<(Range<usize>, &str)> = words(text).collect();
         let mut scan = Scan {
             a: Analysis { token_starts: tokens.iter().map(|(r, _)| r.start).collect(), ..Analysis::default() },
@@ -1578,6 +1595,16 @@ mod tests {
         let mut b = Analysis::of(text);
         b.demote_names(|_| false);
         assert_eq!(names(&b), vec!["cheerleading", "christian"]);
+    }
+
+    #[test]
+    fn a_shouted_sentence_is_read_in_lower_case() {
+        let a = Analysis::of("THE EIFFEL TOWER IS 500 METRES TALL.");
+        assert!(a.names.is_empty(), "{:?}", a.names);
+        assert!(a.keys.contains(&lexicon::key("tower")) && a.nums.len() == 1);
+        // Acronyms in an ordinary sentence stay names.
+        assert!(!Analysis::of("NASA and ESA launched it.").names.is_empty());
+        assert!(!shouted("AB CD") && shouted("NASA AND ESA LAUNCHED IT"));
     }
 
     #[test]
