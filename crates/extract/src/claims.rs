@@ -293,9 +293,27 @@ static ABOUT_SOURCES: LazyLock<Regex> = LazyLock::new(|| {
 /// the claim.
 static FRAMING_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:based\s+on|according\s+to|from|per|as\s+(?:stated|mentioned|described|shown)\s+in)\s+(?:the\s+|these\s+|this\s+)?(?:provided\s+|given\s+|above\s+|available\s+|retrieved\s+)?(?:passages?|context|texts?|documents?|sources?|search\s+results|excerpts?|information|data|articles?|reviews?|records?|details)(?:\s+(?:provided|given|above|available|you\s+(?:provided|shared|gave)))?|in\s+summary|to\s+summari[sz]e|in\s+conclusion|to\s+sum\s+up|overall|in\s+short)\s*,\s*|(?:(?:yes|yeah|well|oh|ah|wow|honestly|actually|and|but|so)\W+)*(?:i|we)\s*(?:'m|’m|am|'ve|’ve|have|had|do|did)?\s*(?:know|knew|read|heard|learned|learnt|sure|certain|aware|remember|recall|noticed|found\s+out|discovered|reali[sz]ed|understand|understood|find\s+it\s+(?:interesting|amazing|funny|cool|crazy|surprising|fascinating|sad|odd|strange))(?:\s+(?:about\s+it\s+)?(?:that|how))?\s+|(?:(?:yes|yeah|well|oh|ah|honestly)\W+)*(?:i\s*(?:'m|’m|am)\s+not\s+(?:sure|certain)|i\s+(?:don't|don’t|do\s+not)\s+know)(?:\s+(?:about\s+that|of\s+that))?\s*,?\s+(?:but|though)\s+|(?:it's|it’s|it\s+is)\s+(?:interesting|amazing|funny|cool|crazy|surprising|fascinating|true)\s+that\s+",
+        r"(?i)^(?:(?:based\s+on|according\s+to|from|per|as\s+(?:stated|mentioned|described|shown)\s+in)\s+(?:the\s+|these\s+|this\s+)?(?:provided\s+|given\s+|above\s+|available\s+|retrieved\s+)?(?:passages?|context|texts?|documents?|sources?|search\s+results|excerpts?|information|data|articles?|reviews?|records?|details)(?:\s+(?:provided|given|above|available|you\s+(?:provided|shared|gave)))?|in\s+summary|to\s+summari[sz]e|in\s+conclusion|to\s+sum\s+up|overall|in\s+short)\s*,\s*|(?:(?:yes|yeah|well|oh|ah|wow|honestly|actually|and|but|so)\W+)*(?:i|we)\s*(?:'m|’m|am|'ve|’ve|have|had|do|did)?\s*(?:know|knew|read|heard|learned|learnt|sure|certain|aware|remember|recall|noticed|found\s+out|discovered|reali[sz]ed|understand|understood|find\s+it\s+(?:interesting|amazing|funny|cool|crazy|surprising|fascinating|sad|odd|strange))(?:\s+(?:about\s+it\s+)?(?:that|how))?\s+|(?:(?:yes|yeah|well|oh|ah|honestly)\W+)*(?:i\s*(?:'m|’m|am)\s+not\s+(?:sure|certain)|i\s+(?:don't|don’t|do\s+not)\s+know)(?:\s+(?:about\s+that|of\s+that))?\s*,?\s+(?:but|though)\s+|(?:it's|it’s|it\s+is)\s+(?:interesting|amazing|funny|cool|crazy|surprising|fascinating|true)\s+that\s+|(?:(?:yes|yeah|yea|well|oh|ah|wow|and|but|so)\W+)*(?:i|we)\s*(?:(?:do|did)\s*(?:n't|n’t|not)|never)\s+(?:know|knew|reali[sz]ed?|heard)\s+that\s+",
     )
 });
+
+/// Questions that assert what they ask about ("Did you know that Jefferson wrote his own
+/// Bible?", "Are you aware his career began in 1954?"): the lead-in up to the proposition.
+static ASSERTING_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\W*(?:(?:hi|hello|hey|yes|yeah|yea|oh|well|so|but|and|wow|ok|okay)\W+)*(?:(?:did|do)\s+you\s+(?:know|reali[sz]e|hear)|have\s+you\s+heard|are\s+you\s+aware|you\s+know)(?:\s+that)?\s+",
+    )
+});
+
+/// Where the proposition of a question that asserts it begins ("Did you know that X?" states
+/// X), if the sentence is one and X has four words or more; "Did you know about X?" asks.
+pub fn asserted_by_question(sentence: &str) -> Option<usize> {
+    let m = ASSERTING_QUESTION.find(sentence)?;
+    let rest = &sentence[m.end()..];
+    let words = rest.split_whitespace().filter(|w| w.chars().any(char::is_alphanumeric)).count();
+    let about = rest.trim_start().to_lowercase();
+    (words >= 4 && !about.starts_with("about ") && !about.starts_with("of ") && !about.starts_with("if ")).then_some(m.end())
+}
 
 /// True for a sentence about the sources themselves ("The passages do not mention the
 /// price"): it frames the answer and states nothing about the world.
@@ -763,6 +781,20 @@ mod tests {
 
     fn split(t: &str) -> Vec<&str> {
         clauses(t, 0..t.len()).into_iter().map(|r| &t[tidy(t, r)]).collect()
+    }
+
+    #[test]
+    fn a_question_that_asserts_states_its_proposition() {
+        fn at(s: &str) -> Option<&str> {
+            asserted_by_question(s).map(|i| &s[i..])
+        }
+        assert_eq!(at("Did you know that Jefferson wrote his own Bible?"), Some("Jefferson wrote his own Bible?"));
+        assert_eq!(at("Hi. Are you aware his career began in 1954?"), Some("his career began in 1954?"));
+        assert_eq!(at("Are you aware his career began in 1954?"), Some("his career began in 1954?"));
+        assert_eq!(at("Did you know about the bible?"), None);
+        assert_eq!(at("Do you know if it rains?"), None);
+        assert_eq!(at("Do you like them?"), None);
+        assert_eq!(framing_lead("I didn't know that the band formed in Hanna"), "I didn't know that ".len());
     }
 
     #[test]

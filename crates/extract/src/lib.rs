@@ -270,9 +270,15 @@ fn draft_claims(content: &str, paragraphs: &[Vec<Range<usize>>], kinds: &[Vec<Di
     let mut claims: Vec<DraftClaim> = Vec::new();
     for (para, kinds) in paragraphs.iter().zip(kinds) {
         for (s, kind) in para.iter().zip(kinds) {
+            let whole = &content[s.clone()];
+            let question = whole.trim_end().ends_with('?');
+            // "Did you know that X?" states X: its claims are X's.
+            let asserted = question.then(|| claims::asserted_by_question(whole)).flatten();
+            let asked = s.start + whole.trim_end().trim_end_matches('?').trim_end().len();
+            let s = &asserted.map_or(s.clone(), |at| s.start + at..asked.max(s.start + at));
             let st = &content[s.clone()];
             if discourse::is_phatic(*kind)
-                || st.trim_end().ends_with('?')
+                || question && asserted.is_none()
                 || discourse::introduces_list(st)
                 || claims::is_meta(st)
                 || claims::is_about_sources(st)
