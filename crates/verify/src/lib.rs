@@ -351,7 +351,7 @@ fn bare_answer(text: &str) -> bool {
     }
     let a = Analysis::of(text);
     // "Hello", "Yeah!": chit-chat even when capitalised.
-    if a.words.iter().all(|w| lexicon::is_stopword(w) || CHAT.contains(&w.as_str())) {
+    if is_chat(&a) {
         return false;
     }
     if !a.nums.is_empty() || !a.dates.is_empty() || !a.names.is_empty() {
@@ -361,6 +361,19 @@ fn bare_answer(text: &str) -> bool {
         && a.words.len() <= BARE_WORDS
         && !is_personal(text)
 }
+
+/// True when every word is a function word, a pleasantry or a laugh ("yes, he was", "very
+/// true!", "lol, but it's really cool", "Hahaha."): nothing a source could confirm.
+fn is_chat(a: &Analysis) -> bool {
+    let laugh = |w: &str| w.len() >= 4 && w.bytes().all(|b| matches!(b, b'h' | b'a' | b'e')) || matches!(w, "lol" | "lmao");
+    a.nums.is_empty()
+        && a.dates.is_empty()
+        && a.words.iter().all(|w| lexicon::is_stopword(w) || CHAT.contains(&w.as_str()) || analysis::is_sound(w) || laugh(w))
+}
+
+/// Words that open a yes/no question.
+const YES_NO_LEADS: &[&str] =
+    &["is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will", "would", "should", "am"];
 
 /// Most words a bare answer has.
 const BARE_WORDS: usize = 12;
@@ -437,6 +450,7 @@ const CHAT: &[&str] = &[
     "sounds",
     "happy",
     "glad",
+    "doubt",
 ];
 
 fn verify_claim(
@@ -493,6 +507,17 @@ fn verify_claim(
         for (n, (first, last, rel)) in verdict.evidence.into_iter().enumerate() {
             result.support_edges.push(make_edge(corpus, &claim.id, n + 1, first, last, rel, verdict.confidence));
         }
+        return result;
+    }
+    // A pleasantry says nothing to check; "yes" or "no" to a yes/no question is an answer
+    // (`by_form` judges the ones it can read).
+    let answers_yes_no = question
+        .is_some_and(|q| q.words.iter().find(|w| !analysis::is_sound(w)).is_some_and(|w| YES_NO_LEADS.contains(&w.as_str())))
+        && analysis.words.iter().any(|w| matches!(w.as_str(), "yes" | "no" | "yeah" | "yep" | "nope" | "nah"));
+    if is_chat(&analysis) && !answers_yes_no {
+        result.status = Status::NotApplicable;
+        result.confidence = 1.0;
+        result.reason = "a pleasantry states nothing a source could confirm".into();
         return result;
     }
     if let Some(q) = question
