@@ -368,7 +368,9 @@ fn is_chat(a: &Analysis) -> bool {
     let laugh = |w: &str| w.len() >= 4 && w.bytes().all(|b| matches!(b, b'h' | b'a' | b'e')) || matches!(w, "lol" | "lmao");
     a.nums.is_empty()
         && a.dates.is_empty()
-        && a.words.iter().all(|w| lexicon::is_stopword(w) || CHAT.contains(&w.as_str()) || analysis::is_sound(w) || laugh(w))
+        && a.words.iter().all(|w| {
+            lexicon::is_stopword(w) || lexicon::is_negation(w) || CHAT.contains(&w.as_str()) || analysis::is_sound(w) || laugh(w)
+        })
 }
 
 /// Words that open a yes/no question.
@@ -451,6 +453,13 @@ const CHAT: &[&str] = &[
     "happy",
     "glad",
     "doubt",
+    "let",
+    "pretty",
+    "chat",
+    "realize",
+    "realise",
+    "realized",
+    "realised",
 ];
 
 fn verify_claim(
