@@ -219,7 +219,9 @@ def claim_data(binary):
 
 def cmd_fit(args):
     data = claim_data(args.bin)
-    names = sorted({k for rows in data.values() for f, _ in rows for k in f})
+    # `detail` is worked out after the combiner has spoken (it gates its verdict), so it is no
+    # input of it.
+    names = sorted({k for rows in data.values() for f, _ in rows for k in f} - {"detail"})
     train = []
     for name, rows in data.items():
         pos = sum(y for _, y in rows) or 1

@@ -293,7 +293,7 @@ static ABOUT_SOURCES: LazyLock<Regex> = LazyLock::new(|| {
 /// the claim.
 static FRAMING_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^(?:(?:based\s+on|according\s+to|from|per|as\s+(?:stated|mentioned|described|shown)\s+in)\s+(?:the\s+|these\s+|this\s+)?(?:provided\s+|given\s+|above\s+|available\s+|retrieved\s+)?(?:passages?|context|texts?|documents?|sources?|search\s+results|excerpts?|information|data|articles?|reviews?|records?|details)(?:\s+(?:provided|given|above|available|you\s+(?:provided|shared|gave)))?|in\s+summary|to\s+summari[sz]e|in\s+conclusion|to\s+sum\s+up|overall|in\s+short)\s*,\s*|(?:(?:yes|yeah|well|oh|ah|wow|honestly|actually|and|but|so)\W+)*(?:i|we)\s*(?:'m|’m|am|'ve|’ve|have|had|do|did)?\s*(?:know|knew|read|heard|learned|learnt|sure|certain|aware|remember|recall|noticed|found\s+out|discovered|reali[sz]ed|understand|understood|find\s+it\s+(?:interesting|amazing|funny|cool|crazy|surprising|fascinating|sad|odd|strange))(?:\s+(?:about\s+it\s+)?(?:that|how))?\s+|(?:(?:yes|yeah|well|oh|ah|honestly)\W+)*(?:i\s*(?:'m|’m|am)\s+not\s+(?:sure|certain)|i\s+(?:don't|don’t|do\s+not)\s+know)(?:\s+(?:about\s+that|of\s+that))?\s*,?\s+(?:but|though)\s+|(?:it's|it’s|it\s+is)\s+(?:interesting|amazing|funny|cool|crazy|surprising|fascinating|true)\s+that\s+|(?:(?:yes|yeah|yea|well|oh|ah|wow|and|but|so)\W+)*(?:i|we)\s*(?:(?:do|did)\s*(?:n't|n’t|not)|never)\s+(?:know|knew|reali[sz]ed?|heard)\s+that\s+",
+        r"(?i)^(?:(?:based\s+on|according\s+to|from|per|as\s+(?:stated|mentioned|described|shown)\s+in)\s+(?:the\s+|these\s+|this\s+)?(?:provided\s+|given\s+|above\s+|available\s+|retrieved\s+)?(?:passages?|context|texts?|documents?|sources?|search\s+results|excerpts?|information|data|articles?|reviews?|records?|details)(?:\s+(?:provided|given|above|available|you\s+(?:provided|shared|gave)))?|in\s+summary|to\s+summari[sz]e|in\s+conclusion|to\s+sum\s+up|overall|in\s+short)\s*,\s*|(?:(?:yes|yeah|well|oh|ah|wow|honestly|actually|and|but|so)\W+)*(?:i|we)\s*(?:'m|’m|am|'ve|’ve|have|had|do|did)?\s*(?:know|knew|read|heard|learned|learnt|sure|certain|aware|remember|recall|noticed|found\s+out|discovered|reali[sz]ed|understand|understood|find\s+it\s+(?:interesting|amazing|funny|cool|crazy|surprising|fascinating|sad|odd|strange))(?:\s+(?:about\s+it\s+)?(?:that|how))?\s+|(?:(?:yes|yeah|well|oh|ah|honestly)\W+)*(?:i\s*(?:'m|’m|am)\s+not\s+(?:sure|certain)|i\s+(?:don't|don’t|do\s+not)\s+know)(?:\s+(?:about\s+that|of\s+that))?\s*,?\s+(?:but|though)\s+|(?:it\s*(?:'|’)\s*s|it\s+is)\s+(?:interesting|amazing|funny|cool|crazy|surprising|fascinating|true|nice|great|neat|sad|incredible|impressive|wild)\s+that\s+|(?:(?:yes|yeah|yea|well|oh|ah|so)\W+)*i\s+can\s+tell\s+you\s+(?:that\s+)?|(?:(?:yes|yeah|yea|well|oh|ah|wow|and|but|so)\W+)*(?:i|we)\s*(?:(?:do|did)\s*(?:n't|n’t|not)|never)\s+(?:know|knew|reali[sz]ed?|heard)\s+that\s+",
     )
 });
 
@@ -795,6 +795,9 @@ mod tests {
         assert_eq!(at("Do you know if it rains?"), None);
         assert_eq!(at("Do you like them?"), None);
         assert_eq!(framing_lead("I didn't know that the band formed in Hanna"), "I didn't know that ".len());
+        assert_eq!(framing_lead("I can tell you that Kurt Cobain was a singer"), "I can tell you that ".len());
+        assert_eq!(framing_lead("It 's nice that Ireland is an island"), "It 's nice that ".len());
+        assert_eq!(framing_lead("I can swim"), 0);
     }
 
     #[test]

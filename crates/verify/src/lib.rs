@@ -369,7 +369,14 @@ fn is_chat(a: &Analysis) -> bool {
     a.nums.is_empty()
         && a.dates.is_empty()
         && a.words.iter().all(|w| {
-            lexicon::is_stopword(w) || lexicon::is_negation(w) || CHAT.contains(&w.as_str()) || analysis::is_sound(w) || laugh(w)
+            // "that 's right": a clitic written apart is a function word.
+            let clitic = w.starts_with(['\'', '’']) || w.chars().filter(|c| c.is_alphabetic()).count() <= 1;
+            clitic
+                || lexicon::is_stopword(w)
+                || lexicon::is_negation(w)
+                || CHAT.contains(&w.as_str())
+                || analysis::is_sound(w)
+                || laugh(w)
         })
 }
 
@@ -460,6 +467,7 @@ const CHAT: &[&str] = &[
     "realise",
     "realized",
     "realised",
+    "lot",
 ];
 
 fn verify_claim(
@@ -983,3 +991,18 @@ fn round3(x: f64) -> f64 {
 
 pub use corpus::{Analysed, PIECE};
 pub use llm::{parse_verdict, second_opinion};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pleasantries_with_clitics_written_apart_are_chat() {
+        for text in ["Yeah that 's right", "That 's a lot !", "Yes it was , lol"] {
+            assert!(is_chat(&Analysis::of(text)), "{text}");
+        }
+        for text in ["I love hiking", "That 's a lot of money", "It has 3 floors", "He was born in 1954"] {
+            assert!(!is_chat(&Analysis::of(text)), "{text}");
+        }
+    }
+}
