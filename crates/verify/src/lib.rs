@@ -369,8 +369,9 @@ fn is_chat(a: &Analysis) -> bool {
     a.nums.is_empty()
         && a.dates.is_empty()
         && a.words.iter().all(|w| {
-            // "that 's right": a clitic written apart is a function word.
-            let clitic = w.starts_with(['\'', '’']) || w.chars().filter(|c| c.is_alphabetic()).count() <= 1;
+            // "that 's right": a clitic written apart is a function word (the tokenizer keeps
+            // its letters only). A lone letter otherwise may be an initial ("F.E.A.R.").
+            let clitic = w.starts_with(['\'', '’']) || matches!(w.as_str(), "s" | "t" | "re" | "ve" | "ll" | "d" | "m");
             clitic
                 || lexicon::is_stopword(w)
                 || lexicon::is_negation(w)
@@ -1001,7 +1002,8 @@ mod tests {
         for text in ["Yeah that 's right", "That 's a lot !", "Yes it was , lol"] {
             assert!(is_chat(&Analysis::of(text)), "{text}");
         }
-        for text in ["I love hiking", "That 's a lot of money", "It has 3 floors", "He was born in 1954"] {
+        // Initials are a name, not clitics.
+        for text in ["I love hiking", "That 's a lot of money", "It has 3 floors", "He was born in 1954", "F.E.A.R.", "J. K."] {
             assert!(!is_chat(&Analysis::of(text)), "{text}");
         }
     }
