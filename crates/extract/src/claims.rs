@@ -542,13 +542,30 @@ fn cue_words(text: &str) -> u8 {
 
 /// True when an evaluative word is used descriptively: capitalised inside a sentence, it is
 /// part of a name or title ("Best Actor", "Great Britain"); before "known" or "selling" it is a
-/// fact about reputation or sales ("best known for", "best-selling").
+/// fact about reputation or sales ("best known for", "best-selling"); an award's category ("a
+/// Grammy Award for best rap album"), a measure ("the greatest concentration of species"), a
+/// fixed name written in lower case ("great britain") or a judgement the sentence reports
+/// ("is considered the greatest quarterback", "was voted best") is a fact too.
 fn descriptive_use(text: &str, start: usize, end: usize) -> bool {
     let titled = text.as_bytes()[start].is_ascii_uppercase() && !text[..start].trim().is_empty();
-    let rest = text[end..].trim_start_matches([' ', '-']);
+    let rest = text[end..].trim_start_matches([' ', '-']).to_ascii_lowercase();
     // Award categories ("best actor", "best new artist") are names of prizes, not judgements.
     const CATEGORIES: [&str; 9] = ["known", "selling", "seller", "actor", "actress", "picture", "film", "director", "new artist"];
-    titled || CATEGORIES.iter().any(|c| rest.starts_with(c))
+    // What a superlative measures ("the greatest number of …"), and names that begin with
+    // "great" ("great britain", "the great depression").
+    const MEASURES: [&str; 12] = [
+        "number", "concentration", "amount", "extent", "share", "density", "depth", "height", "diversity", "britain", "lakes",
+        "depression",
+    ];
+    let words_before: Vec<String> =
+        text[..start].split_whitespace().rev().take(6).map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_ascii_lowercase()).collect();
+    let before = |w: &[&str]| words_before.iter().any(|b| w.contains(&b.as_str()));
+    let award = words_before.first().is_some_and(|w| w == "for") && before(&["award", "awards", "prize", "grammy", "oscar", "emmy"]);
+    let reported = before(&["considered", "regarded", "ranked", "voted", "named", "rated", "hailed", "described", "called"]);
+    titled
+        || award
+        || reported
+        || CATEGORIES.iter().chain(&MEASURES).any(|c| rest.starts_with(c))
 }
 
 /// Modality cues found in a sentence (computed once, shared by its clauses).
@@ -905,6 +922,12 @@ mod tests {
         assert_eq!(m("He won the Golden Globe Award for Best Actor in 1993"), Factual);
         assert_eq!(m("Miloš Forman hails from Great Britain"), Factual);
         assert_eq!(m("It was the best-selling album of 1981"), Factual);
+        assert_eq!(m("he won a grammy award for best rap album at the 58th ceremony"), Factual);
+        assert_eq!(m("the greatest concentration of species diversity is in tropical rainforests"), Factual);
+        assert_eq!(m("he is considered to be the greatest quarterback of all time"), Factual);
+        assert_eq!(m("it is part of the united kingdom of great britain"), Factual);
+        assert_eq!(m("he is the greatest quarterback of all time"), Opinion);
+        assert_eq!(m("they had a great number of fans"), Factual);
         assert_eq!(m("If the cache is cold, requests take 2 seconds"), Conditional);
         assert_eq!(m("Imagine the server had twice the memory"), Hypothetical);
         assert_eq!(m("Run the migration before deploying"), Instruction);
