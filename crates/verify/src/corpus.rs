@@ -126,6 +126,13 @@ impl Corpus {
         self.named.contains(stem)
     }
 
+    /// Every name a document writes, sentence by sentence.
+    pub fn names_in(&self, doc: usize) -> impl Iterator<Item = &crate::analysis::Name> {
+        let start = self.doc_start.get(doc).copied().unwrap_or(self.sentences.len());
+        let end = self.doc_start.get(doc + 1).copied().unwrap_or(self.sentences.len());
+        self.sentences[start..end].iter().flat_map(|s| s.analysis.names.iter())
+    }
+
     /// The first name of a document: what it is about, and who "he" or "she" most likely is.
     pub fn topic(&self, doc: usize) -> Option<&crate::analysis::Name> {
         let at = self.topics.get(doc)?.get_or_init(|| {
