@@ -843,6 +843,9 @@ impl Analysis {
             !(n.surface.eq_ignore_ascii_case("one")
                 && text[n.range.end..].trim_start().get(..3).is_some_and(|w| w.eq_ignore_ascii_case("of ")))
         });
+        // "24/7" says "always", not an amount.
+        let always: Vec<Range<usize>> = text.match_indices("24/7").map(|(i, m)| i..i + m.len()).collect();
+        nums.retain(|n| !always.iter().any(|r| r.start < n.range.end && n.range.start < r.end));
         times_of_day(text, &dates, &mut nums);
         a.add_ordinals(text, &tokens, &dates, &mut nums);
         a.add_bounds(&mut nums);
@@ -1540,6 +1543,12 @@ fn noun_after(text: &str, end: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn around_the_clock_is_no_amount() {
+        assert!(Analysis::of("CBSN is CBS News' 24/7 live service").nums.is_empty());
+        assert_eq!(Analysis::of("It runs 24/7 on 3 servers").nums.len(), 1);
+    }
 
     fn denied(text: &str) -> Vec<String> {
         Analysis::of(text).negated
