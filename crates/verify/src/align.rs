@@ -493,7 +493,7 @@ pub fn evaluate(
             .map(|n| {
                 let stated = w.has_name(n)
                     || by_surname(n, &w.names, corpus)
-                    || surname_of_named(n, &w.names, corpus, doc_of(corpus, first))
+                    || surname_of_named(n, &w.names, corpus)
                     || referents.iter().any(|r| r.same_as(n) || variant(n, r));
                 let recurring = || implicit && corpus.recurring(doc_of(corpus, first)).any(|r| r.same_as(n) || variant(n, r));
                 if !stated && recurring() {
@@ -1094,24 +1094,47 @@ fn by_surname(name: &Name, names: &[Name], corpus: &Corpus) -> bool {
 }
 
 /// True when a text calls the claim's full name by its last word alone ("Sotomayor was
-/// nominated" for "Sonia Sotomayor") and its document writes that full name and no other full
-/// name ending in the same word ("Sonia Sotomayor" but not "Juan Sotomayor"): within one
-/// document, the surname is the person it named in full.
-fn surname_of_named(name: &Name, names: &[Name], corpus: &Corpus, doc: usize) -> bool {
+/// nominated" for "Sonia Sotomayor") and the sources write that full name and no other full
+/// name ending in the same word ("Sonia Sotomayor" but not "Juan Sotomayor"): the surname is
+/// the person they named in full.
+fn surname_of_named(name: &Name, names: &[Name], corpus: &Corpus) -> bool {
     // A person's name: two words ("Council of Europe" is not "Europe" by its last word).
     let [_, last] = name.words.as_slice() else { return false };
     if !names.iter().any(|m| m.words.len() == 1 && m.words[0] == *last) {
         return false;
     }
-    let mut full = false;
-    for m in corpus.names_in(doc).filter(|m| m.words.len() >= 2 && m.words.last() == Some(last)) {
-        if m.stems == name.stems {
-            full = true;
-        } else if !m.stems.iter().all(|s| name.stems.contains(s)) {
-            return false;
-        }
-    }
-    full
+    // A title before the surname ("Judge Sotomayor") names no other person.
+    const TITLES: &[&str] = &[
+        "mr",
+        "mrs",
+        "ms",
+        "miss",
+        "dr",
+        "sir",
+        "dame",
+        "lady",
+        "lord",
+        "judge",
+        "justice",
+        "president",
+        "senator",
+        "governor",
+        "mayor",
+        "general",
+        "captain",
+        "professor",
+        "prof",
+        "prince",
+        "princess",
+        "king",
+        "queen",
+        "coach",
+        "saint",
+        "st",
+    ];
+    let full = corpus.full_names_ending_in(last);
+    full.contains(&name.words)
+        && full.iter().all(|words| words.iter().all(|w| name.words.contains(w) || TITLES.contains(&w.trim_end_matches('.'))))
 }
 
 fn variant(a: &Name, b: &Name) -> bool {

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use warrant_text::OffsetMap;
 use warrant_text::bm25::{Index as Bm25, Params, Weighting};
-use warrant_text::fasthash::FastSet;
+use warrant_text::fasthash::{FastMap, FastSet};
 use warrant_text::segment::{self, Rules};
 
 use crate::analysis::Analysis;
@@ -71,6 +71,9 @@ pub struct Corpus {
     lower: FastSet<Arc<str>>,
     /// Stems the sources capitalise inside a sentence (as a name's word).
     named: FastSet<Arc<str>>,
+    /// Names of two words or more, by their last word ([`Corpus::full_names_ending_in`]),
+    /// gathered when first asked.
+    full_names: OnceLock<FastMap<String, Vec<Vec<String>>>>,
 }
 
 /// Sources are split as casual text pasted from many documents: sentences may start in lower
@@ -114,6 +117,24 @@ impl Corpus {
         // Promoted openers are names: topics are found again.
         self.topics = self.docs.iter().map(|_| OnceLock::new()).collect();
         self.recurring = self.docs.iter().map(|_| OnceLock::new()).collect();
+        self.full_names = OnceLock::new();
+    }
+
+    /// The words of every distinct name of two words or more the sources write whose last word
+    /// is `last` ("sotomayor" → [sonia, sotomayor], [judge, sotomayor]).
+    pub fn full_names_ending_in(&self, last: &str) -> &[Vec<String>] {
+        let map = self.full_names.get_or_init(|| {
+            let mut map: FastMap<String, Vec<Vec<String>>> = FastMap::default();
+            for n in self.sentences.iter().flat_map(|s| s.analysis.names.iter()).filter(|n| n.words.len() >= 2) {
+                let Some(w) = n.words.last() else { continue };
+                let list = map.entry(w.clone()).or_default();
+                if !list.contains(&n.words) {
+                    list.push(n.words.clone());
+                }
+            }
+            map
+        });
+        map.get(last).map_or(&[], Vec::as_slice)
     }
 
     /// True when the sources write this stem in lower case somewhere.
@@ -124,13 +145,6 @@ impl Corpus {
     /// True when the sources capitalise this stem inside a sentence somewhere.
     pub fn written_as_name(&self, stem: &str) -> bool {
         self.named.contains(stem)
-    }
-
-    /// Every name a document writes, sentence by sentence.
-    pub fn names_in(&self, doc: usize) -> impl Iterator<Item = &crate::analysis::Name> {
-        let start = self.doc_start.get(doc).copied().unwrap_or(self.sentences.len());
-        let end = self.doc_start.get(doc + 1).copied().unwrap_or(self.sentences.len());
-        self.sentences[start..end].iter().flat_map(|s| s.analysis.names.iter())
     }
 
     /// The first name of a document: what it is about, and who "he" or "she" most likely is.
@@ -182,6 +196,7 @@ impl Corpus {
     /// text): a store's chunks are analysed once and checked against many times.
     pub fn add_analysed(&mut self, source: Source, analysed: Arc<Analysed>) {
         let doc = self.docs.len();
+        self.full_names = OnceLock::new();
         self.doc_start.push(self.sentences.len());
         let mut terms: Vec<(u32, u32)> = Vec::new();
         for (within, s) in analysed.sentences.iter().enumerate() {
