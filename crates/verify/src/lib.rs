@@ -469,6 +469,9 @@ const CHAT: &[&str] = &[
     "realized",
     "realised",
     "lot",
+    "certainly",
+    "surely",
+    "shame",
 ];
 
 fn verify_claim(
