@@ -548,7 +548,7 @@ fn cue_words(text: &str) -> u8 {
 /// ("is considered the greatest quarterback", "was voted best") is a fact too.
 fn descriptive_use(text: &str, start: usize, end: usize) -> bool {
     let titled = text.as_bytes()[start].is_ascii_uppercase() && !text[..start].trim().is_empty();
-    let rest = text[end..].trim_start_matches([' ', '-']).to_ascii_lowercase();
+    let rest = text[end..].trim_start_matches([' ', '-']);
     // Award categories ("best actor", "best new artist") are names of prizes, not judgements.
     const CATEGORIES: [&str; 9] = ["known", "selling", "seller", "actor", "actress", "picture", "film", "director", "new artist"];
     // What a superlative measures ("the greatest number of …"), and names that begin with
@@ -565,7 +565,7 @@ fn descriptive_use(text: &str, start: usize, end: usize) -> bool {
     titled
         || award
         || reported
-        || CATEGORIES.iter().chain(&MEASURES).any(|c| rest.starts_with(c))
+        || CATEGORIES.iter().chain(&MEASURES).any(|c| rest.get(..c.len()).is_some_and(|p| p.eq_ignore_ascii_case(c)))
 }
 
 /// Modality cues found in a sentence (computed once, shared by its clauses).
@@ -931,6 +931,10 @@ mod tests {
         assert_eq!(m("it is part of the united kingdom of great britain"), Factual);
         assert_eq!(m("he is the greatest quarterback of all time"), Opinion);
         assert_eq!(m("they had a great number of fans"), Factual);
+        // Multi-byte text around the cue word.
+        assert_eq!(m("il est « le plus grand » — the best™ d’entre eux"), Opinion);
+        assert_eq!(m("die größte Zahl: the greatest Ünumber"), Opinion);
+        assert_eq!(m("the greatest NUMBER of fans"), Factual);
         assert_eq!(m("If the cache is cold, requests take 2 seconds"), Conditional);
         assert_eq!(m("Imagine the server had twice the memory"), Hypothetical);
         assert_eq!(m("Run the migration before deploying"), Instruction);

@@ -491,10 +491,8 @@ pub fn evaluate(
             .names
             .iter()
             .map(|n| {
-                let stated = w.has_name(n)
-                    || by_surname(n, &w.names, corpus)
-                    || surname_of_named(n, &w.names, corpus)
-                    || referents.iter().any(|r| r.same_as(n) || variant(n, r));
+                let stated =
+                    w.has_name(n) || by_surname(n, &w.names, corpus) || referents.iter().any(|r| r.same_as(n) || variant(n, r));
                 let recurring = || implicit && corpus.recurring(doc_of(corpus, first)).any(|r| r.same_as(n) || variant(n, r));
                 if !stated && recurring() {
                     implied = true;
@@ -1079,64 +1077,59 @@ const REST_SHORT: f64 = 0.6;
 /// Words between two names that still read as one clause about both.
 const BESIDE: usize = 4;
 
-/// True when one name is a shorter form of the other ("Nadal", "Rafael Nadal"): all the
-/// words of one are words of the other. "Apache License" and "MIT License" are not variants.
 /// True when a text's names call the claim's two-word name by its last word alone ("Presley
-/// was born in Tupelo" for "Elvis Presley"), the sources never write its first word (they
-/// have no full name to give), and the text gives no other full name ending in it ("Lisa
-/// Marie Presley").
+/// was born in Tupelo" for "Elvis Presley", "Sotomayor was nominated" for "Sonia Sotomayor"),
+/// and either the sources never write its first word (they have no full name to give) and the
+/// text gives no other full name ending in it ("Lisa Marie Presley"), or the sources write
+/// that full name and no other full name ending in the same word ("Juan Sotomayor"; a title
+/// before the surname, "Judge Sotomayor", names no other person).
 fn by_surname(name: &Name, names: &[Name], corpus: &Corpus) -> bool {
-    let ([first, last], [first_stem, _]) = (name.words.as_slice(), name.stems.as_slice()) else { return false };
-    let unwritten = !corpus.written_lower(first_stem) && !corpus.written_as_name(first_stem);
-    unwritten
-        && names.iter().any(|m| m.words.len() == 1 && m.words[0] == *last)
-        && !names.iter().any(|m| m.words.len() > 1 && m.words.last() == Some(last) && m.words.first() != Some(first))
-}
-
-/// True when a text calls the claim's full name by its last word alone ("Sotomayor was
-/// nominated" for "Sonia Sotomayor") and the sources write that full name and no other full
-/// name ending in the same word ("Sonia Sotomayor" but not "Juan Sotomayor"): the surname is
-/// the person they named in full.
-fn surname_of_named(name: &Name, names: &[Name], corpus: &Corpus) -> bool {
     // A person's name: two words ("Council of Europe" is not "Europe" by its last word).
-    let [_, last] = name.words.as_slice() else { return false };
+    let ([first, last], [first_stem, _]) = (name.words.as_slice(), name.stems.as_slice()) else { return false };
     if !names.iter().any(|m| m.words.len() == 1 && m.words[0] == *last) {
         return false;
     }
-    // A title before the surname ("Judge Sotomayor") names no other person.
-    const TITLES: &[&str] = &[
-        "mr",
-        "mrs",
-        "ms",
-        "miss",
-        "dr",
-        "sir",
-        "dame",
-        "lady",
-        "lord",
-        "judge",
-        "justice",
-        "president",
-        "senator",
-        "governor",
-        "mayor",
-        "general",
-        "captain",
-        "professor",
-        "prof",
-        "prince",
-        "princess",
-        "king",
-        "queen",
-        "coach",
-        "saint",
-        "st",
-    ];
+    let unwritten = !corpus.written_lower(first_stem) && !corpus.written_as_name(first_stem);
+    if unwritten && !names.iter().any(|m| m.words.len() > 1 && m.words.last() == Some(last) && m.words.first() != Some(first)) {
+        return true;
+    }
     let full = corpus.full_names_ending_in(last);
     full.contains(&name.words)
         && full.iter().all(|words| words.iter().all(|w| name.words.contains(w) || TITLES.contains(&w.trim_end_matches('.'))))
 }
 
+/// Titles written before a surname ("Judge Sotomayor").
+const TITLES: &[&str] = &[
+    "mr",
+    "mrs",
+    "ms",
+    "miss",
+    "dr",
+    "sir",
+    "dame",
+    "lady",
+    "lord",
+    "judge",
+    "justice",
+    "president",
+    "senator",
+    "governor",
+    "mayor",
+    "general",
+    "captain",
+    "professor",
+    "prof",
+    "prince",
+    "princess",
+    "king",
+    "queen",
+    "coach",
+    "saint",
+    "st",
+];
+
+/// True when one name is a shorter form of the other ("Nadal", "Rafael Nadal"): all the
+/// words of one are words of the other. "Apache License" and "MIT License" are not variants.
 fn variant(a: &Name, b: &Name) -> bool {
     a.stems.iter().all(|w| b.stems.contains(w))
         || b.stems.iter().all(|w| a.stems.contains(w))
