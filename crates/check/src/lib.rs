@@ -255,15 +255,23 @@ const WARM_UP: &str = "Session tokens expire after 30 minutes. The API was relea
     It might rain tomorrow.";
 
 /// Compiles, on the calling thread, the patterns most checks need first (extraction's) and
-/// last (the built-in vocabulary's, for the claims' facts), by extracting a short fixed answer
-/// and reading its facts. Each pattern is compiled once per process, by
-/// whichever thread needs it first, so a one-shot process can run this on a second core while
-/// it reads its input and opens its store, and its report does not change.
+/// last (the built-in vocabulary's, for the claims' facts: all its sentence patterns), by
+/// extracting a short fixed answer and reading its facts. Each pattern is compiled once per
+/// process (clones of the vocabulary share theirs), by whichever thread needs it first, so a
+/// one-shot process can run this on a second core while it reads its input, opens its store
+/// and retrieves, and its report does not change.
 pub fn warm_up() {
-    let answer = Answer { text: WARM_UP.to_string(), tool_calls: Vec::new(), context: None, id: None };
-    let _ = extract(&answer, &warrant_extract::Options::default());
+    // The vocabulary's first: the caller extracts its answer meanwhile, compiling what that
+    // needs itself, and reads the claims' facts last.
     let vocab = warrant_facts::Vocabulary::builtin();
     let _ = warrant_facts::extract_facts(&vocab, &warrant_facts::ChunkContext::new(WARM_UP, "warm-up", "warm-up#1", None));
+    for entry in vocab.entries() {
+        entry.patterns().iter().for_each(|p| {
+            p.get();
+        });
+    }
+    let answer = Answer { text: WARM_UP.to_string(), tool_calls: Vec::new(), context: None, id: None };
+    let _ = extract(&answer, &warrant_extract::Options::default());
 }
 
 fn prepare(req: &Request<'_>) -> Result<(PredicateGraph, Option<String>), CheckError> {

@@ -123,53 +123,57 @@ pub fn apply_fact_signals(
     claims: &mut [ClaimResult],
     scope: Option<&ChunkScope>,
 ) -> Result<(), StoreError> {
+    // Every claim's facts first, so the store answers all their lookups at once (one
+    // transaction on a server store, instead of one per fact).
+    let stated: Vec<Vec<Fact>> = claims
+        .iter()
+        .map(|claim| {
+            if matches!(claim.status, Status::NotApplicable | Status::Unverified) {
+                return Vec::new();
+            }
+            let read = extract_facts(vocab, &ChunkContext::new(&claim.text, "claim", "claim#1", None));
+            read.facts.into_iter().map(|v| v.fact).collect()
+        })
+        .collect();
+    let queries: Vec<FactQuery> =
+        stated.iter().flatten().map(|mine| FactQuery::subject_predicate(&mine.subject, &mine.predicate)).collect();
+    if queries.is_empty() {
+        return Ok(());
+    }
+    let mut answers = store.facts_each(&queries)?.into_iter();
     let nothing = BTreeSet::new();
-    for claim in claims.iter_mut() {
-        if matches!(claim.status, Status::NotApplicable | Status::Unverified) {
-            continue;
-        }
-        let stated = extract_facts(vocab, &ChunkContext::new(&claim.text, "claim", "claim#1", None));
-        if stated.facts.is_empty() {
-            continue;
-        }
+    let mut bearings: Vec<Vec<(Bearing, Fact)>> = Vec::with_capacity(claims.len());
+    for (claim, mine) in claims.iter().zip(&stated) {
         let allowed = scope.map(|s| s.get(&claim.text).unwrap_or(&nothing));
         let mut found: Vec<(Bearing, Fact)> = Vec::new();
-        for mine in stated.facts.into_iter().map(|v| v.fact) {
+        for mine in mine {
             let functional = matches!(vocab.cardinality(&mine.predicate), warrant_facts::Cardinality::Functional);
-            for theirs in store.facts(&FactQuery::subject_predicate(&mine.subject, &mine.predicate))? {
+            for theirs in answers.next().unwrap_or_default() {
                 if allowed.is_some_and(|a| !a.contains(&theirs.source.chunk_id)) {
                     continue;
                 }
-                // A claim without a condition is compared with a fact under one ("after 30
-                // minutes" / "after 30 minutes of inactivity"); two different conditions are not.
-                let conditions_differ = mine.condition().is_some() && theirs.condition() != mine.condition();
-                if conditions_differ
-                    || mine.normalized_version().is_some_and(|v| theirs.normalized_version().is_some_and(|t| t != v))
-                {
-                    continue;
-                }
-                let same_object = objects_agree(&mine.object, &theirs.object);
-                let bearing = match (same_object, theirs.polarity == mine.polarity) {
-                    (true, true) => Some(Bearing::Agrees),
-                    (true, false) => Some(Bearing::Conflicts),
-                    (false, _) if functional && theirs.polarity == Polarity::Affirm && mine.polarity == Polarity::Affirm => {
-                        Some(Bearing::Conflicts)
-                    }
-                    _ => None,
-                };
-                if let Some(b) = bearing {
+                if let Some(b) = bearing(mine, &theirs, functional) {
                     found.push((b, theirs));
                 }
             }
         }
+        // At most MAX_FACT_EDGES of each kind, counted whether or not the quote is found.
         let mut added = [0usize; 2];
-        for (bearing, fact) in found {
-            let kind = usize::from(bearing == Bearing::Conflicts);
-            if added[kind] == MAX_FACT_EDGES {
-                continue;
-            }
+        found.retain(|(b, _)| {
+            let kind = usize::from(*b == Bearing::Conflicts);
             added[kind] += 1;
-            let Some(selector) = fact_selector(store, &fact)? else { continue };
+            added[kind] <= MAX_FACT_EDGES
+        });
+        bearings.push(found);
+    }
+    // The chunks the kept facts quote, read at once.
+    let ids: Vec<&str> =
+        bearings.iter().flatten().map(|(_, f)| f.source.chunk_id.as_str()).collect::<BTreeSet<_>>().into_iter().collect();
+    let chunks: BTreeMap<String, Chunk> =
+        ids.iter().zip(store.chunks_by_id(&ids)?).filter_map(|(id, c)| Some(((*id).to_string(), c?))).collect();
+    for (claim, found) in claims.iter_mut().zip(bearings) {
+        for (bearing, fact) in found {
+            let Some(selector) = chunks.get(&fact.source.chunk_id).and_then(|c| fact_selector(c, &fact)) else { continue };
             let already = claim.support_edges.iter().any(|e| e.source_id == fact.source.doc_id && e.selector == selector);
             let described = format!("{} {} {}", fact.subject, fact.predicate, fact.object);
             match bearing {
@@ -200,6 +204,25 @@ pub fn apply_fact_signals(
     Ok(())
 }
 
+/// How a stored fact bears on one the claim states, if at all. A claim without a condition is
+/// compared with a fact under one ("after 30 minutes" / "after 30 minutes of inactivity");
+/// two different conditions, or two different versions, are not compared.
+fn bearing(mine: &Fact, theirs: &Fact, functional: bool) -> Option<Bearing> {
+    let conditions_differ = mine.condition().is_some() && theirs.condition() != mine.condition();
+    if conditions_differ || mine.normalized_version().is_some_and(|v| theirs.normalized_version().is_some_and(|t| t != v)) {
+        return None;
+    }
+    let same_object = objects_agree(&mine.object, &theirs.object);
+    match (same_object, theirs.polarity == mine.polarity) {
+        (true, true) => Some(Bearing::Agrees),
+        (true, false) => Some(Bearing::Conflicts),
+        (false, _) if functional && theirs.polarity == Polarity::Affirm && mine.polarity == Polarity::Affirm => {
+            Some(Bearing::Conflicts)
+        }
+        _ => None,
+    }
+}
+
 fn push_edge(claim: &mut ClaimResult, relationship: Relationship, source_id: String, selector: Selector, confidence: f64) {
     let n = claim.support_edges.len() + 1;
     claim.support_edges.push(Edge {
@@ -211,14 +234,14 @@ fn push_edge(claim: &mut ClaimResult, relationship: Relationship, source_id: Str
     });
 }
 
-/// The fact's quote, in chars of its document (fact spans are chunk-relative).
-fn fact_selector(store: &dyn Store, fact: &Fact) -> Result<Option<Selector>, StoreError> {
-    let Some(chunk) = store.chunk(&fact.source.chunk_id)? else { return Ok(None) };
+/// The fact's quote in `chunk` (its chunk), in chars of its document (fact spans are
+/// chunk-relative).
+fn fact_selector(chunk: &Chunk, fact: &Fact) -> Option<Selector> {
     let exact: String = chunk.text.chars().skip(fact.span.start).take(fact.span.end.saturating_sub(fact.span.start)).collect();
     if exact.is_empty() {
-        return Ok(None);
+        return None;
     }
-    Ok(Some(Selector { exact, start: chunk.start + fact.span.start, end: chunk.start + fact.span.end }))
+    Some(Selector { exact, start: chunk.start + fact.span.start, end: chunk.start + fact.span.end })
 }
 
 /// Same object: equal after case and space folding, or the same amount ("30 minutes",

@@ -175,16 +175,29 @@ pub fn split_equation(s: &str) -> Option<(&str, &str)> {
     Some((expr, result))
 }
 
-static ANNOTATION: LazyLock<Regex> = LazyLock::new(|| re(r"<<([^<>\n]{1,512})>>"));
+/// `<<…>>` on one line. (The limit of 512 chars is checked on each match: as a bounded
+/// repetition it made this the dearest pattern of a short check to compile, ~14 ms.)
+static ANNOTATION: LazyLock<Regex> = LazyLock::new(|| re(r"<<([^<>\n]+)>>"));
+
+/// The most chars an annotation holds.
+const ANNOTATION_CHARS: usize = 512;
 
 /// Calculator annotations `<<expr=result>>`. Annotations without `=` (or whose expression
 /// does not evaluate) are returned in the second list, as ranges.
 pub fn annotations(text: &str) -> (Vec<FoundOperation>, Vec<Range<usize>>) {
     let mut ops = Vec::new();
     let mut bad = Vec::new();
-    // `find_iter` stays on the fast DFA; the inner text is the match minus `<<` and `>>`.
+    if !text.contains("<<") {
+        return (ops, bad);
+    }
+    // `find_iter` stays on the fast DFA; the inner text is the match minus `<<` and `>>`. A
+    // match's inner text holds no `<`, so one too long hides no other match: skipping it
+    // finds what `{1,512}` in the pattern would.
     for all in ANNOTATION.find_iter(text) {
         let inner = &all.as_str()[2..all.as_str().len() - 2];
+        if inner.chars().nth(ANNOTATION_CHARS).is_some() {
+            continue;
+        }
         match split_equation(inner).and_then(|(e, r)| from_expression(all.range(), e, r)) {
             Some(op) => ops.push(op),
             None => bad.push(all.range()),
@@ -499,6 +512,44 @@ mod tests {
         assert_eq!(got[2], ("<<2*1/2=1.0>>".into(), "expression".into(), vec![json!("2*1/2")], num("1.0")));
         let (_, bad) = annotations("x <<83.33>> y <<1+=2>>");
         assert_eq!(bad.len(), 2);
+    }
+
+    /// The ranges of every annotation found, good or bad.
+    fn annotation_ranges(t: &str) -> Vec<Range<usize>> {
+        let (ops, bad) = annotations(t);
+        let mut all: Vec<Range<usize>> = ops.into_iter().map(|o| o.range).chain(bad).collect();
+        all.sort_by_key(|r| r.start);
+        all
+    }
+
+    /// As the pattern with the bound in it (`{1,512}`) finds them.
+    fn bounded_ranges(t: &str) -> Vec<Range<usize>> {
+        static BOUNDED: LazyLock<Regex> = LazyLock::new(|| re(r"<<([^<>\n]{1,512})>>"));
+        BOUNDED.find_iter(t).map(|m| m.range()).collect()
+    }
+
+    #[test]
+    fn an_annotation_holds_at_most_512_chars() {
+        let long = |n: usize, c: char| format!("<<{}=1>>", c.to_string().repeat(n - 2));
+        for t in [
+            format!("a {} b <<2*3=6>> c", long(600, '1')),
+            format!("{}{}", long(512, 'é'), long(513, 'é')),
+            format!("<{}>> <<<1=1>>> <<\n1=1>> <<>>", long(512, '9')),
+        ] {
+            assert_eq!(annotation_ranges(&t), bounded_ranges(&t), "{t}");
+        }
+        assert_eq!(annotation_ranges(&long(512, 'é')).len(), 1);
+        assert!(annotation_ranges(&long(513, 'é')).is_empty());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn annotations_are_found_as_the_bounded_pattern_finds_them(
+            parts in proptest::collection::vec(("[<>=1é\n ]{0,3}", 0usize..600), 0..6)
+        ) {
+            let t: String = parts.iter().map(|(s, n)| format!("{s}{}", "7".repeat(*n))).collect();
+            proptest::prop_assert_eq!(annotation_ranges(&t), bounded_ranges(&t));
+        }
     }
 
     #[test]

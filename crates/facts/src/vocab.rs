@@ -25,7 +25,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock, OnceLock};
 
 use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 use serde::Deserialize;
@@ -146,8 +146,11 @@ impl PredicateEntry {
 pub struct Vocabulary {
     entries: Vec<PredicateEntry>,
     index: HashMap<String, usize>,
-    /// All sentence patterns in vocabulary order, for one-pass prefiltering.
-    sentence_set: RegexSet,
+    /// All sentence patterns in vocabulary order, for one-pass prefiltering: compiled when
+    /// first used (the built-in vocabulary's; another's when built, to report its errors),
+    /// once for every clone.
+    sentence_set: Arc<OnceLock<RegexSet>>,
+    sentence_sources: Arc<[String]>,
     /// For each pattern of `sentence_set`: (entry index, pattern index).
     sentence_owner: Vec<(usize, usize)>,
 }
@@ -285,11 +288,36 @@ impl Vocabulary {
         for (id, e) in entries {
             out.push(compile_entry(&id, e, checks)?);
         }
-        Self::new(out)
+        let vocabulary = Self::unchecked(out)?;
+        if checks != Checks::Trusted {
+            vocabulary.compile_sentence_set()?;
+        }
+        Ok(vocabulary)
     }
 
-    /// Builds a vocabulary from compiled entries (ids must be unique).
+    /// Builds a vocabulary from compiled entries (ids must be unique; the patterns must
+    /// compile together).
     pub fn new(entries: Vec<PredicateEntry>) -> Result<Self, VocabError> {
+        let vocabulary = Self::unchecked(entries)?;
+        vocabulary.compile_sentence_set()?;
+        Ok(vocabulary)
+    }
+
+    /// The set of all sentence patterns, compiled now if it was not.
+    fn compile_sentence_set(&self) -> Result<&RegexSet, VocabError> {
+        if let Some(set) = self.sentence_set.get() {
+            return Ok(set);
+        }
+        let set = RegexSetBuilder::new(self.sentence_sources.iter())
+            .case_insensitive(true)
+            .size_limit(REGEX_SIZE_LIMIT * self.sentence_sources.len().max(1))
+            .build()
+            .map_err(|e| verr("/", format!("patterns do not compile together: {}", regex_message(&e))))?;
+        Ok(self.sentence_set.get_or_init(|| set))
+    }
+
+    /// A vocabulary whose sentence set is compiled on first use.
+    fn unchecked(entries: Vec<PredicateEntry>) -> Result<Self, VocabError> {
         let mut index = HashMap::with_capacity(entries.len());
         for (i, e) in entries.iter().enumerate() {
             if index.insert(e.id.clone(), i).is_some() {
@@ -304,12 +332,7 @@ impl Vocabulary {
                 sentence_owner.push((i, j));
             }
         }
-        let sentence_set = RegexSetBuilder::new(&sources)
-            .case_insensitive(true)
-            .size_limit(REGEX_SIZE_LIMIT * sources.len().max(1))
-            .build()
-            .map_err(|e| verr("/", format!("patterns do not compile together: {}", regex_message(&e))))?;
-        Ok(Self { entries, index, sentence_set, sentence_owner })
+        Ok(Self { entries, index, sentence_set: Arc::new(OnceLock::new()), sentence_sources: sources.into(), sentence_owner })
     }
 
     /// These entries followed by `file`'s: an entry with an existing id replaces it in place,
@@ -357,7 +380,9 @@ impl Vocabulary {
     /// The first sentence pattern (in vocabulary order) matching `text`: its position in that
     /// order, its entry and the regex.
     pub(crate) fn first_matching_pattern(&self, text: &str) -> Option<(usize, &PredicateEntry, &Regex)> {
-        let k = self.sentence_set.matches(text).into_iter().next()?;
+        // Only a vocabulary whose set compiled (the built-in one: a test compiles it) defers it.
+        let set = self.compile_sentence_set().unwrap_or_else(|e| panic!("vocabulary sentence set: {e}"));
+        let k = set.matches(text).into_iter().next()?;
         let (i, j) = self.sentence_owner[k];
         Some((k, &self.entries[i], self.entries[i].patterns[j].get()))
     }
@@ -499,6 +524,12 @@ mod tests {
             assert_eq!(sources(a.patterns()), sources(b.patterns()));
             assert_eq!(sources(a.question_patterns()), sources(b.question_patterns()));
         }
+        // A file's sentence set is compiled when it is read; the builtin's when first used,
+        // once for every clone.
+        assert!(checked.sentence_set.get().is_some());
+        let copy = builtin.clone();
+        assert!(builtin.compile_sentence_set().is_ok());
+        assert!(copy.sentence_set.get().is_some());
     }
 
     #[test]

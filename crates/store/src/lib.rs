@@ -115,6 +115,12 @@ pub trait Store: Send + Sync {
     /// A chunk by id (`<docId>#<n>`).
     fn chunk(&self, id: &str) -> Result<Option<Chunk>>;
 
+    /// The chunks with these ids, in the order asked (`None` for an id not stored). The
+    /// PostgreSQL store reads them in one query instead of one each.
+    fn chunks_by_id(&self, ids: &[&str]) -> Result<Vec<Option<Chunk>>> {
+        ids.iter().map(|id| self.chunk(id)).collect()
+    }
+
     /// A document's chunks in order, with their char offsets into the document.
     fn chunks_of(&self, doc_id: &str) -> Result<Vec<Chunk>>;
 
@@ -132,6 +138,13 @@ pub trait Store: Send + Sync {
             true
         })?;
         Ok(out)
+    }
+
+    /// The facts matching each query, in the order asked, each list in source order (as
+    /// [`Store::facts`]). The PostgreSQL store reads them in one transaction (one snapshot)
+    /// instead of one each.
+    fn facts_each(&self, queries: &[FactQuery]) -> Result<Vec<Vec<Fact>>> {
+        queries.iter().map(|q| self.facts(q)).collect()
     }
 
     /// A fact by id.

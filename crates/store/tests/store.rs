@@ -193,6 +193,24 @@ fn fact_queries_filter_and_limit(b: Backend) {
         FactQuery { object: Some(warrant_facts::Object::String("client_certificate".into())), ..FactQuery::default() };
     assert_eq!(store.facts(&by_object).unwrap().len(), 1);
     assert_eq!(store.facts(&FactQuery::all().with_version("1")).unwrap().len(), 3);
+    // Several queries at once: each one's answer, in the order asked.
+    let asked = [
+        q.clone(),
+        FactQuery { limit: Some(1), ..q.clone() },
+        by_object.clone(),
+        FactQuery::subject_predicate("nothing", "requires"),
+        FactQuery { limit: Some(0), ..q.clone() },
+    ];
+    let each: Vec<Vec<Fact>> = asked.iter().map(|q| store.facts(q).unwrap()).collect();
+    assert_eq!(each.iter().map(Vec::len).collect::<Vec<_>>(), [2, 1, 1, 0, 0]);
+    assert_eq!(store.facts_each(&asked).unwrap(), each);
+    assert!(store.facts_each(&[]).unwrap().is_empty());
+    // Several chunks at once, in the order asked, a missing one as `None`, a repeated one twice.
+    let chunks = store.chunks_by_id(&["g#2", "g#9", "g#1", "g#2"]).unwrap();
+    let one = |id: &str| store.chunk(id).unwrap();
+    assert_eq!(chunks, [one("g#2"), None, one("g#1"), one("g#2")]);
+    assert!(chunks[0].as_ref().is_some_and(|c| c.text.starts_with("The gateway requires")));
+    assert!(store.chunks_by_id(&[]).unwrap().is_empty());
     let f = &store.facts(&q).unwrap()[0];
     assert_eq!(store.fact(&f.id).unwrap().as_ref(), Some(f));
     assert_eq!(serde_json::to_value(f).unwrap()["source"], json!({"docId": "g", "chunkId": "g#2"}));
@@ -617,6 +635,17 @@ fn persisted_derived_data_is_read_only_at_the_state_it_was_made_for(b: Backend) 
     let now = s.chunk_state().unwrap();
     assert!(s.persist_derived("ix", &now, &mut entries().into_iter()).unwrap());
     assert!(read(&*s, "ix").is_some());
+    // Large values read back whole; on PostgreSQL they are stored compressed with lz4 (the
+    // CI's server is built with it).
+    let big: Vec<u8> = (0..60_000u32).map(|i| (i % 7) as u8).collect();
+    assert!(s.persist_derived("ix", &now, &mut vec![(b"k1".to_vec(), big.clone())].into_iter()).unwrap());
+    assert_eq!(read(&*s, "ix").unwrap().0[0].as_ref(), Some(&big));
+    if b == Backend::Postgres {
+        let mut c = ::postgres::Client::connect(fx.location(), ::postgres::NoTls).unwrap();
+        let method: Option<String> =
+            c.query_one("SELECT pg_column_compression(value) FROM derived WHERE key = $1", &[&b"k1".as_slice()]).unwrap().get(0);
+        assert_eq!(method.as_deref(), Some("lz4"));
+    }
 }
 
 fn entity_head_reads_the_first_mentions_only(b: Backend) {

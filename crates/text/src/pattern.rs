@@ -1,6 +1,6 @@
 //! Compiling the fixed regular expressions the crates hold in statics.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use regex::Regex;
 
@@ -17,19 +17,20 @@ pub fn compile(p: &str) -> Regex {
 pub struct LazyRegex {
     source: String,
     build: fn(&str) -> Regex,
-    compiled: OnceLock<Regex>,
+    /// Shared by clones: compiled once, by whichever clone is used first.
+    compiled: Arc<OnceLock<Regex>>,
 }
 
 impl LazyRegex {
     /// `source`, to be compiled by `build` on first use (a pattern that cannot fail: a
     /// literal of ours, or one already compiled once).
     pub fn new(source: impl Into<String>, build: fn(&str) -> Regex) -> Self {
-        LazyRegex { source: source.into(), build, compiled: OnceLock::new() }
+        LazyRegex { source: source.into(), build, compiled: Arc::new(OnceLock::new()) }
     }
 
     /// A regex compiled already (as a user's pattern is, to report its errors up front).
     pub fn ready(regex: Regex, build: fn(&str) -> Regex) -> Self {
-        LazyRegex { source: regex.as_str().to_string(), build, compiled: OnceLock::from(regex) }
+        LazyRegex { source: regex.as_str().to_string(), build, compiled: Arc::new(OnceLock::from(regex)) }
     }
 
     /// The pattern as written.
@@ -55,5 +56,10 @@ mod tests {
         assert_eq!(&lazy.get().captures("took 40 ms").unwrap()["n"], "40");
         let ready = LazyRegex::ready(compile("a+"), compile);
         assert!(ready.clone().compiled.get().is_some() && ready.get().is_match("caa"));
+        // Clones share the compiled regex: one made before the first use sees it compiled.
+        let later = LazyRegex::new("b+", compile);
+        let copy = later.clone();
+        assert!(later.get().is_match("abb"));
+        assert!(copy.compiled.get().is_some_and(|r| std::ptr::eq(r, later.get())));
     }
 }

@@ -6,7 +6,7 @@ use postgres::Transaction;
 use postgres::binary_copy::BinaryCopyInWriter;
 use postgres::types::Type;
 
-use super::{CHUNK_SELECT, PostgresStore, WRITE_LOCK, chunk_row, generation_of};
+use super::{PostgresStore, WRITE_LOCK, chunks_by_id_in, generation_of};
 use crate::PersistedView;
 use crate::error::{Result, SqlContext};
 use crate::model::Chunk;
@@ -31,6 +31,15 @@ impl PostgresStore {
                 return Ok(false);
             }
             tx.execute("DELETE FROM derived WHERE name = $1", &[&name]).ctx("clear derived data")?;
+            // A check reads megabytes of these values at once; lz4 gives them back ~2× faster
+            // than the default pglz (PostgreSQL 14+ built with lz4; else the default stays).
+            let lz4 = tx
+                .query_opt("SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)", &[])
+                .ctx("read compression methods")?
+                .is_some();
+            if lz4 {
+                tx.batch_execute("SET LOCAL default_toast_compression = 'lz4'").ctx("choose compression")?;
+            }
             {
                 let sink = tx.copy_in("COPY derived (name, key, value) FROM STDIN BINARY").ctx("write derived data")?;
                 let mut writer = BinaryCopyInWriter::new(sink, &[Type::TEXT, Type::BYTEA, Type::BYTEA]);
@@ -94,14 +103,7 @@ impl PersistedView for View<'_, '_> {
     }
 
     fn chunks(&self, ids: &[&str]) -> Result<Vec<Option<Chunk>>> {
-        let mut tx = self.tx.borrow_mut();
-        let rows = tx.query(&format!("{CHUNK_SELECT} WHERE c.id = ANY($1)"), &[&ids]).ctx("read chunks")?;
-        let mut found: std::collections::HashMap<String, Chunk> = std::collections::HashMap::with_capacity(rows.len());
-        for r in &rows {
-            let chunk = chunk_row(r)?;
-            found.insert(chunk.id.clone(), chunk);
-        }
-        Ok(ids.iter().map(|id| found.remove(*id)).collect())
+        chunks_by_id_in(&mut self.tx.borrow_mut(), ids)
     }
 
     fn state(&self) -> &[u8] {

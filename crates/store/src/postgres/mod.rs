@@ -291,6 +291,108 @@ fn chunk_row(r: &Row) -> Result<Chunk> {
     })
 }
 
+/// The chunks with these ids in the order asked, in one query.
+fn chunks_by_id_in(tx: &mut Transaction<'_>, ids: &[&str]) -> Result<Vec<Option<Chunk>>> {
+    let rows = tx.query(&format!("{CHUNK_SELECT} WHERE c.id = ANY($1)"), &[&ids]).ctx("read chunks")?;
+    let mut found: HashMap<String, Chunk> = HashMap::with_capacity(rows.len());
+    for r in &rows {
+        let chunk = chunk_row(r)?;
+        found.insert(chunk.id.clone(), chunk);
+    }
+    Ok(ids.iter().map(|id| found.get(*id).cloned()).collect())
+}
+
+/// A fact query as SQL: its statement, its text arguments, the number its object must equal
+/// (compared in Rust, by exact value) and its limit.
+struct FactSelect<'q> {
+    sql: String,
+    args: Vec<String>,
+    number: Option<&'q serde_json::Number>,
+    limit: usize,
+}
+
+impl<'q> FactSelect<'q> {
+    fn of(query: &'q FactQuery) -> Self {
+        let mut conds: Vec<String> = Vec::new();
+        let mut args: Vec<String> = Vec::new();
+        // Each condition names its arguments as `$?`, numbered here in order.
+        let mut cond = |sql: &str, values: &[&str], conds: &mut Vec<String>| {
+            let mut out = String::new();
+            let mut parts = sql.split("$?");
+            out.push_str(parts.next().unwrap_or_default());
+            for (part, v) in parts.zip(values) {
+                args.push((*v).to_string());
+                out.push_str(&format!("${}", args.len()));
+                out.push_str(part);
+            }
+            conds.push(out);
+        };
+        if let Some(s) = &query.subject {
+            cond("subject = $?", &[s], &mut conds);
+        }
+        if let Some(p) = &query.predicate {
+            cond("predicate = $?", &[p], &mut conds);
+        }
+        if let Some(v) = &query.version {
+            cond("version_norm = $?", &[normalize_version(v)], &mut conds);
+        }
+        if let Some(chunk) = &query.chunk_id {
+            // Stored chunks by (document, index); manual facts by the chunk id they were given.
+            cond(
+                "((doc_seq, chunk_idx) = (SELECT doc_seq, idx FROM chunks WHERE id = $?) OR (manual AND chunk_id = $?)) AND chunk_id = $?",
+                &[chunk, chunk, chunk],
+                &mut conds,
+            );
+        }
+        if let Some(doc) = &query.doc_id {
+            cond(
+                "(doc_seq = (SELECT seq FROM documents WHERE id = $?) OR (doc_seq IS NULL AND doc_id = $?))",
+                &[doc, doc],
+                &mut conds,
+            );
+        }
+        let number = match &query.object {
+            Some(o @ (Object::String(_) | Object::Bool(_))) => {
+                let (kind, text) = object_columns(o);
+                cond(
+                    if kind == 0 { "object_kind = 0 AND object = $?" } else { "object_kind = 2 AND object = $?" },
+                    &[&text],
+                    &mut conds,
+                );
+                None
+            }
+            Some(Object::Number(n)) => {
+                conds.push("object_kind = 1".into());
+                Some(n)
+            }
+            None => None,
+        };
+        let filter = if conds.is_empty() { String::new() } else { format!("WHERE {}", conds.join(" AND ")) };
+        let sql = format!("SELECT {FACT_COLUMNS} FROM facts {filter} {FACT_ORDER}");
+        FactSelect { sql, args, number, limit: query.limit.unwrap_or(usize::MAX) }
+    }
+
+    /// Visits the facts it selects in `tx`, through `statement` (its SQL, prepared), as
+    /// [`Store::visit_facts`].
+    fn visit(&self, tx: &mut Transaction<'_>, statement: &Statement, visit: &mut dyn FnMut(Fact) -> bool) -> Result<()> {
+        let mut rows = tx.query_raw(statement, self.args.iter().map(|a| a as &dyn ToSql)).ctx("query facts")?;
+        let mut n = 0;
+        while let Some(r) = rows.next().ctx("query facts")? {
+            let fact = fact_row(&r)?.into_fact()?;
+            if let (Some(want), Object::Number(got)) = (self.number, &fact.object)
+                && !numbers_equal(want, got)
+            {
+                continue;
+            }
+            n += 1;
+            if !visit(fact) || n >= self.limit {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
 fn document_row(r: &Row) -> Result<Document> {
     let id: String = r.try_get(0).ctx("read document")?;
     let metadata: Option<String> = r.try_get(3).ctx("read document")?;
@@ -401,6 +503,13 @@ impl Store for PostgresStore {
         })
     }
 
+    fn chunks_by_id(&self, ids: &[&str]) -> Result<Vec<Option<Chunk>>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.read(|tx| chunks_by_id_in(tx, ids))
+    }
+
     fn chunks_of(&self, doc_id: &str) -> Result<Vec<Chunk>> {
         self.read(|tx| {
             let rows = tx.query(&format!("{CHUNK_SELECT} WHERE d.id = $1 ORDER BY c.idx"), &[&doc_id]).ctx("read chunks")?;
@@ -409,82 +518,41 @@ impl Store for PostgresStore {
     }
 
     fn visit_facts(&self, query: &FactQuery, visit: &mut dyn FnMut(Fact) -> bool) -> Result<()> {
-        let mut conds: Vec<String> = Vec::new();
-        let mut args: Vec<String> = Vec::new();
-        // Each condition names its arguments as `$?`, numbered here in order.
-        let mut cond = |sql: &str, values: &[&str], conds: &mut Vec<String>| {
-            let mut out = String::new();
-            let mut parts = sql.split("$?");
-            out.push_str(parts.next().unwrap_or_default());
-            for (part, v) in parts.zip(values) {
-                args.push((*v).to_string());
-                out.push_str(&format!("${}", args.len()));
-                out.push_str(part);
-            }
-            conds.push(out);
-        };
-        if let Some(s) = &query.subject {
-            cond("subject = $?", &[s], &mut conds);
-        }
-        if let Some(p) = &query.predicate {
-            cond("predicate = $?", &[p], &mut conds);
-        }
-        if let Some(v) = &query.version {
-            cond("version_norm = $?", &[normalize_version(v)], &mut conds);
-        }
-        if let Some(chunk) = &query.chunk_id {
-            // Stored chunks by (document, index); manual facts by the chunk id they were given.
-            cond(
-                "((doc_seq, chunk_idx) = (SELECT doc_seq, idx FROM chunks WHERE id = $?) OR (manual AND chunk_id = $?)) AND chunk_id = $?",
-                &[chunk, chunk, chunk],
-                &mut conds,
-            );
-        }
-        if let Some(doc) = &query.doc_id {
-            cond(
-                "(doc_seq = (SELECT seq FROM documents WHERE id = $?) OR (doc_seq IS NULL AND doc_id = $?))",
-                &[doc, doc],
-                &mut conds,
-            );
-        }
-        let number = match &query.object {
-            Some(o @ (Object::String(_) | Object::Bool(_))) => {
-                let (kind, text) = object_columns(o);
-                cond(
-                    if kind == 0 { "object_kind = 0 AND object = $?" } else { "object_kind = 2 AND object = $?" },
-                    &[&text],
-                    &mut conds,
-                );
-                None
-            }
-            Some(Object::Number(n)) => {
-                conds.push("object_kind = 1".into());
-                Some(n)
-            }
-            None => None,
-        };
-        let filter = if conds.is_empty() { String::new() } else { format!("WHERE {}", conds.join(" AND ")) };
-        let sql = format!("SELECT {FACT_COLUMNS} FROM facts {filter} {FACT_ORDER}");
-        let limit = query.limit.unwrap_or(usize::MAX);
-        if limit == 0 {
+        let select = FactSelect::of(query);
+        if query.limit == Some(0) {
             return Ok(());
         }
         self.read(|tx| {
-            let mut rows = tx.query_raw(sql.as_str(), args.iter().map(|a| a as &dyn ToSql)).ctx("query facts")?;
-            let mut n = 0;
-            while let Some(r) = rows.next().ctx("query facts")? {
-                let fact = fact_row(&r)?.into_fact()?;
-                if let (Some(want), Object::Number(got)) = (number, &fact.object)
-                    && !numbers_equal(want, got)
-                {
-                    continue;
+            let statement = tx.prepare(&select.sql).ctx("query facts")?;
+            select.visit(tx, &statement, visit)
+        })
+    }
+
+    fn facts_each(&self, queries: &[FactQuery]) -> Result<Vec<Vec<Fact>>> {
+        let selects: Vec<FactSelect<'_>> = queries.iter().map(FactSelect::of).collect();
+        self.read(|tx| {
+            // Queries of one shape (a claim's facts by subject and predicate) share a statement.
+            let mut prepared: HashMap<&str, Statement> = HashMap::new();
+            let mut answers = Vec::with_capacity(selects.len());
+            for select in &selects {
+                let mut out = Vec::new();
+                if select.limit > 0 {
+                    let statement = match prepared.get(select.sql.as_str()) {
+                        Some(s) => s.clone(),
+                        None => {
+                            let s = tx.prepare(&select.sql).ctx("query facts")?;
+                            prepared.insert(&select.sql, s.clone());
+                            s
+                        }
+                    };
+                    select.visit(tx, &statement, &mut |f| {
+                        out.push(f);
+                        true
+                    })?;
                 }
-                n += 1;
-                if !visit(fact) || n >= limit {
-                    break;
-                }
+                answers.push(out);
             }
-            Ok(())
+            Ok(answers)
         })
     }
 
