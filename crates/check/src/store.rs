@@ -51,13 +51,16 @@ fn retrieve_with(
     per_claim: usize,
 ) -> Result<Retrieved, StoreError> {
     let context = question.map(|q| index.terms_of(q)).unwrap_or_default();
-    let mut hits: Vec<(&str, Vec<usize>)> = Vec::new();
-    for text in claims {
-        let own = index.terms_of(text);
-        let mut terms: Vec<(u32, f64)> = own.iter().map(|&t| (t, 1.0)).collect();
-        terms.extend(context.iter().filter(|t| !own.contains(t)).map(|&t| (t, QUESTION_WEIGHT)));
-        hits.push((text, index.best(&terms, per_claim)));
-    }
+    let queries: Vec<Vec<(u32, f64)>> = claims
+        .iter()
+        .map(|text| {
+            let own = index.terms_of(text);
+            let mut terms: Vec<(u32, f64)> = own.iter().map(|&t| (t, 1.0)).collect();
+            terms.extend(context.iter().filter(|t| !own.contains(t)).map(|&t| (t, QUESTION_WEIGHT)));
+            terms
+        })
+        .collect();
+    let hits: Vec<(&str, Vec<usize>)> = claims.iter().copied().zip(index.best_each(&queries, per_claim)).collect();
     let picked: Vec<usize> = hits.iter().flat_map(|(_, h)| h.iter().copied()).collect::<BTreeSet<_>>().into_iter().collect();
     let fetched = index.fetch(&picked)?;
     let at = |p: usize| picked.binary_search(&p).map(|i| &fetched[i].0).ok();

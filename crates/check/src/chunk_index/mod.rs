@@ -155,6 +155,36 @@ impl ChunkIndex {
     }
 }
 
+/// `f` of each item, in order, spread over up to [`MAX_THREADS`] cores when there are enough
+/// items to pay for a thread (each thread takes a contiguous share; results do not depend on
+/// how the items were shared).
+pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let threads = cores.min(MAX_THREADS).min(items.len() / MIN_ITEMS_PER_THREAD).max(1);
+    if threads == 1 {
+        return items.iter().map(f).collect();
+    }
+    let share = items.len().div_ceil(threads);
+    let f = &f;
+    std::thread::scope(|s| {
+        let mut parts = items.chunks(share);
+        let first = parts.next().unwrap_or_default();
+        let others: Vec<_> = parts.map(|part| s.spawn(move || part.iter().map(f).collect::<Vec<R>>())).collect();
+        let mut out: Vec<R> = first.iter().map(f).collect();
+        for other in others {
+            // A panic in `f` is a bug; it reaches the caller as it would without threads.
+            out.extend(other.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        }
+        out
+    })
+}
+
+/// Threads [`parallel_map`] uses at most.
+const MAX_THREADS: usize = 4;
+
+/// Items below which [`parallel_map`] does not start another thread for them.
+const MIN_ITEMS_PER_THREAD: usize = 2;
+
 /// What retrieval needs of a chunk index: the one in memory or the one kept in the store
 /// (they rank alike).
 pub(crate) trait Ranking {
@@ -162,8 +192,8 @@ pub(crate) trait Ranking {
     fn chunk_count(&self) -> usize;
     /// See [`ChunkIndex::query`].
     fn terms_of(&self, text: &str) -> Vec<u32>;
-    /// See [`ChunkIndex::search_weighted`].
-    fn best(&self, terms: &[(u32, f64)], limit: usize) -> Vec<usize>;
+    /// [`ChunkIndex::search_weighted`] of each query, in order (on several cores).
+    fn best_each(&self, queries: &[Vec<(u32, f64)>], limit: usize) -> Vec<Vec<usize>>;
     /// The chunks at `positions`, analysed, in that order.
     fn fetch(&self, positions: &[usize]) -> Result<Vec<(Chunk, Arc<Analysed>)>, StoreError>;
 }
@@ -175,8 +205,8 @@ impl Ranking for ChunkIndex {
     fn terms_of(&self, text: &str) -> Vec<u32> {
         self.query(text)
     }
-    fn best(&self, terms: &[(u32, f64)], limit: usize) -> Vec<usize> {
-        self.search_weighted(terms, limit)
+    fn best_each(&self, queries: &[Vec<(u32, f64)>], limit: usize) -> Vec<Vec<usize>> {
+        parallel_map(queries, |terms| self.search_weighted(terms, limit))
     }
     fn fetch(&self, positions: &[usize]) -> Result<Vec<(Chunk, Arc<Analysed>)>, StoreError> {
         Ok(positions.iter().map(|&at| (self.chunk(at).clone(), self.analysed(at))).collect())
@@ -190,8 +220,8 @@ impl Ranking for Loaded<'_> {
     fn terms_of(&self, text: &str) -> Vec<u32> {
         self.query(text)
     }
-    fn best(&self, terms: &[(u32, f64)], limit: usize) -> Vec<usize> {
-        self.search_weighted(terms, limit)
+    fn best_each(&self, queries: &[Vec<(u32, f64)>], limit: usize) -> Vec<Vec<usize>> {
+        self.search_each(queries, limit)
     }
     fn fetch(&self, positions: &[usize]) -> Result<Vec<(Chunk, Arc<Analysed>)>, StoreError> {
         self.chunks(positions)
@@ -262,6 +292,15 @@ fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parallel_map_keeps_the_order_of_its_items() {
+        for n in [0usize, 1, 3, 4, 5, 9, 40] {
+            let items: Vec<usize> = (0..n).collect();
+            let want: Vec<String> = items.iter().map(|i| format!("{i}:{}", i * i)).collect();
+            assert_eq!(parallel_map(&items, |i| format!("{i}:{}", i * i)), want);
+        }
+    }
     use warrant_store::{DocumentInput, IngestOptions, SqliteStore, ingest};
 
     fn store(docs: &[(&str, &str)]) -> SqliteStore {

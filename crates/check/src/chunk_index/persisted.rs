@@ -234,20 +234,23 @@ impl<'a> Loaded<'a> {
                 *memo.totals.get_or_init(|| (chunks, bm25::average_length(chunks, total)))
             }
         };
+        // The postings the memo did not keep, decoded on several cores.
+        let read: Vec<Option<Vec<u8>>> = values.collect();
+        let mut decoded = super::parallel_map(&read, |value| {
+            let Some(value) = value else { return Ok(None) };
+            let list = decode_postings(value, chunks)?;
+            let impact = BM25.impact_bound(list.iter().map(|p| (p.tf, p.length)), average);
+            Ok(Some(Arc::new(Term { list, impact })))
+        })
+        .into_iter();
+        drop(read);
         let mut terms = FastMap::default();
         let mut postings = Vec::new();
         for (term, kept) in wanted.into_iter().zip(kept) {
             let found = match kept {
                 Some(found) => found,
                 None => {
-                    let found = match values.next().flatten() {
-                        Some(value) => {
-                            let list = decode_postings(&value, chunks)?;
-                            let impact = BM25.impact_bound(list.iter().map(|p| (p.tf, p.length)), average);
-                            Some(Arc::new(Term { list, impact }))
-                        }
-                        None => None,
-                    };
+                    let found: Option<Arc<Term>> = decoded.next().unwrap_or(Ok(None))?;
                     let bytes = term.len() + found.as_ref().map_or(0, |t| t.list.len() * std::mem::size_of::<Posting>());
                     locked(&memo.terms).insert(term.clone(), found.clone(), bytes);
                     found
@@ -272,16 +275,16 @@ impl<'a> Loaded<'a> {
     }
 
     /// As [`ChunkIndex::search_weighted`].
+    #[cfg(test)]
     pub(crate) fn search_weighted(&self, terms: &[(u32, f64)], limit: usize) -> Vec<usize> {
-        let mut lists: Vec<Cursor<'_>> = terms
-            .iter()
-            .map(|&(t, w)| {
-                let term = &self.postings[t as usize];
-                let idf = bm25::idf(self.chunks, term.list.len());
-                Cursor { postings: &term.list, at: 0, average: self.average, w, idf, bound: w * idf * term.impact }
-            })
-            .collect();
-        bm25::best(&mut lists, limit).into_iter().map(|c| c as usize).collect()
+        search(&self.postings, self.chunks, self.average, terms, limit)
+    }
+
+    /// [`Loaded::search_weighted`] of each query, in order, on several cores (the view is
+    /// not shared between threads; the postings are).
+    pub(crate) fn search_each(&self, queries: &[Vec<(u32, f64)>], limit: usize) -> Vec<Vec<usize>> {
+        let (postings, chunks, average) = (&self.postings, self.chunks, self.average);
+        super::parallel_map(queries, |terms| search(postings, chunks, average, terms, limit))
     }
 
     /// The chunks at `positions`, analysed, in that order.
@@ -299,11 +302,15 @@ impl<'a> Loaded<'a> {
             .iter()
             .map(|&p| blocks[&(p / BLOCK)].get(p % BLOCK).map(String::as_str).ok_or_else(|| corrupt("chunk position")))
             .collect::<Result<_, _>>()?;
-        let mut read = ids.iter().zip(&missing).zip(self.view.chunks(&ids)?);
+        let fetched = self.view.chunks(&ids)?;
+        // Analysed on several cores.
+        let analyses = super::parallel_map(&fetched, |c| c.as_ref().map(|c| Arc::new(Analysed::of(&c.text))));
+        let mut read = ids.iter().zip(&missing).zip(fetched.into_iter().zip(analyses));
         for slot in found.iter_mut().filter(|f| f.is_none()) {
-            let Some(((id, &p), c)) = read.next() else { break };
-            let c = c.ok_or_else(|| corrupt(&format!("chunk {id} is indexed but not stored")))?;
-            let analysed = Arc::new(Analysed::of(&c.text));
+            let Some(((id, &p), (c, analysed))) = read.next() else { break };
+            let (Some(c), Some(analysed)) = (c, analysed) else {
+                return Err(corrupt(&format!("chunk {id} is indexed but not stored")));
+            };
             let bytes = c.text.len();
             locked(&self.memo.chunks).insert(p, (c.clone(), Arc::clone(&analysed)), bytes);
             *slot = Some((c, analysed));
@@ -333,6 +340,19 @@ impl<'a> Loaded<'a> {
         }
         Ok(blocks.into_iter().filter_map(|(b, ids)| Some((b, ids?))).collect())
     }
+}
+
+/// The best `limit` chunks for `terms` (term numbers into `postings`, with weights).
+fn search(postings: &[Arc<Term>], chunks: usize, average: f64, terms: &[(u32, f64)], limit: usize) -> Vec<usize> {
+    let mut lists: Vec<Cursor<'_>> = terms
+        .iter()
+        .map(|&(t, w)| {
+            let term = &postings[t as usize];
+            let idf = bm25::idf(chunks, term.list.len());
+            Cursor { postings: &term.list, at: 0, average, w, idf, bound: w * idf * term.impact }
+        })
+        .collect();
+    bm25::best(&mut lists, limit).into_iter().map(|c| c as usize).collect()
 }
 
 fn corrupt(what: &str) -> StoreError {
