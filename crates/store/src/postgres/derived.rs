@@ -4,7 +4,8 @@
 
 use postgres::Transaction;
 use postgres::binary_copy::BinaryCopyInWriter;
-use postgres::types::Type;
+use postgres::fallible_iterator::FallibleIterator;
+use postgres::types::{ToSql, Type};
 
 use super::{PostgresStore, WRITE_LOCK, chunks_by_id_in, generation_of};
 use crate::PersistedView;
@@ -92,11 +93,13 @@ struct View<'a, 'b> {
 impl PersistedView for View<'_, '_> {
     fn values(&self, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>> {
         let mut tx = self.tx.borrow_mut();
-        let rows = tx
-            .query("SELECT key, value FROM derived WHERE name = $1 AND key = ANY($2)", &[&self.name, &keys])
-            .ctx("read derived data")?;
-        let mut found: std::collections::HashMap<Vec<u8>, Vec<u8>> = std::collections::HashMap::with_capacity(rows.len());
-        for r in rows {
+        // Row by row: each value is copied out as it arrives, so the connection's read buffer
+        // stays small instead of holding every row (megabytes of postings) until the last.
+        let params: [&(dyn ToSql + Sync); 2] = [&self.name, &keys];
+        let mut rows =
+            tx.query_raw("SELECT key, value FROM derived WHERE name = $1 AND key = ANY($2)", params).ctx("read derived data")?;
+        let mut found: std::collections::HashMap<Vec<u8>, Vec<u8>> = std::collections::HashMap::with_capacity(keys.len());
+        while let Some(r) = rows.next().ctx("read derived data")? {
             found.insert(r.try_get(0).ctx("read derived data")?, r.try_get(1).ctx("read derived data")?);
         }
         Ok(keys.iter().map(|k| found.remove(k)).collect())
