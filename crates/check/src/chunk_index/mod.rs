@@ -292,6 +292,7 @@ fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use warrant_store::{DocumentInput, IngestOptions, SqliteStore, ingest};
 
     #[test]
     fn parallel_map_keeps_the_order_of_its_items() {
@@ -301,7 +302,6 @@ mod tests {
             assert_eq!(parallel_map(&items, |i| format!("{i}:{}", i * i)), want);
         }
     }
-    use warrant_store::{DocumentInput, IngestOptions, SqliteStore, ingest};
 
     fn store(docs: &[(&str, &str)]) -> SqliteStore {
         let store = SqliteStore::open_in_memory().unwrap();
