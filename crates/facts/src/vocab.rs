@@ -150,7 +150,6 @@ pub struct Vocabulary {
     /// first used (the built-in vocabulary's; another's when built, to report its errors),
     /// once for every clone.
     sentence_set: Arc<OnceLock<RegexSet>>,
-    sentence_sources: Arc<[String]>,
     /// For each pattern of `sentence_set`: (entry index, pattern index).
     sentence_owner: Vec<(usize, usize)>,
 }
@@ -288,11 +287,7 @@ impl Vocabulary {
         for (id, e) in entries {
             out.push(compile_entry(&id, e, checks)?);
         }
-        let vocabulary = Self::unchecked(out)?;
-        if checks != Checks::Trusted {
-            vocabulary.compile_sentence_set()?;
-        }
-        Ok(vocabulary)
+        if checks == Checks::Trusted { Self::unchecked(out) } else { Self::new(out) }
     }
 
     /// Builds a vocabulary from compiled entries (ids must be unique; the patterns must
@@ -308,9 +303,10 @@ impl Vocabulary {
         if let Some(set) = self.sentence_set.get() {
             return Ok(set);
         }
-        let set = RegexSetBuilder::new(self.sentence_sources.iter())
+        let sources = self.sentence_owner.iter().map(|&(i, j)| self.entries[i].patterns[j].as_str());
+        let set = RegexSetBuilder::new(sources)
             .case_insensitive(true)
-            .size_limit(REGEX_SIZE_LIMIT * self.sentence_sources.len().max(1))
+            .size_limit(REGEX_SIZE_LIMIT * self.sentence_owner.len().max(1))
             .build()
             .map_err(|e| verr("/", format!("patterns do not compile together: {}", regex_message(&e))))?;
         Ok(self.sentence_set.get_or_init(|| set))
@@ -324,15 +320,8 @@ impl Vocabulary {
                 return Err(verr(format!("/{}", pointer_token(&e.id)), "duplicate predicate id"));
             }
         }
-        let mut sources = Vec::new();
-        let mut sentence_owner = Vec::new();
-        for (i, e) in entries.iter().enumerate() {
-            for (j, p) in e.patterns.iter().enumerate() {
-                sources.push(p.as_str().to_string());
-                sentence_owner.push((i, j));
-            }
-        }
-        Ok(Self { entries, index, sentence_set: Arc::new(OnceLock::new()), sentence_sources: sources.into(), sentence_owner })
+        let sentence_owner = entries.iter().enumerate().flat_map(|(i, e)| (0..e.patterns.len()).map(move |j| (i, j))).collect();
+        Ok(Self { entries, index, sentence_set: Arc::new(OnceLock::new()), sentence_owner })
     }
 
     /// These entries followed by `file`'s: an entry with an existing id replaces it in place,
