@@ -97,6 +97,7 @@ pub struct Answerer<'s> {
     vocab: Vocabulary,
     rules: RuleLibrary,
     planner: crate::planner::Planner,
+    matcher: crate::matcher::Matcher,
     opts: AskOptions,
 }
 
@@ -116,7 +117,7 @@ impl<'s> Answerer<'s> {
     /// An answerer with the given vocabulary, rules and limits.
     pub fn with(store: &'s dyn Store, vocab: Vocabulary, rules: RuleLibrary, opts: AskOptions) -> Self {
         let planner = crate::planner::Planner::builtin(&vocab);
-        Self { store, vocab, rules, planner, opts }
+        Self { store, vocab, rules, planner, matcher: crate::matcher::Matcher::new(), opts }
     }
 
     /// The vocabulary.
@@ -134,12 +135,40 @@ impl<'s> Answerer<'s> {
         self.planner.plan(question, self.store, &self.vocab, &self.rules)
     }
 
-    /// Plans and answers a question.
+    /// Plans and answers a question. When the templates and rules find no answer, the
+    /// question is matched to the stored fact that explains all its words (see `matcher`).
     pub fn ask(&self, question: &str) -> Result<Answer, StoreError> {
         let plan = self.plan(question)?;
-        let mut answer = self.answer(&plan)?;
+        self.answer_question(question, &plan)
+    }
+
+    /// Answers a question by the plan made of it (its version possibly overridden); when that
+    /// plan finds no answer, by the stored fact that explains all the question's words.
+    pub fn answer_question(&self, question: &str, plan: &QueryPlan) -> Result<Answer, StoreError> {
+        let mut answer = self.answer(plan)?;
         if plan.predicates.is_none() && plan.goal.is_none() {
             answer.diagnostics.insert(0, "no question template or predicate pattern matches the question".into());
+        }
+        if answer.verdict != Verdict::Unsupported || plan.params.is_some() {
+            return Ok(answer);
+        }
+        let (_, body) = self.planner.version_and_body(question);
+        match self.matcher.match_question(&body, plan.version.as_deref(), self.store, &self.vocab)? {
+            Ok(m) => {
+                let matched = QueryPlan {
+                    version: plan.version.clone(),
+                    subjects: m.goal.constant_subject().map(|s| vec![s.to_string()]),
+                    predicates: Some(vec![m.goal.predicate.clone()]),
+                    goal: Some(m.goal),
+                    ..QueryPlan::default()
+                };
+                let second = self.answer(&matched)?;
+                if second.verdict != Verdict::Unsupported {
+                    return Ok(second);
+                }
+                answer.diagnostics.extend(second.diagnostics);
+            }
+            Err(r) => answer.diagnostics.push(format!("matcher: {}", r.reason)),
         }
         Ok(answer)
     }
@@ -673,8 +702,12 @@ impl<'a, 's> Cx<'a, 's> {
         let wanted = constant(sig, "object").cloned().unwrap_or(Value::Null);
         if let (Some(t), Some(s)) = (object_type.filter(|t| *t != ArgType::Entity), goal.constant_subject()) {
             let want = Object::from_json(&wanted).map(|o| norm_value(&o, Some(t)));
-            let mut facts =
-                self.matches(&Signature::new().with("subject", s.to_string()).with("predicate", goal.predicate.clone()), false)?;
+            // The goal's qualifiers (a condition such as "Pro plan") narrow the facts read.
+            let mut pattern = Signature::new().with("subject", s.to_string()).with("predicate", goal.predicate.clone());
+            for (k, r) in sig.roles().filter(|(k, _)| !matches!(*k, "subject" | "predicate" | "object" | "version")) {
+                pattern.set(k.to_string(), r.clone());
+            }
+            let mut facts = self.matches(&pattern, false)?;
             self.rank(&mut facts, false)?;
             let vocab = &self.a.vocab;
             let equal = facts.iter().find(|f| Some(fact_value(f, vocab)) == want).cloned();

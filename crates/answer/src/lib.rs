@@ -57,6 +57,7 @@ mod contract;
 mod engine;
 mod eval;
 mod llm_plan;
+mod matcher;
 mod plan;
 mod planner;
 mod rules;

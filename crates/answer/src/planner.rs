@@ -90,7 +90,7 @@ impl Planner {
                 r"(?i)\b(?:in|for|of)\s+(?:the\s+)?(?:release|rel\.)\s+(v?\d+(?:\.\d+)*)\b",
                 // Case matters here: the family is a capitalised name ("Lumen 4.3").
                 r"\b(?:in|for|of)\s+(?:the\s+)?[A-Z][A-Za-z-]*\s+(v?\d+(?:\.\d+)+)\b",
-                r"(?i)\b(?:in|for|of)\s+the\s+((?:19|20)\d{2})\s+[a-z]+(?:\s+[a-z]+)?\b",
+                r"(?i)\b(?:in|for|of|according\s+to)\s+the\s+((?:19|20)\d{2})\s+[a-z]+(?:\s+[a-z]+)?\b",
             ]
             .iter()
             .map(|re| Regex::new(re).unwrap_or_else(|e| panic!("planner pattern {re}: {e}")))
@@ -114,19 +114,8 @@ impl Planner {
         let mut plan = QueryPlan::default();
         let q = question.trim();
         // 1. version
-        let version = self
-            .version_a
-            .captures(q)
-            .or_else(|| self.version_b.captures(q))
-            .or_else(|| self.named_versions.iter().find_map(|re| re.captures(q)));
-        let mut body = q.to_string();
-        if let Some(c) = &version {
-            plan.version = c.get(1).map(|m| m.as_str().to_string());
-            if let Some(m) = c.get(0) {
-                body = format!("{} {}", &q[..m.start()], &q[m.end()..]);
-            }
-        }
-        let body = tidy(&body);
+        let (version, body) = self.version_and_body(q);
+        plan.version = version;
         // 2. rules
         let mut rule_preds: Vec<String> = Vec::new();
         let mut params = std::collections::BTreeMap::new();
@@ -226,6 +215,20 @@ impl Planner {
             plan.params = Some(params);
         }
         Ok(plan)
+    }
+
+    /// The version a question names and the question without that phrase, tidied.
+    pub(crate) fn version_and_body(&self, question: &str) -> (Option<String>, String) {
+        let q = question.trim();
+        let found = self
+            .version_a
+            .captures(q)
+            .or_else(|| self.version_b.captures(q))
+            .or_else(|| self.named_versions.iter().find_map(|re| re.captures(q)));
+        match found.as_ref().and_then(|c| Some((c.get(0)?, c.get(1)?))) {
+            Some((all, v)) => (Some(v.as_str().to_string()), tidy(&format!("{} {}", &q[..all.start()], &q[all.end()..]))),
+            None => (None, tidy(q)),
+        }
     }
 
     /// Canonicalised n-grams naming stored entities (longest first at each position).

@@ -57,6 +57,7 @@ fn ingest_facts_and_search_on_exp3() {
     assert_eq!(
         summary,
         json!({"documents": 2, "chunks": 2, "facts": 4, "rejected_facts": 0, "rejected_by_reason": {},
+               "facts_by_layer": {"vocabulary": {"kept": 4, "rejected": 0}},
                "unchanged_documents": 0, "manual_facts": 0})
     );
     // Re-ingesting identical content is a no-op.
@@ -182,7 +183,16 @@ fn vocabulary_files_add_predicates() {
     let store = d.join("kb");
     let s =
         stdout_json(warrant().args(["ingest", "--format", "json", "--vocab"]).arg(&toml).arg("--store").arg(&store).arg(&doc));
-    assert_eq!(s["facts"], 1);
+    // One fact from the file's pattern; the attribute layer reads the other sentence as a
+    // negated status under a condition.
+    assert_eq!(s["facts"], 2);
+    assert_eq!(s["facts_by_layer"], json!({"attribute": {"kept": 1, "rejected": 0}, "vocabulary": {"kept": 1, "rejected": 0}}));
+    let out = ok(warrant().args(["facts", "--predicate", "has_status", "--store"]).arg(&store));
+    let f = &jsonl(&out)[0];
+    assert_eq!(
+        (f["subject"].as_str(), f["object"].as_str(), f["polarity"].as_str(), f["qualifiers"]["condition"].as_str()),
+        (Some("guest"), Some("allowed"), Some("negate"), Some("export"))
+    );
     let out = ok(warrant().args(["facts", "--predicate", "grants", "--store"]).arg(&store));
     let f = &jsonl(&out)[0];
     assert_eq!((f["subject"].as_str(), f["object"].as_str()), (Some("admin_role"), Some("user_management")));

@@ -14,6 +14,7 @@
 //! `expires_after(session_token, "30 minutes")` with condition `idle`. The span covers the
 //! matched main clause only, so a negation inside the condition does not flip the polarity.
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -143,15 +144,52 @@ pub struct Extraction {
     pub rejected: RejectionCounts,
     /// Why a model-backed extractor fell back to the pattern extractor for this chunk.
     pub degraded: Option<String>,
+    /// Facts kept and candidates rejected by each extraction layer (`vocabulary`,
+    /// `attribute`, `model`), in name order.
+    pub layers: BTreeMap<String, LayerCount>,
+}
+
+/// What one extraction layer produced: facts kept and candidates rejected.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct LayerCount {
+    /// Facts that passed validation.
+    pub kept: u64,
+    /// Candidates validation dropped.
+    pub rejected: u64,
+}
+
+impl Extraction {
+    /// Counts one validated (`kept`) or dropped candidate of a layer.
+    pub fn count(&mut self, layer: &str, kept: bool) {
+        let c = self.layers.entry(layer.to_string()).or_default();
+        if kept {
+            c.kept += 1;
+        } else {
+            c.rejected += 1;
+        }
+    }
 }
 
 /// Runs the pattern extractor over a chunk and validates every candidate (§5.3).
 pub fn extract_facts(vocab: &Vocabulary, chunk: &ChunkContext<'_>) -> Extraction {
     let mut out = Extraction::default();
-    for c in extract_candidates(chunk.text, vocab) {
+    let vocabulary = extract_candidates(chunk.text, vocab);
+    // The attribute layer reads what no vocabulary pattern did.
+    let taken: Vec<Span> = vocabulary.iter().map(|c| Span::new(c.span.0.max(0) as usize, c.span.1.max(0) as usize)).collect();
+    let attribute = crate::attribute::attribute_candidates(chunk.text, &taken);
+    let mut candidates: Vec<(&str, Candidate)> =
+        vocabulary.into_iter().map(|c| ("vocabulary", c)).chain(attribute.into_iter().map(|c| ("attribute", c))).collect();
+    candidates.sort_by_key(|(_, c)| c.span);
+    for (layer, c) in candidates {
         match validate_candidate(c, vocab, chunk) {
-            Ok(f) => out.facts.push(f),
-            Err(r) => out.rejected.add(r.code),
+            Ok(f) => {
+                out.facts.push(f);
+                out.count(layer, true);
+            }
+            Err(r) => {
+                out.rejected.add(r.code);
+                out.count(layer, false);
+            }
         }
     }
     out

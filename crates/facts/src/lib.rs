@@ -30,6 +30,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod attribute;
 mod canonical;
 mod consistency;
 mod diag;
@@ -40,10 +41,11 @@ mod validate;
 mod value;
 mod vocab;
 
+pub use attribute::{ATTRIBUTE_PREFIX, attribute_candidates, attribute_name};
 pub use canonical::{canonical_entity, entity_match_key, normalize_version};
 pub use consistency::{Consistency, FactExtractor, PatternExtractor, normalized_key};
 pub use diag::{one_line, pointer_token};
-pub use extract::{Extraction, extract_candidates, extract_facts, split_sentences};
+pub use extract::{Extraction, LayerCount, extract_candidates, extract_facts, split_sentences};
 pub use fact::{Fact, FactError, Object, Polarity, Qualifiers, Source, Span};
 pub use fact::{confidence_json, numbers_equal};
 pub use signature::{Bindings, Signature, Workpad, match_pattern};

@@ -368,7 +368,7 @@ pub fn check_span(chunk: &str, span: Span, subject: &str, object: &Object, polar
     if let Some(m) = missing {
         return Err(reject(RejectionCode::ObjectNotInSpan, format!("\"{m}\" of the object does not occur in \"{snippet}\"")));
     }
-    let negated = has_negation_cue(snippet);
+    let negated = has_negation_cue(&without_bounds(snippet));
     if negated != (polarity == Polarity::Negate) {
         let why = if negated {
             "the span has a negation cue but polarity is affirm"
@@ -378,6 +378,23 @@ pub fn check_span(chunk: &str, span: Span, subject: &str, object: &Object, polar
         return Err(reject(RejectionCode::PolarityMismatch, why));
     }
     Ok(())
+}
+
+/// The snippet with bound phrases ("must not exceed", "no more than", "no later than")
+/// rewritten as "at most": they state a limit, not a negation (project rule, issue 21).
+fn without_bounds(snippet: &str) -> std::borrow::Cow<'_, str> {
+    const BOUNDS: [&str; 4] = ["exceed", "more than", "later than", "longer than"];
+    let lower = snippet.to_lowercase();
+    if !BOUNDS.iter().any(|b| lower.contains(b)) || lower.len() != snippet.len() {
+        return std::borrow::Cow::Borrowed(snippet);
+    }
+    let mut out = lower;
+    for neg in ["not to ", "not ", "no ", "never "] {
+        for b in BOUNDS {
+            out = out.replace(&format!("{neg}{b}"), "at most");
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// §6's loose form: lower-case, every char other than `[a-z0-9\s]` → space, spaces collapsed,
@@ -521,6 +538,10 @@ mod tests {
         assert!(ok("Tokens notably expire", "tokens", o("x"), Polarity::Affirm).is_ok(), "word-bounded cues");
         assert_eq!(ok("Tokens expire", "tokens", o("x"), Polarity::Negate).unwrap_err().code, RejectionCode::PolarityMismatch);
         assert!(has_negation_cue("works without it") && has_negation_cue("It CANNOT") && !has_negation_cue("nobody knows"));
+        // A bound is not a negation; a negation beside one still is.
+        assert!(ok("Payloads must not exceed 256 KB", "payload", o("256 KB"), Polarity::Affirm).is_ok());
+        assert!(ok("Claims are paid no later than 30 days", "claim", o("30 days"), Polarity::Affirm).is_ok());
+        assert!(ok("Payloads are not stored or more than 5 KB", "payload", o("5 KB"), Polarity::Negate).is_ok());
     }
 
     #[test]

@@ -235,6 +235,16 @@ impl<'de> Deserialize<'de> for OrderedEntries {
     }
 }
 
+/// The entry every `attr.<name>` predicate of the attribute layer shares.
+static ATTRIBUTE_ENTRY: LazyLock<PredicateEntry> = LazyLock::new(|| PredicateEntry {
+    id: "attr".into(),
+    arg_types: [ArgType::Entity, ArgType::Value],
+    group: Some("attributes".into()),
+    cardinality: Cardinality::Functional,
+    patterns: Vec::new(),
+    question_patterns: Vec::new(),
+});
+
 static BUILTIN: LazyLock<Vocabulary> = LazyLock::new(|| {
     // The embedded file is checked by a test (`the_builtin_vocabulary_passes_the_checks_of_a_file`):
     // its patterns are compiled on first use, as most checks use few of them.
@@ -343,13 +353,18 @@ impl Vocabulary {
     }
 
     /// The entry of a predicate id.
+    /// An entry of the vocabulary; for an `attr.<name>` id it does not define, the attribute
+    /// layer's shared entry (entity subject, free value, functional).
     pub fn get(&self, id: &str) -> Option<&PredicateEntry> {
-        self.index.get(id).map(|&i| &self.entries[i])
+        match self.index.get(id) {
+            Some(&i) => Some(&self.entries[i]),
+            None => crate::attribute::attribute_name(id).map(|_| &*ATTRIBUTE_ENTRY),
+        }
     }
 
-    /// True when the predicate is in the vocabulary.
+    /// True when the predicate is in the vocabulary (every `attr.<name>` id is).
     pub fn contains(&self, id: &str) -> bool {
-        self.index.contains_key(id)
+        self.get(id).is_some()
     }
 
     /// A predicate's cardinality: its entry's, or D25's default for ids outside the vocabulary.

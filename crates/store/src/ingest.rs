@@ -17,8 +17,8 @@ use std::sync::Arc;
 use warrant_text::hash::hex;
 
 use warrant_facts::{
-    ChunkContext, Consistency, Fact, FactExtractor, RejectionCounts, ValidatedFact, Vocabulary, entity_match_key, extract_facts,
-    normalized_key,
+    ChunkContext, Consistency, Fact, FactExtractor, LayerCount, RejectionCounts, ValidatedFact, Vocabulary, entity_match_key,
+    extract_facts, normalized_key,
 };
 
 use crate::Store;
@@ -79,6 +79,8 @@ pub struct PreparedDocument {
     pub facts: Vec<(usize, ValidatedFact)>,
     /// Candidates dropped by validation, by code.
     pub rejected: RejectionCounts,
+    /// Facts kept and candidates dropped by each extraction layer.
+    pub layers: BTreeMap<String, LayerCount>,
     /// The entities the facts mention, with their match keys ([`entity_match_key`]), computed
     /// here so the (single) writer does not have to.
     pub entity_keys: BTreeMap<String, String>,
@@ -109,7 +111,7 @@ pub fn sha256_hex(text: &str) -> String {
 pub fn ingest_key(doc: &DocumentInput, text_sha256: &str, opts: &IngestOptions) -> String {
     let mut h = Sha256::new();
     let mut parts = serde_json::json!([
-        1, // key format
+        2, // key format (2: the attribute layer)
         text_sha256,
         doc.version,
         doc.title,
@@ -133,6 +135,7 @@ pub fn prepare(doc: &DocumentInput, opts: &IngestOptions) -> PreparedDocument {
     let chunks = chunk_text(&doc.text, opts.max_chunk_chars);
     let mut facts = Vec::new();
     let mut rejected = RejectionCounts::default();
+    let mut layers = BTreeMap::new();
     let mut degraded = Vec::new();
     if opts.extract {
         for c in &chunks {
@@ -146,6 +149,7 @@ pub fn prepare(doc: &DocumentInput, opts: &IngestOptions) -> PreparedDocument {
                 degraded.push(format!("{cid}: {reason}"));
             }
             rejected.merge(&out.rejected);
+            merge_layers(&mut layers, &out.layers);
             facts.extend(out.facts.into_iter().map(|f| (c.index, f)));
         }
     }
@@ -169,8 +173,21 @@ pub fn prepare(doc: &DocumentInput, opts: &IngestOptions) -> PreparedDocument {
         chunks,
         facts,
         rejected,
+        layers,
         entity_keys,
         degraded,
+    }
+}
+
+/// What one prepared document adds to the summary: chunks, facts, rejections by code, degraded
+/// chunks and counts by extraction layer.
+type DocumentCounts = (u64, u64, RejectionCounts, Vec<String>, BTreeMap<String, LayerCount>);
+
+fn merge_layers(into: &mut BTreeMap<String, LayerCount>, from: &BTreeMap<String, LayerCount>) {
+    for (layer, c) in from {
+        let t = into.entry(layer.clone()).or_default();
+        t.kept += c.kept;
+        t.rejected += c.rejected;
     }
 }
 
@@ -231,6 +248,11 @@ pub struct IngestSummary {
     /// Those, by rejection code.
     #[cfg_attr(feature = "openapi", schema(value_type = std::collections::BTreeMap<String, u64>))]
     pub rejected_by_reason: RejectionCounts,
+    /// Facts kept and candidates dropped by each extraction layer (`vocabulary`: the
+    /// vocabulary's sentence patterns; `attribute`: the attribute layer; `model`: an LLM
+    /// extractor), in name order.
+    #[cfg_attr(feature = "openapi", schema(value_type = std::collections::BTreeMap<String, std::collections::BTreeMap<String, u64>>))]
+    pub facts_by_layer: BTreeMap<String, LayerCount>,
     /// Documents identical to what the store holds (not rewritten).
     pub unchanged_documents: u64,
     /// Manual facts loaded.
@@ -273,11 +295,11 @@ pub fn ingest(
     let total = todo.len();
     let progress = RefCell::new(progress);
     // What each document contributes, recorded as it is handed to the store.
-    let mut counts: Vec<(u64, u64, RejectionCounts, Vec<String>)> = Vec::with_capacity(total);
+    let mut counts: Vec<DocumentCounts> = Vec::with_capacity(total);
     let report = prepare_streaming(&todo, opts, |documents| {
         let mut bytes = 0u64;
         let mut in_order = documents.inspect(|p| {
-            counts.push((p.chunks.len() as u64, p.facts.len() as u64, p.rejected.clone(), p.degraded.clone()));
+            counts.push((p.chunks.len() as u64, p.facts.len() as u64, p.rejected.clone(), p.degraded.clone(), p.layers.clone()));
             bytes += p.text.len() as u64;
             (progress.borrow_mut())(Progress::Prepared { done: counts.len(), total, bytes });
         });
@@ -289,7 +311,8 @@ pub fn ingest(
         ..IngestSummary::default()
     };
     for &i in &report.written {
-        let (chunks, facts, rejected, degraded) = &counts[i];
+        let (chunks, facts, rejected, degraded, layers) = &counts[i];
+        merge_layers(&mut summary.facts_by_layer, layers);
         summary.degraded.extend(degraded.iter().cloned());
         summary.documents += 1;
         summary.chunks += chunks;

@@ -192,8 +192,10 @@ impl Asker<'_> {
         if let Some(v) = &self.version {
             plan.version = Some(v.clone());
         }
-        let mut answer = self.answerer.answer(&plan).map_err(|e| Error::store(e, None))?;
-        if self.supplied.is_none() && plan.predicates.is_none() && plan.goal.is_none() {
+        let planned = self.supplied.is_none() && self.model_plan.is_none();
+        let mut answer = if planned { self.answerer.answer_question(&self.question, &plan) } else { self.answerer.answer(&plan) }
+            .map_err(|e| Error::store(e, None))?;
+        if self.supplied.is_none() && !planned && plan.predicates.is_none() && plan.goal.is_none() {
             answer.diagnostics.insert(0, "no question template or predicate pattern matches the question".into());
         }
         if let Some((_, source)) = &self.model_plan {

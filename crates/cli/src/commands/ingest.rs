@@ -119,6 +119,11 @@ fn print_summary(out: &mut Out, s: &IngestSummary, skipped: usize, store: &str) 
         plural(s.facts, "fact", "facts"),
         s.unchanged_documents
     )?;
+    if !s.facts_by_layer.is_empty() {
+        let layers: Vec<String> =
+            s.facts_by_layer.iter().map(|(layer, c)| format!("{layer} {} kept, {} rejected", c.kept, c.rejected)).collect();
+        outln!(out, "  facts by layer: {}", layers.join("; "))?;
+    }
     if s.rejected_facts > 0 {
         let reasons: Vec<String> = s.rejected_by_reason.iter().map(|(code, n)| format!("{code} {n}")).collect();
         outln!(out, "  rejected {}: {}", plural(s.rejected_facts, "candidate fact", "candidate facts"), reasons.join(", "))?;

@@ -73,8 +73,14 @@ impl FactExtractor for LlmFactExtractor {
                 let mut x = Extraction::default();
                 for raw in &out.value {
                     match parse_candidate(raw).and_then(|c| validate_candidate(c, vocab, chunk)) {
-                        Ok(f) => x.facts.push(f),
-                        Err(r) => x.rejected.add(r.code),
+                        Ok(f) => {
+                            x.facts.push(f);
+                            x.count("model", true);
+                        }
+                        Err(r) => {
+                            x.rejected.add(r.code);
+                            x.count("model", false);
+                        }
                     }
                 }
                 x
