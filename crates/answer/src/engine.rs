@@ -132,7 +132,16 @@ impl<'s> Answerer<'s> {
 
     /// Plans a natural-language question (§8.3).
     pub fn plan(&self, question: &str) -> Result<QueryPlan, StoreError> {
-        self.planner.plan(question, self.store, &self.vocab, &self.rules)
+        match self.matcher.relative_version(question, self.store)? {
+            Some((body, version)) => {
+                let mut plan = self.planner.plan(&body, self.store, &self.vocab, &self.rules)?;
+                if let Some((v, _)) = version {
+                    plan.version = Some(v);
+                }
+                Ok(plan)
+            }
+            None => self.planner.plan(question, self.store, &self.vocab, &self.rules),
+        }
     }
 
     /// Plans and answers a question. When the templates and rules find no answer, the
@@ -145,7 +154,24 @@ impl<'s> Answerer<'s> {
     /// Answers a question by the plan made of it (its version possibly overridden); when that
     /// plan finds no answer, by the stored fact that explains all the question's words.
     pub fn answer_question(&self, question: &str, plan: &QueryPlan) -> Result<Answer, StoreError> {
+        let relative = self.matcher.relative_version(question, self.store)?;
+        let question = match &relative {
+            Some((_, None)) if plan.version.is_none() => {
+                return Ok(Answer::unsupported(
+                    plan.to_json(),
+                    vec!["the question names a version by what it did, and no single version's documents state that".into()],
+                ));
+            }
+            Some((body, _)) => body.as_str(),
+            None => question,
+        };
+        // The fact that identified the version ("… that enabled OAuth device flow") is part of
+        // the answer's evidence.
+        let version_fact = relative.as_ref().and_then(|(_, v)| v.as_ref()).map(|(_, f)| f);
         let mut answer = self.answer(plan)?;
+        if let (Verdict::Supported, Some(f)) = (answer.verdict, version_fact) {
+            add_bridge(&mut answer, f, self.opts.limit_chunks);
+        }
         if plan.predicates.is_none() && plan.goal.is_none() {
             answer.diagnostics.insert(0, "no question template or predicate pattern matches the question".into());
         }
@@ -159,10 +185,16 @@ impl<'s> Answerer<'s> {
                     version: plan.version.clone(),
                     subjects: m.goal.constant_subject().map(|s| vec![s.to_string()]),
                     predicates: Some(vec![m.goal.predicate.clone()]),
-                    goal: Some(m.goal),
+                    goal: Some(m.goal.clone()),
                     ..QueryPlan::default()
                 };
-                let second = self.answer(&matched)?;
+                let mut second = self.answer(&matched)?;
+                if let (Verdict::Supported, Some(bridge)) = (second.verdict, &m.bridge) {
+                    add_bridge(&mut second, bridge, self.opts.limit_chunks);
+                }
+                if let (Verdict::Supported, Some(f)) = (second.verdict, version_fact) {
+                    add_bridge(&mut second, f, self.opts.limit_chunks);
+                }
                 if second.verdict != Verdict::Unsupported {
                     return Ok(second);
                 }
@@ -185,6 +217,29 @@ impl<'s> Answerer<'s> {
     pub fn knows_predicate(&self, predicate: &str) -> bool {
         self.vocab.contains(predicate) || self.rules.concludes(predicate)
     }
+}
+
+/// Puts the fact that linked the question to the answer's subject ("the paging tool" is
+/// Beacon) into a supported answer: a premise first in the chain, cited by the conclusion, its
+/// chunk first in `chunksUsed`, its confidence bounding the conclusion's score.
+fn add_bridge(answer: &mut Answer, bridge: &Fact, limit_chunks: usize) {
+    if answer.fact_chain.iter().any(|e| e.fact_id == bridge.id) {
+        return;
+    }
+    answer.fact_chain.insert(0, ChainEntry { fact_id: bridge.id.clone(), role: ChainRole::Premise, fact: bridge.to_json(true) });
+    answer.support_scores.insert(bridge.id.clone(), warrant_facts::confidence_json(bridge.confidence));
+    if let Some(c) = answer.fact_chain.iter_mut().find(|e| e.role == ChainRole::Conclusion) {
+        if let Some(Value::Array(from)) = c.fact.get_mut("from") {
+            from.insert(0, Value::String(bridge.id.clone()));
+        }
+        let score = answer.support_scores.get(&c.fact_id).and_then(Value::as_f64).unwrap_or(1.0).min(bridge.confidence);
+        answer.support_scores.insert(c.fact_id.clone(), warrant_facts::confidence_json(score));
+    }
+    if !answer.chunks_used.contains(&bridge.source.chunk_id) {
+        answer.chunks_used.insert(0, bridge.source.chunk_id.clone());
+        answer.chunks_used.truncate(limit_chunks.max(1));
+    }
+    answer.diagnostics.push(format!("linked by {}({}) of {}", bridge.predicate, bridge.subject, bridge.source.chunk_id));
 }
 
 /// The state of one answer.

@@ -50,6 +50,8 @@ enum Expect {
 #[derive(Debug, Clone)]
 pub(crate) struct Matched {
     pub goal: Goal,
+    /// The fact that names what the goal is about, when the question needed two.
+    pub bridge: Option<Fact>,
 }
 
 /// Why nothing matched, with the nearest facts.
@@ -66,15 +68,61 @@ const FACTS_PER_CHUNK: usize = 64;
 #[derive(Debug, Clone)]
 pub(crate) struct Matcher {
     opener: Regex,
+    relative: Regex,
 }
 
 impl Matcher {
     pub(crate) fn new() -> Self {
         let opener = Regex::new(
-            r"(?i)^\s*(?:(?P<why>why)\b|(?:after\s+)?how\s+(?P<dur>long|often|quickly|soon)\b|(?:after\s+)?how\s+(?P<amount>many|much)\b|(?P<when>when)\b|(?P<who>who|whom|which\s+(?:team|group|department|person|tool))\b|(?P<yes>is|are|does|do|can|must|may|will)\b|(?P<what>what|which)\b)",
+            r"(?i)^\s*(?:(?P<why>why)\b|(?:after\s+)?how\s+(?P<dur>long|often|quickly|soon)\b|(?:after\s+)?how\s+(?P<amount>many|much)\b|(?P<when>when)\b|(?P<who>who|whom|which\s+(?:team|group|department|person|tool))\b|how\s+(?P<how>must|should|is|are|do|does)\b|(?P<yes>is|are|does|do|can|must|may|will)\b|(?P<what>what|which)\b)",
         )
         .unwrap_or_else(|e| panic!("matcher opener: {e}"));
-        Self { opener }
+        let relative = Regex::new(
+            r"(?i)\s*\b(?:in|for|of|from)\s+the\s+(?:[a-z][\w-]*\s+){0,2}(?:release|version|edition)\s+(?:that|which)\s+(?P<clause>[^?]+?)\s*(?:\?|$)",
+        )
+        .unwrap_or_else(|e| panic!("matcher relative version: {e}"));
+        Self { opener, relative }
+    }
+
+    /// A version named by what it did ("in the Lumen release that enabled OAuth device
+    /// flow"): the question without that phrase, and the version whose documents state the
+    /// clause with the first fact stating it (`None` when no single version does). `None` when
+    /// the question names none.
+    pub(crate) fn relative_version(
+        &self,
+        question: &str,
+        store: &dyn Store,
+    ) -> Result<Option<(String, Option<(String, Fact)>)>, StoreError> {
+        let Some(c) = self.relative.captures(question) else { return Ok(None) };
+        let (Some(all), Some(clause)) = (c.get(0), c.name("clause")) else { return Ok(None) };
+        let body = format!("{}{}?", &question[..all.start()], &question[all.end()..]);
+        let keys = content_keys(clause.as_str());
+        if keys.is_empty() {
+            return Ok(Some((body, None)));
+        }
+        let mut pool = Pool { store, version: None, titles: HashMap::new(), facts: Vec::new() };
+        pool.add_search(&asked_words(clause.as_str()).join(" "))?;
+        // The clause's verb ("introduced") may be no fact's word: then the rest must be.
+        for wanted in [&keys[..], &keys[1..]] {
+            if wanted.is_empty() {
+                break;
+            }
+            let mut versions: Vec<(String, Fact)> = Vec::new();
+            for c in &pool.facts {
+                let Some(v) = c.fact.version() else { continue };
+                if wanted.iter().all(|q| c.words.explains(q, pool.title(&c.fact)))
+                    && !versions.iter().any(|(x, _)| versions_equal(x, &v))
+                {
+                    versions.push((v, c.fact.clone()));
+                }
+            }
+            match versions.len() {
+                0 => continue,
+                1 => return Ok(Some((body, versions.pop()))),
+                _ => return Ok(Some((body, None))),
+            }
+        }
+        Ok(Some((body, None)))
     }
 
     /// Matches a question body (version phrase and final `?` removed) against the store.
@@ -108,71 +156,172 @@ impl Matcher {
         if asked.is_empty() {
             return refuse("the question names nothing to look up".into());
         }
-        // Candidates: the facts of the chunks the question's words find.
-        let hits = store.search(&asked_words(rest).join(" "), CHUNKS)?;
+        let mut pool = Pool { store, version, titles: HashMap::new(), facts: Vec::new() };
+        pool.add_search(&asked_words(rest).join(" "))?;
+        let single = |pool: &Pool<'_>, asked: &[String], skip: Option<usize>| -> (Option<usize>, Vec<(usize, f64, usize)>) {
+            let mut best: Option<(f64, usize)> = None;
+            let mut nearest = Vec::new();
+            for (i, c) in pool.facts.iter().enumerate() {
+                if Some(i) == skip {
+                    continue;
+                }
+                let title = pool.title(&c.fact);
+                let missing = asked.iter().filter(|q| !c.words.explains(q, title)).count();
+                let own = c.words.own();
+                let score = own.iter().filter(|w| asked.contains(w)).count() as f64 / own.len().max(1) as f64;
+                if missing > 0 {
+                    nearest.push((missing, -score, i));
+                    continue;
+                }
+                if !c.words.subject.iter().any(|w| asked.contains(w)) || !fits(expect, &c.fact, vocab) {
+                    continue;
+                }
+                if expect == Expect::YesNo
+                    && !(c.fact.predicate == "has_status" && c.words.value.iter().any(|w| asked.contains(w)))
+                {
+                    continue;
+                }
+                if best.is_none_or(|(s, _)| score > s) {
+                    best = Some((score, i));
+                }
+            }
+            (best.map(|(_, i)| i), nearest)
+        };
+        let (found, mut nearest) = single(&pool, &asked, None);
+        if let Some(i) = found {
+            return Ok(Ok(Matched { goal: goal_of(&pool.facts[i].fact, expect), bridge: None }));
+        }
+        // Two facts: one names the thing the other is about ("the paging tool" is Beacon;
+        // Beacon is owned by SRE). The first's words leave the question and its link enters.
+        if expect != Expect::YesNo {
+            let firsts: Vec<usize> = (0..pool.facts.len()).filter(|&i| pool.facts[i].links()).collect();
+            for i in firsts {
+                let (subject, value, own) = {
+                    let c = &pool.facts[i];
+                    (c.words.subject.clone(), c.words.value.clone(), c.words.own().into_iter().cloned().collect::<Vec<_>>())
+                };
+                let title: Vec<String> = pool.title(&pool.facts[i].fact).to_vec();
+                let all_in = |words: &[String]| !words.is_empty() && words.iter().all(|w| asked.contains(w));
+                let (gone, link): (Vec<String>, Vec<String>) = if all_in(&subject) {
+                    (own.iter().chain(&title).cloned().collect(), value.clone())
+                } else if all_in(&value) && !all_in(&subject) {
+                    (value.clone(), subject.clone())
+                } else {
+                    continue;
+                };
+                let mut next: Vec<String> = asked.iter().filter(|q| !gone.contains(q)).cloned().collect();
+                if next.is_empty() {
+                    continue;
+                }
+                for w in &link {
+                    if !next.contains(w) {
+                        next.push(w.clone());
+                    }
+                }
+                let link_words: Vec<String> = link.clone();
+                pool.add_search(&next.join(" "))?;
+                let (second, _) = single(&pool, &next, Some(i));
+                if let Some(j) = second
+                    && link_words
+                        .iter()
+                        .all(|w| pool.facts[j].words.subject.contains(w) || pool.facts[j].words.condition.contains(w))
+                {
+                    let bridge = pool.facts[i].fact.clone();
+                    return Ok(Ok(Matched { goal: goal_of(&pool.facts[j].fact, expect), bridge: Some(bridge) }));
+                }
+            }
+        }
+        nearest.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+        let mut names: Vec<String> = Vec::new();
+        for (_, _, i) in nearest {
+            let c = &pool.facts[i];
+            let title = pool.title(&c.fact);
+            let missing: Vec<&str> = asked.iter().filter(|q| !c.words.explains(q, title)).map(String::as_str).collect();
+            let name = format!("{}({}) leaves {}", c.fact.predicate, c.fact.subject, missing.join(", "));
+            if !names.contains(&name) {
+                names.push(name);
+            }
+            if names.len() == 3 {
+                break;
+            }
+        }
+        let reason = if names.is_empty() {
+            "no stored fact is about the question's words".to_string()
+        } else {
+            format!("no stored fact explains every word of the question; nearest: {}", names.join("; "))
+        };
+        refuse(reason)
+    }
+}
+
+/// The goal a matched fact answers: its subject, predicate and condition; the object asked
+/// for, or the fact's own for a yes/no question.
+fn goal_of(f: &Fact, expect: Expect) -> Goal {
+    let object = if expect == Expect::YesNo { f.object.to_json() } else { Value::String("?answer".into()) };
+    let mut goal = Goal::new(Value::String(f.subject.clone()), &f.predicate, object);
+    if let Some(c) = f.qualifiers.get("condition") {
+        goal.qualifiers.insert("condition".into(), c.clone());
+    }
+    goal
+}
+
+/// A candidate fact with its keyed words.
+struct Candidate {
+    fact: Fact,
+    words: FactWords,
+}
+
+impl Candidate {
+    /// Whether the fact's value names something another fact may be about: a short name, not
+    /// an amount or a status.
+    fn links(&self) -> bool {
+        let text = self.fact.object.to_string();
+        (self.fact.predicate == "has_value" || attribute_name(&self.fact.predicate).is_some())
+            && !text.starts_with(|c: char| c.is_ascii_digit())
+            && text.split_whitespace().count() <= 4
+    }
+}
+
+/// The facts read for one question, in the order read, without repeats; the plan's version
+/// only; document titles read once.
+struct Pool<'s> {
+    store: &'s dyn Store,
+    version: Option<&'s str>,
+    titles: HashMap<String, Vec<String>>,
+    facts: Vec<Candidate>,
+}
+
+impl Pool<'_> {
+    /// Adds the facts of the chunks BM25 ranks first for `query`.
+    fn add_search(&mut self, query: &str) -> Result<(), StoreError> {
+        let hits = self.store.search(query, CHUNKS)?;
         let queries: Vec<FactQuery> = hits
             .iter()
             .map(|h| FactQuery { chunk_id: Some(h.chunk_id.clone()), limit: Some(FACTS_PER_CHUNK), ..FactQuery::default() })
             .collect();
-        let mut titles: HashMap<String, Vec<String>> = HashMap::new();
-        let mut best: Option<(f64, usize, Fact)> = None;
-        let mut nearest: Vec<(usize, f64, String)> = Vec::new();
-        let mut order = 0;
-        for facts in store.facts_each(&queries)? {
+        for facts in self.store.facts_each(&queries)? {
             for f in facts {
-                order += 1;
-                if let Some(v) = version
+                if let Some(v) = self.version
                     && !f.version().is_some_and(|fv| versions_equal(&fv, v))
                 {
                     continue;
                 }
-                if !titles.contains_key(&f.source.doc_id) {
-                    let title = store.document(&f.source.doc_id)?.and_then(|d| d.title).unwrap_or_default();
-                    titles.insert(f.source.doc_id.clone(), keys_of(&title));
+                if self.facts.iter().any(|c| c.fact.id == f.id) {
+                    continue;
                 }
-                let title = titles.get(&f.source.doc_id).map_or(&[][..], Vec::as_slice);
+                if !self.titles.contains_key(&f.source.doc_id) {
+                    let title = self.store.document(&f.source.doc_id)?.and_then(|d| d.title).unwrap_or_default();
+                    self.titles.insert(f.source.doc_id.clone(), keys_of(&title));
+                }
                 let words = FactWords::of(&f);
-                let missing: Vec<&String> = asked.iter().filter(|q| !words.explains(q, title)).collect();
-                let own = words.own();
-                let covered = own.iter().filter(|w| asked.contains(w)).count();
-                let score = covered as f64 / own.len().max(1) as f64;
-                if !missing.is_empty() {
-                    let missing: Vec<&str> = missing.iter().map(|s| s.as_str()).collect();
-                    nearest.push((
-                        missing.len(),
-                        -score,
-                        format!("{}({}) leaves {}", f.predicate, f.subject, missing.join(", ")),
-                    ));
-                    continue;
-                }
-                if !words.subject.iter().any(|w| asked.contains(w)) || !fits(expect, &f, vocab) {
-                    continue;
-                }
-                if expect == Expect::YesNo && !(f.predicate == "has_status" && words.value.iter().any(|w| asked.contains(w))) {
-                    continue;
-                }
-                if best.as_ref().is_none_or(|(s, o, _)| score > *s || (score == *s && order < *o)) {
-                    best = Some((score, order, f));
-                }
+                self.facts.push(Candidate { fact: f, words });
             }
         }
-        let Some((_, _, f)) = best else {
-            nearest.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
-            nearest.dedup_by(|a, b| a.2 == b.2);
-            let names: Vec<&str> = nearest.iter().take(3).map(|n| n.2.as_str()).collect();
-            let reason = if names.is_empty() {
-                "no stored fact is about the question's words".to_string()
-            } else {
-                format!("no stored fact explains every word of the question; nearest: {}", names.join("; "))
-            };
-            return refuse(reason);
-        };
-        let object = if expect == Expect::YesNo { f.object.to_json() } else { Value::String("?answer".into()) };
-        let mut goal = Goal::new(Value::String(f.subject.clone()), &f.predicate, object);
-        if let Some(c) = f.qualifiers.get("condition") {
-            goal.qualifiers.insert("condition".into(), c.clone());
-        }
-        Ok(Ok(Matched { goal }))
+        Ok(())
+    }
+
+    fn title(&self, f: &Fact) -> &[String] {
+        self.titles.get(&f.source.doc_id).map_or(&[][..], Vec::as_slice)
     }
 }
 
@@ -284,7 +433,8 @@ fn asked_words(text: &str) -> Vec<String> {
 }
 
 /// Words a question uses to ask, not to name: they need no fact to explain them.
-const FILLER: &[&str] = &["get", "according", "there", "currently", "exactly", "much", "many", "long"];
+const FILLER: &[&str] =
+    &["get", "according", "there", "currently", "exactly", "much", "many", "long", "named", "called", "mentioned", "listed"];
 
 /// The distinct keys of a question's content words, in order.
 fn content_keys(text: &str) -> Vec<String> {

@@ -146,6 +146,8 @@ const VERBS: &[&str] = &[
     "escalates",
 ];
 const NEGATIONS: &[&str] = &["not", "never", "no", "cannot"];
+/// Adverbs between a copula and its status ("is now enabled").
+const ADVERBS: &[&str] = &["now", "currently", "also", "still", "always", "generally", "usually", "already"];
 const ARTICLES: &[&str] = &["the", "a", "an"];
 /// Words that open a condition after the value.
 const PREPOSITIONS: &[&str] =
@@ -410,6 +412,15 @@ fn sentence(chunk: &str, at: usize, clause: &str, map: &OffsetMap) -> Option<Can
     if lower_in(PRONOUNS, first) || b > 8 || subject_text.contains([',', ';', ':']) {
         return None;
     }
+    // "The incident commander for a SEV1 incident is …": the "for" phrase scopes the subject.
+    let (subject_text, scope) = match subject_text.find(" for ") {
+        Some(i) if i > 0 => {
+            let s = subject_text[i + 5..].trim();
+            let s = ARTICLES.iter().find_map(|a| s.strip_prefix(&format!("{a} "))).unwrap_or(s);
+            (&subject_text[..i], Some(s.to_string()))
+        }
+        _ => (subject_text, None),
+    };
     let subject = (at..at + subject_text.len(), subject_text.to_string());
     let verb = toks[b].1;
     let copula = lower_in(COPULAS, verb);
@@ -446,7 +457,17 @@ fn sentence(chunk: &str, at: usize, clause: &str, map: &OffsetMap) -> Option<Can
     if bound {
         content.push("maximum");
     }
-    if let Some((vs, ve)) = found {
+    if let Some((mut vs, mut ve)) = found {
+        // "rises from 100 MB to 250 MB": the value is where it goes.
+        if between.last().is_some_and(|(_, w)| w.eq_ignore_ascii_case("from"))
+            && let Some(to) = rest[ve..].trim_start().strip_prefix("to ")
+            && let Some(m) = VALUE.find(to).filter(|m| m.start() == 0)
+        {
+            let at_to = rest.len() - to.len();
+            (vs, ve) = (at_to + m.start(), at_to + m.end());
+            content.pop();
+            content.push("to");
+        }
         let value = &rest[vs..ve];
         let trailing = rest[ve..].trim();
         let mut words: Vec<&str> = Vec::new();
@@ -488,7 +509,7 @@ fn sentence(chunk: &str, at: usize, clause: &str, map: &OffsetMap) -> Option<Can
             subject,
             predicate,
             (vs_abs..vs_abs + value.len(), value.to_string()),
-            condition,
+            condition.or(scope),
             polarity,
         ));
     }
@@ -497,7 +518,7 @@ fn sentence(chunk: &str, at: usize, clause: &str, map: &OffsetMap) -> Option<Can
     }
     // A status word after the copula (and a negation), with an optional scope.
     let mut k = 0;
-    while k < between.len() && lower_in(NEGATIONS, between[k].1) {
+    while k < between.len() && (lower_in(NEGATIONS, between[k].1) || lower_in(ADVERBS, between[k].1)) {
         k += 1;
     }
     let (r, word) = between.get(k)?.clone();
@@ -520,16 +541,35 @@ fn sentence(chunk: &str, at: usize, clause: &str, map: &OffsetMap) -> Option<Can
             subject,
             "has_status".into(),
             (abs..abs + word.len(), word.to_ascii_lowercase()),
-            condition,
+            condition.or(scope),
             polarity,
         ));
     }
     // A passive with its agent: "Beacon is owned by SRE".
-    let (by_r, by) = between.get(k + 1)?.clone();
     let participle = word.to_ascii_lowercase();
-    if !by.eq_ignore_ascii_case("by") || !(participle.ends_with("ed") || participle.ends_with("en") || participle == "run") {
-        return None;
-    }
+    let passive = between.get(k + 1).filter(|(_, by)| by.eq_ignore_ascii_case("by")).cloned();
+    let Some((by_r, _)) = passive.filter(|_| participle.ends_with("ed") || participle.ends_with("en") || participle == "run")
+    else {
+        // A name after the copula: "Keystone is the identity provider", "… are Confidential".
+        let np = rest[r.start..].trim();
+        let (np, named) = match ARTICLES.iter().find_map(|a| np.strip_prefix(&format!("{a} "))) {
+            Some(rest) => (rest, true),
+            None => (np, word.starts_with(|c: char| c.is_uppercase())),
+        };
+        if !named || !plain_value(np) || np.split_whitespace().count() > 4 || np.contains(char::is_numeric) {
+            return None;
+        }
+        let abs = at + clause.len() - np.len();
+        return Some(candidate(
+            map,
+            at..at + clause.len(),
+            subject,
+            "has_value".into(),
+            (abs..abs + np.len(), np.to_string()),
+            scope,
+            polarity,
+        ));
+    };
     let agent = rest[by_r.end..].trim();
     let agent = ARTICLES.iter().find_map(|a| agent.strip_prefix(&format!("{a} "))).unwrap_or(agent);
     if !plain_value(agent) || agent.split_whitespace().count() > 4 {
@@ -610,6 +650,10 @@ mod tests {
             one("Webhook payloads must not exceed 256 KB."),
             f("Webhook payloads", "attr.maximum", "256 KB", None, Affirm)
         );
+        assert_eq!(
+            one("The maximum upload size rises from 100 MB to 250 MB."),
+            f("The maximum upload size", "attr.rises_to", "250 MB", None, Affirm)
+        );
         assert_eq!(one("Beacon is owned by SRE."), f("Beacon", "attr.owned_by", "SRE", None, Affirm));
         assert_eq!(
             one("Confidential data must be encrypted at rest with AES-256."),
@@ -619,7 +663,18 @@ mod tests {
             one("Lumen 4.1 reached end of support on 2024-06-30."),
             f("Lumen 4.1", "attr.reached_end_of_support_on", "2024-06-30", None, Affirm)
         );
-        // Nothing to read: no value, a pronoun subject, a clock time, a question.
+        assert_eq!(one("Keystone is the identity provider."), f("Keystone", "has_value", "identity provider", None, Affirm));
+        assert_eq!(
+            one("Customer documents stored in Lumen are Confidential."),
+            f("Customer documents stored in Lumen", "has_value", "Confidential", None, Affirm)
+        );
+        assert_eq!(
+            one("The incident commander for a SEV1 incident is the duty manager."),
+            f("The incident commander", "has_value", "duty manager", Some("SEV1 incident"), Affirm)
+        );
+        // Nothing to read: no value, a pronoun subject, a clock time, a question, a sentence
+        // after the copula.
+        assert!(read("Lumen is sold in three plans.").is_empty());
         assert!(read("Overtime must be approved by a line manager in advance.").is_empty());
         assert!(read("It will be removed in 2 releases.").is_empty());
         assert!(read("Core hours are 10:00 to 15:00.").is_empty());

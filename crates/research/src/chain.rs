@@ -362,6 +362,7 @@ impl<'s> Chain<'s> {
     pub fn run(&self, intent: &Intent, parent: Option<Parent>, seq: u64) -> Result<RunRecord, ResearchError> {
         intent.validate()?;
         crate::hints::check(&intent.hints).map_err(ResearchError::Hint)?;
+        let hint_notes = crate::hints::notes(&intent.hints);
         let resolved = intent.resolved();
         let parent = parent.filter(|p| !p.loop_id.is_empty() || !p.role.is_empty());
         let parent_loop = parent.as_ref().map_or("", |p| p.loop_id.as_str()).to_string();
@@ -386,7 +387,7 @@ impl<'s> Chain<'s> {
                 status: Status::new(),
                 search_result: SearchResult::default(),
                 failure: None,
-                warnings: Vec::new(),
+                warnings: hint_notes,
                 continuation: None,
             },
             classifier_output: None,

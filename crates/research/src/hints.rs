@@ -1,6 +1,7 @@
-//! Hints a caller may give with a topic. The Intent payload accepts any non-blank key and
-//! value (spec §5.1); the chain's entry point additionally rejects keys it does not know and
-//! values of the wrong form, so a typo is a clear error rather than a silently ignored hint.
+//! Hints a caller may give with a topic: a free-form map (spec §5.1, ADR-045). A blank key or
+//! value is the only error; a key no stage reads passes through to the run's triples, and a
+//! known key with a value of the wrong form is ignored by the stage that reads it. Both are
+//! noted in the run's warnings, so a typo is visible without failing the run.
 
 use std::collections::BTreeMap;
 
@@ -25,29 +26,45 @@ pub fn known_names() -> String {
     KNOWN_HINTS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
 }
 
-/// Checks hint keys and value forms (after the Intent's own validation).
+/// Checks hints: a blank key or value is the only error (spec §5.1, ADR-045: unknown keys
+/// pass through to the run's triples and are ignored by stages that do not read them).
 pub fn check(hints: &BTreeMap<String, String>) -> Result<(), String> {
     for (k, v) in hints {
-        let v = v.trim();
-        match k.as_str() {
-            "time_range" => {
-                time_range(v).map_err(|e| format!("hints[\"time_range\"]: {e}"))?;
-            }
-            "use_embeddings" if v != "true" && v != "false" => {
-                return Err(format!("hints[\"use_embeddings\"]: expected true or false, got {v:?}"));
-            }
-            "limit" => match v.parse::<u32>() {
-                Ok(n) if (1..=200).contains(&n) => {}
-                _ => return Err(format!("hints[\"limit\"]: expected an integer from 1 to 200, got {v:?}")),
-            },
-            "path_predicates" if predicates(v).is_empty() => {
-                return Err("hints[\"path_predicates\"]: expected comma-separated predicate ids".into());
-            }
-            k if KNOWN_HINTS.iter().any(|(n, _)| *n == k) => {}
-            k => return Err(format!("hints[\"{k}\"]: unknown hint; known hints: {}", known_names())),
+        if k.trim().is_empty() {
+            return Err("hints contains an empty key".into());
+        }
+        if v.trim().is_empty() {
+            return Err(format!("hints[\"{k}\"] is empty; omit the key instead"));
         }
     }
     Ok(())
+}
+
+/// What the run will not use of its hints, one note each: a key no stage reads (passed
+/// through), or a known key whose value has the wrong form (ignored by the stage that reads it).
+pub fn notes(hints: &BTreeMap<String, String>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, v) in hints {
+        let v = v.trim();
+        let problem = match k.as_str() {
+            "time_range" => time_range(v).err(),
+            "use_embeddings" if v != "true" && v != "false" => Some(format!("expected true or false, got {v:?}")),
+            "limit" => match v.parse::<u32>() {
+                Ok(n) if (1..=200).contains(&n) => None,
+                _ => Some(format!("expected an integer from 1 to 200, got {v:?}")),
+            },
+            "path_predicates" if predicates(v).is_empty() => Some("expected comma-separated predicate ids".into()),
+            k if KNOWN_HINTS.iter().any(|(n, _)| *n == k) => None,
+            k => {
+                out.push(format!("hints[\"{k}\"]: read by no stage; passed through (known hints: {})", known_names()));
+                continue;
+            }
+        };
+        if let Some(p) = problem {
+            out.push(format!("hints[\"{k}\"]: {p}; ignored"));
+        }
+    }
+    out
 }
 
 /// `<start>/<end>` → the two bounds in milliseconds, start ≤ end.
@@ -122,14 +139,17 @@ mod tests {
     }
 
     #[test]
-    fn known_hints_pass_and_unknown_fail() {
+    fn only_blank_values_fail_and_the_rest_is_noted() {
         assert!(check(&hints(&[("time_range", "2024-01-01/2024-02-01T00:00:00Z"), ("limit", "5")])).is_ok());
-        let e = check(&hints(&[("colour", "red")])).unwrap_err();
-        assert!(e.contains("hints[\"colour\"]: unknown hint"), "{e}");
-        assert!(check(&hints(&[("limit", "0")])).unwrap_err().contains("1 to 200"));
-        assert!(check(&hints(&[("time_range", "2024-02-01/2024-01-01")])).unwrap_err().contains("after end"));
-        assert!(check(&hints(&[("time_range", "yesterday")])).unwrap_err().contains("<start>/<end>"));
-        assert!(check(&hints(&[("use_embeddings", "yes")])).is_err());
+        assert!(notes(&hints(&[("time_range", "2024-01-01/2024-02-01T00:00:00Z"), ("limit", "5")])).is_empty());
+        assert!(check(&hints(&[("entity", "Beacon"), ("colour", "red")])).is_ok());
+        assert!(check(&hints(&[("limit", " ")])).unwrap_err().contains("hints[\"limit\"] is empty"));
+        let n = notes(&hints(&[("colour", "red"), ("limit", "0"), ("time_range", "yesterday"), ("use_embeddings", "yes")]));
+        assert_eq!(n.len(), 4, "{n:?}");
+        assert!(n[0].starts_with("hints[\"colour\"]: read by no stage; passed through"), "{n:?}");
+        assert!(n[1].contains("1 to 200") && n[1].ends_with("ignored"), "{n:?}");
+        assert!(n[2].contains("<start>/<end>"), "{n:?}");
+        assert!(n[3].contains("true or false"), "{n:?}");
     }
 
     #[test]

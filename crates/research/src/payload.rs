@@ -134,8 +134,8 @@ impl Intent {
         Self { topic: topic.into(), ..Self::default() }
     }
 
-    /// The intent if it validates (spec §5.1) and its hints have known keys and well-formed
-    /// values; the message says which part is wrong.
+    /// The intent if it validates (spec §5.1; hints: no blank key or value); the message
+    /// says which part is wrong.
     pub fn checked(self) -> Result<Self, String> {
         self.validate().map_err(|e| e.to_string())?;
         crate::hints::check(&self.hints).map_err(|e| format!("intent: {e}"))?;

@@ -548,7 +548,16 @@ fn research_runs_are_answered_and_recorded() {
     let r = s.post("/v1/research", &json!({"topic": "  "}));
     assert_eq!(r.status, 422);
     assert!(r.json()["error"]["message"].as_str().is_some_and(|m| m.contains("topic required")), "{}", r.text());
+    // Hints are free-form: a key no stage reads runs and is noted; a blank value is refused.
     let r = s.post("/v1/research", &json!({"topic": "admin login", "hints": {"colour": "blue"}}));
+    assert_eq!(r.status, 200, "{}", r.text());
+    let id = r.json()["run_id"].as_str().unwrap_or_default().to_string();
+    let record = s.get(&format!("/v1/research/{id}")).json();
+    assert!(
+        record["warnings"].as_array().is_some_and(|w| w.iter().any(|w| w.as_str().is_some_and(|w| w.contains("colour")))),
+        "{record}"
+    );
+    let r = s.post("/v1/research", &json!({"topic": "admin login", "hints": {"colour": " "}}));
     assert_eq!(r.status, 422);
     assert!(r.json()["error"]["message"].as_str().is_some_and(|m| m.contains("colour")), "{}", r.text());
     let r = s.post("/v1/research", &json!({"topic": "admin login", "now": "yesterday"}));

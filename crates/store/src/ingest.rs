@@ -138,9 +138,13 @@ pub fn prepare(doc: &DocumentInput, opts: &IngestOptions) -> PreparedDocument {
     let mut layers = BTreeMap::new();
     let mut degraded = Vec::new();
     if opts.extract {
+        let mut section = SectionVersion::default();
         for c in &chunks {
             let cid = chunk_id(&doc.id, c.index);
-            let ctx = ChunkContext::new(&doc.text[c.byte_start..c.byte_end], &doc.id, &cid, doc.version.as_deref());
+            let text = &doc.text[c.byte_start..c.byte_end];
+            section.enter(text);
+            let version = doc.version.as_deref().or(section.version());
+            let ctx = ChunkContext::new(text, &doc.id, &cid, version);
             let out = match &opts.extractor {
                 Some(x) => x.extract(&opts.vocabulary, &ctx),
                 None => extract_facts(&opts.vocabulary, &ctx),
@@ -182,6 +186,47 @@ pub fn prepare(doc: &DocumentInput, opts: &IngestOptions) -> PreparedDocument {
 /// What one prepared document adds to the summary: chunks, facts, rejections by code, degraded
 /// chunks and counts by extraction layer.
 type DocumentCounts = (u64, u64, RejectionCounts, Vec<String>, BTreeMap<String, LayerCount>);
+
+/// The version a Markdown section names in its heading ("## Lumen 4.3 (released …)",
+/// "## Release 2.1", "## v3.0"), for documents such as release notes that hold one section per
+/// version and no version of their own. A heading of the same or a higher level ends it.
+#[derive(Debug, Default)]
+struct SectionVersion {
+    /// (heading level, version) of the innermost section naming one.
+    current: Option<(usize, String)>,
+}
+
+static HEADING_VERSION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"^(?:(?:[Vv]ersion|[Rr]elease|v)\s*|(?P<family>[A-Z][\w-]*)\s+)(?P<version>\d+(?:\.\d+)+)\b")
+        .unwrap_or_else(|e| panic!("heading version pattern: {e}"))
+});
+
+impl SectionVersion {
+    /// Reads a chunk: when it opens with a heading, the section changes.
+    fn enter(&mut self, chunk: &str) {
+        let line = chunk.lines().next().unwrap_or_default().trim_start();
+        let level = line.bytes().take_while(|&b| b == b'#').count();
+        if level == 0 || !line[level..].starts_with(' ') {
+            return;
+        }
+        if self.current.as_ref().is_some_and(|(l, _)| level <= *l) {
+            self.current = None;
+        }
+        let title = line[level..].trim();
+        // Numbered parts of a document are not versions.
+        const PARTS: [&str; 10] =
+            ["Section", "Chapter", "Part", "Appendix", "Step", "Table", "Figure", "Article", "Clause", "Annex"];
+        if let Some(c) = HEADING_VERSION.captures(title)
+            && !c.name("family").is_some_and(|f| PARTS.contains(&f.as_str()))
+        {
+            self.current = Some((level, c["version"].to_string()));
+        }
+    }
+
+    fn version(&self) -> Option<&str> {
+        self.current.as_ref().map(|(_, v)| v.as_str())
+    }
+}
 
 fn merge_layers(into: &mut BTreeMap<String, LayerCount>, from: &BTreeMap<String, LayerCount>) {
     for (layer, c) in from {
@@ -368,4 +413,27 @@ fn prepare_streaming<T>(
         consume(&mut in_order)
         // `in_order` (and the receiver) drop here, before the workers are joined.
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sections_name_versions_until_a_sibling_heading() {
+        let mut s = SectionVersion::default();
+        let mut read = |chunk: &str| {
+            s.enter(chunk);
+            s.version().map(str::to_string)
+        };
+        assert_eq!(read("# Lumen release notes"), None);
+        assert_eq!(read("## Lumen 4.3 (released 2024-03-18)"), Some("4.3".into()));
+        assert_eq!(read("- The maximum upload size rises to 250 MB."), Some("4.3".into()));
+        assert_eq!(read("### Fixes"), Some("4.3".into()), "a subsection stays in its version");
+        assert_eq!(read("## Release 4.2"), Some("4.2".into()));
+        assert_eq!(read("## v4.1\nAdded search."), Some("4.1".into()));
+        assert_eq!(read("## Support window"), None);
+        assert_eq!(read("## Section 2.1 Limits"), None, "a numbered part is not a version");
+        assert_eq!(read("#hashtag 4.3"), None);
+    }
 }

@@ -77,11 +77,17 @@ pub struct Researched {
 
 impl Researched {
     /// The result (`{synthesis, evidence, decomp_trace, tokens_used, iterations, run_id,
-    /// sufficient?}`), with `degraded` when a model stage fell back.
+    /// sufficient?}`), with `degraded` when a model stage fell back and `warnings` when the
+    /// run has any (hints no stage reads, model fallbacks).
     pub fn result_json(&self) -> Value {
         let mut v = self.record.result_json();
-        if let (Some(m), false) = (v.as_object_mut(), self.degraded.is_empty()) {
-            m.insert("degraded".into(), serde_json::json!(self.degraded));
+        if let Some(m) = v.as_object_mut() {
+            if !self.degraded.is_empty() {
+                m.insert("degraded".into(), serde_json::json!(self.degraded));
+            }
+            if !self.record.warnings.is_empty() {
+                m.insert("warnings".into(), serde_json::json!(self.record.warnings));
+            }
         }
         v
     }
