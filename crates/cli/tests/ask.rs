@@ -202,3 +202,38 @@ fn bad_inputs_exit_2_with_clear_errors() {
     // Usage errors are exit 2 as well.
     warrant().args(["ask", "--store"]).arg(&store).arg("--plan").arg("p.json").arg("question").assert().code(2);
 }
+
+/// The README's `ask` walk-through on `examples/ask/` (an FAQ, an HR policy and a runbook
+/// written as people write them): each question gets the answer the README shows.
+#[test]
+fn readme_questions_on_ordinary_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("kb");
+    let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/ask");
+    warrant().args(["ingest", "--store"]).arg(&store).arg(&examples).assert().code(0);
+    let ask = |q: &str| stdout_json(warrant().args(["ask", "--store"]).arg(&store).arg(q));
+    for (question, verdict, text) in [
+        ("How long does standard delivery take?", "supported", Some("3 business days")),
+        ("How much does express shipping cost?", "supported", Some("12 EUR per parcel")),
+        ("How many days of annual leave are there?", "supported", Some("28 days")),
+        ("When must expense claims be submitted?", "supported", Some("30 days")),
+        ("How long are returns accepted?", "supported", Some("30 days")),
+        ("Who owns the alerting tool?", "supported", Some("Platform Engineering")),
+        ("How quickly must the incident commander for a P1 outage acknowledge a page?", "supported", Some("5 minutes")),
+        ("How much does same-day shipping cost?", "unsupported", None),
+        ("How many days of sick leave are there?", "unsupported", None),
+    ] {
+        let a = ask(question);
+        assert_eq!((a["verdict"].as_str(), a["text"].as_str()), (Some(verdict), text), "{question}: {a}");
+    }
+    // A two-fact answer cites both facts: the tool's name, then who owns it.
+    let a = ask("Who owns the alerting tool?");
+    let premises: Vec<&str> = a["factChain"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["role"] == "premise")
+        .map(|e| e["fact"]["subject"].as_str().unwrap())
+        .collect();
+    assert_eq!(premises, ["alerting_tool", "klaxon"], "{a}");
+}

@@ -495,6 +495,8 @@ impl<'s> StoreGraph<'s> {
         let hits = self.search(query, limit)?;
         Ok(hits
             .into_iter()
+            // A heading names a section; it states nothing, so it is never evidence.
+            .filter(|h| !is_heading_only(&h.text))
             .filter_map(|h| {
                 let s = self.chunk_snippet(&h.text, &terms);
                 self.chunk_evidence(q, &h.chunk_id, s, h.score)
@@ -557,5 +559,27 @@ mod tests {
         assert_eq!(s.chunk_id("doc#x"), None);
         assert_eq!(parse_node_id("a.b.c.d.e.f"), None);
         assert_eq!(parse_node_id("warrant.local.knowledge.chunk.d%2x.1"), None);
+    }
+}
+
+/// True when every non-blank line of a chunk is a Markdown heading (`#`…`######` and a space).
+fn is_heading_only(text: &str) -> bool {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty()).peekable();
+    lines.peek().is_some()
+        && lines.all(|l| {
+            let level = l.bytes().take_while(|&b| b == b'#').count();
+            (1..=6).contains(&level) && l[level..].starts_with(' ')
+        })
+}
+
+#[cfg(test)]
+mod heading_tests {
+    #[test]
+    fn headings_are_recognised() {
+        assert!(super::is_heading_only("## Tools"));
+        assert!(super::is_heading_only("# Title\n\n## Part"));
+        assert!(!super::is_heading_only("## Tools\nPaging tool: Beacon"));
+        assert!(!super::is_heading_only("#hashtag"));
+        assert!(!super::is_heading_only("   "));
     }
 }
