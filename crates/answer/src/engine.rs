@@ -133,7 +133,7 @@ impl<'s> Answerer<'s> {
     /// Plans a natural-language question (§8.3).
     pub fn plan(&self, question: &str) -> Result<QueryPlan, StoreError> {
         match self.matcher.relative_version(question, self.store)? {
-            Some((body, version)) => {
+            Some(crate::matcher::Relative { body, version }) => {
                 let mut plan = self.planner.plan(&body, self.store, &self.vocab, &self.rules)?;
                 if let Some((v, _)) = version {
                     plan.version = Some(v);
@@ -156,18 +156,18 @@ impl<'s> Answerer<'s> {
     pub fn answer_question(&self, question: &str, plan: &QueryPlan) -> Result<Answer, StoreError> {
         let relative = self.matcher.relative_version(question, self.store)?;
         let question = match &relative {
-            Some((_, None)) if plan.version.is_none() => {
+            Some(r) if r.version.is_none() && plan.version.is_none() => {
                 return Ok(Answer::unsupported(
                     plan.to_json(),
                     vec!["the question names a version by what it did, and no single version's documents state that".into()],
                 ));
             }
-            Some((body, _)) => body.as_str(),
+            Some(r) => r.body.as_str(),
             None => question,
         };
         // The fact that identified the version ("… that enabled OAuth device flow") is part of
         // the answer's evidence.
-        let version_fact = relative.as_ref().and_then(|(_, v)| v.as_ref()).map(|(_, f)| f);
+        let version_fact = relative.as_ref().and_then(|r| r.version.as_ref()).map(|(_, f)| f);
         let mut answer = self.answer(plan)?;
         if let (Verdict::Supported, Some(f)) = (answer.verdict, version_fact) {
             add_bridge(&mut answer, f, self.opts.limit_chunks);

@@ -60,6 +60,14 @@ pub(crate) struct Refusal {
     pub reason: String,
 }
 
+/// A version a question names by what it did: the question without that phrase, and the
+/// version with the first fact that states the clause (`None`: no single version does).
+#[derive(Debug, Clone)]
+pub(crate) struct Relative {
+    pub body: String,
+    pub version: Option<(String, Fact)>,
+}
+
 /// Facts read per question at most (from the chunks BM25 ranks first).
 const CHUNKS: usize = 12;
 const FACTS_PER_CHUNK: usize = 64;
@@ -88,17 +96,13 @@ impl Matcher {
     /// flow"): the question without that phrase, and the version whose documents state the
     /// clause with the first fact stating it (`None` when no single version does). `None` when
     /// the question names none.
-    pub(crate) fn relative_version(
-        &self,
-        question: &str,
-        store: &dyn Store,
-    ) -> Result<Option<(String, Option<(String, Fact)>)>, StoreError> {
+    pub(crate) fn relative_version(&self, question: &str, store: &dyn Store) -> Result<Option<Relative>, StoreError> {
         let Some(c) = self.relative.captures(question) else { return Ok(None) };
         let (Some(all), Some(clause)) = (c.get(0), c.name("clause")) else { return Ok(None) };
         let body = format!("{}{}?", &question[..all.start()], &question[all.end()..]);
         let keys = content_keys(clause.as_str());
         if keys.is_empty() {
-            return Ok(Some((body, None)));
+            return Ok(Some(Relative { body, version: None }));
         }
         let mut pool = Pool { store, version: None, titles: HashMap::new(), facts: Vec::new() };
         pool.add_search(&asked_words(clause.as_str()).join(" "))?;
@@ -118,11 +122,11 @@ impl Matcher {
             }
             match versions.len() {
                 0 => continue,
-                1 => return Ok(Some((body, versions.pop()))),
-                _ => return Ok(Some((body, None))),
+                1 => return Ok(Some(Relative { body, version: versions.pop() })),
+                _ => return Ok(Some(Relative { body, version: None })),
             }
         }
-        Ok(Some((body, None)))
+        Ok(Some(Relative { body, version: None }))
     }
 
     /// Matches a question body (version phrase and final `?` removed) against the store.

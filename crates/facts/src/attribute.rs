@@ -436,7 +436,8 @@ fn sentence(chunk: &str, at: usize, clause: &str, map: &OffsetMap) -> Option<Can
                 return false; // "AES-256", "v2": part of a name
             }
             // "10:00", "4.3.1", "24/7": parts of something else.
-            !after.starts_with([':', '/']) && !(after.starts_with('.') && after[1..].starts_with(|c: char| c.is_ascii_digit()))
+            let decimal = after.strip_prefix('.').is_some_and(|t| t.starts_with(|c: char| c.is_ascii_digit()));
+            !after.starts_with([':', '/']) && !decimal
         })
         .map(|m| (m.start(), m.end()))
         .or_else(|| CODE.captures(rest).and_then(|c| c.name("v")).map(|m| (m.start(), m.end())));
