@@ -70,13 +70,26 @@ impl Terms {
         self.0.len()
     }
 
-    /// How many distinct terms occur as tokens of `text`.
+    /// How many distinct terms occur in `text`: as a token, or as a token's stem ("retries"
+    /// in "retried", "encryption" in "encrypted"; the stemmer `check` uses).
     pub fn hits(&self, text: &str) -> usize {
         if self.0.is_empty() {
             return 0;
         }
         let toks: BTreeSet<String> = tokens(text).into_iter().collect();
-        self.0.iter().filter(|t| toks.contains(*t)).count()
+        let stems: BTreeSet<String> = toks.iter().map(|t| stem(t)).collect();
+        self.0.iter().filter(|t| toks.contains(*t) || stems.contains(&stem(t))).count()
+    }
+
+    /// The terms that occur in any of `texts` (as in [`Self::hits`]), and those that do not,
+    /// each in topic order.
+    pub fn split_covered<'a>(&self, texts: impl IntoIterator<Item = &'a str>) -> (Vec<String>, Vec<String>) {
+        let mut toks: BTreeSet<String> = BTreeSet::new();
+        for t in texts {
+            toks.extend(tokens(t));
+        }
+        let stems: BTreeSet<String> = toks.iter().map(|t| stem(t)).collect();
+        self.0.iter().cloned().partition(|t| toks.contains(t) || stems.contains(&stem(t)))
     }
 }
 
@@ -122,10 +135,33 @@ fn cut(s: &str) -> &str {
     }
 }
 
+/// The stem of a lower-case word ("encryption" and "encrypted" share one): `check`'s stemmer.
+fn stem(word: &str) -> String {
+    warrant_verify::lexicon::stem(word)
+}
+
+/// The sentences of `text`, each line of a multi-line sentence on its own ("Paging tool:
+/// Beacon" and the next key/value line are two statements), trimmed, non-empty.
+fn statements(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    for r in warrant_text::segment::sentences(text) {
+        let mut at = r.start;
+        for line in text[r.clone()].split_inclusive('\n') {
+            let lead = line.len() - line.trim_start().len();
+            let t = line.trim();
+            if !t.is_empty() {
+                out.push(at + lead..at + lead + t.len());
+            }
+            at += line.len();
+        }
+    }
+    out
+}
+
 /// The sentence of `text` with the most distinct `terms` (the first on ties; the first
 /// sentence when no term occurs), cut to [`MAX_SNIPPET_CHARS`]. Always a slice of `text`.
 pub fn best_sentence<'t>(text: &'t str, terms: &Terms) -> &'t str {
-    let sentences = warrant_text::segment::sentences(text);
+    let sentences = statements(text);
     let mut best: Option<(usize, Range<usize>)> = None;
     for r in sentences {
         let score = terms.hits(&text[r.clone()]);
@@ -143,7 +179,7 @@ pub fn best_sentence<'t>(text: &'t str, terms: &Terms) -> &'t str {
 /// after it, or the last one), cut to [`MAX_SNIPPET_CHARS`].
 pub fn sentence_at(text: &str, char_pos: usize) -> &str {
     let byte = warrant_text::span::char_to_byte(text, char_pos).unwrap_or(text.len());
-    let sentences = warrant_text::segment::sentences(text);
+    let sentences = statements(text);
     let pick = sentences.iter().find(|r| byte < r.end).or(sentences.last()).cloned();
     match pick {
         Some(r) => cut(&text[r]),
@@ -165,7 +201,21 @@ mod tests {
     fn terms_are_unique_lowercase_and_skip_stopwords() {
         let t = Terms::of("How long do Session tokens last? session x 42");
         assert_eq!(t.as_slice(), ["long", "session", "tokens", "last", "42"]);
-        assert_eq!(t.hits("the session lasts 42 days"), 2);
+        // "lasts" covers "last" through its stem.
+        assert_eq!(t.hits("the session lasts 42 days"), 3);
+        assert_eq!(t.hits("the sessions lasted"), 2);
+        let (covered, missing) = t.split_covered(["long sessions", "token"]);
+        assert_eq!(
+            (covered, missing),
+            (vec!["long".into(), "session".into(), "tokens".into()], vec!["last".into(), "42".into()])
+        );
+    }
+
+    #[test]
+    fn key_value_lines_are_statements_of_their_own() {
+        let text = "Paging tool: Beacon\nStatus page: status.example\nChat channel: #war-room";
+        assert_eq!(best_sentence(text, &Terms::of("status page")), "Status page: status.example");
+        assert_eq!(sentence_at(text, 21), "Status page: status.example");
     }
 
     #[test]

@@ -624,6 +624,27 @@ fn rule_synthesizer_is_extractive() {
     let lines: Vec<&str> = s.synthesis.lines().collect();
     assert_eq!(lines[0], "Evidence for drones:");
     assert_eq!(lines[1], "- [a.b.c.d.e.n0] Fact 0. more");
+    // The lines that answer most of the topic come first; a heading is never a line.
+    let w3 = working("drone battery life");
+    let ranked = ExecutionOutput {
+        evidence: vec![
+            Evidence { snippet_text: "Drones are sold in kits.".into(), ..ev("a.b.c.d.e.kits", "0", 1.0, "s") },
+            Evidence { snippet_text: "## Drone battery life".into(), ..ev("a.b.c.d.e.head", "0", 1.0, "s") },
+            Evidence { snippet_text: "Drone battery life is 40 minutes.".into(), ..ev("a.b.c.d.e.life", "1", 0.5, "s") },
+        ],
+        ..empty.clone()
+    };
+    let (s, _) = RuleSynthesizer.synthesize(&synth_input(&intent, &w3, &ranked)).unwrap();
+    let lines: Vec<&str> = s.synthesis.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "Evidence for drone battery life:",
+            "- [a.b.c.d.e.life] Drone battery life is 40 minutes.",
+            "- [a.b.c.d.e.kits] Drones are sold in kits."
+        ]
+    );
+    assert_eq!(s.evidence_refs, ["a.b.c.d.e.life", "a.b.c.d.e.kits"]);
     // Insufficient: says so first and names what is missing.
     let a = AssessmentOutput { topic: "drones".into(), ..AssessmentOutput::default() };
     let w2 = working("drones batteries");

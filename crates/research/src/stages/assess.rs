@@ -1,10 +1,8 @@
 //! assess (spec §6.6): is the evidence sufficient? If not, what to look for next.
 
-use std::collections::BTreeSet;
-
 use crate::payload::{AssessmentOutput, ExecutionOutput, Intent};
 use crate::stages::{Usage, Working};
-use crate::text::{Terms, tokens};
+use crate::text::Terms;
 
 /// What an assessor sees.
 #[derive(Debug, Clone, Copy)]
@@ -42,14 +40,10 @@ impl Default for AssessConfig {
 }
 
 /// Coverage of the topic's terms by evidence: `(covered terms, uncovered terms in topic order)`.
+/// A term is covered by a token of an item's id or snippet, or by a token with its stem
+/// ("retries" by "retried").
 pub fn coverage(topic: &str, execution: &ExecutionOutput) -> (Vec<String>, Vec<String>) {
-    let terms = Terms::of(topic);
-    let mut seen: BTreeSet<String> = BTreeSet::new();
-    for e in &execution.evidence {
-        seen.extend(tokens(&e.entity_id));
-        seen.extend(tokens(&e.snippet_text));
-    }
-    terms.as_slice().iter().cloned().partition(|t| seen.contains(t))
+    Terms::of(topic).split_covered(execution.evidence.iter().flat_map(|e| [e.entity_id.as_str(), e.snippet_text.as_str()]))
 }
 
 /// The deterministic assessor (D32).

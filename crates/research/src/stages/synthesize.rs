@@ -17,6 +17,7 @@ use crate::graph::{Node, parse_node_id};
 use crate::payload::{AssessmentOutput, Evidence, ExecutionOutput, Intent, RouteDecision};
 use crate::stages::assess::coverage;
 use crate::stages::{Usage, Working};
+use crate::text::Terms;
 
 /// Most evidence items the deterministic synthesizer cites (and quote-back echoes).
 pub const MAX_CITED: usize = 8;
@@ -91,10 +92,23 @@ impl Synthesizer for RuleSynthesizer {
             }
             None => format!("Evidence for {topic}:"),
         };
-        // One line per distinct text, citing every item that carries it (in fusion order).
+        // The items that answer most of the topic first (fusion order among equals); a heading
+        // names a section and states nothing, so it is never a line.
+        let terms = Terms::of(topic);
+        let mut ranked: Vec<(usize, usize, &Evidence)> = ev
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| !is_heading(&e.snippet_text))
+            .map(|(i, e)| (terms.hits(&e.snippet_text), i, e))
+            .collect();
+        if ranked.is_empty() {
+            ranked = ev.iter().enumerate().map(|(i, e)| (0, i, e)).collect();
+        }
+        ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        // One line per distinct text, citing every item that carries it.
         let mut lines: Vec<(String, Vec<&str>)> = Vec::new();
         let mut refs = Vec::new();
-        for e in ev.iter().take(MAX_CITED) {
+        for e in ranked.into_iter().map(|(_, _, e)| e).take(MAX_CITED) {
             let t = item_text(e);
             match lines.iter_mut().find(|(x, _)| *x == t) {
                 Some((_, ids)) => ids.push(&e.entity_id),
@@ -108,6 +122,13 @@ impl Synthesizer for RuleSynthesizer {
         }
         Ok((Synthesis { synthesis: text, evidence_refs: refs }, Usage::default()))
     }
+}
+
+/// A Markdown heading line (`#`…`######` and a space).
+fn is_heading(text: &str) -> bool {
+    let t = text.trim_start();
+    let level = t.bytes().take_while(|&b| b == b'#').count();
+    (1..=6).contains(&level) && t[level..].starts_with(' ')
 }
 
 /// The bracketed refs of a line that look like evidence refs (`[a.b.c.d.e.f]`, `[doc#3]`).
