@@ -177,7 +177,17 @@ pub fn apply_fact_signals(
     for (claim, found) in claims.iter_mut().zip(bearings) {
         for (bearing, fact) in found {
             let Some(selector) = chunks.get(&fact.source.chunk_id).and_then(|c| fact_selector(c, &fact)) else { continue };
-            let already = claim.support_edges.iter().any(|e| e.source_id == fact.source.doc_id && e.selector == selector);
+            // The same quote, or one inside an edge of the same kind that the alignment already
+            // quoted from this source (the fact's span is a part of its sentence), adds nothing.
+            let kind = match bearing {
+                Bearing::Agrees => Relationship::Supports,
+                Bearing::Conflicts => Relationship::Contradicts,
+            };
+            let already = claim.support_edges.iter().any(|e| {
+                e.source_id == fact.source.doc_id
+                    && (e.selector == selector
+                        || e.relationship == kind && e.selector.start <= selector.start && selector.end <= e.selector.end)
+            });
             let described = format!("{} {} {}", fact.subject, fact.predicate, fact.object);
             match bearing {
                 Bearing::Agrees => {
