@@ -297,6 +297,9 @@ fn plain_value(v: &str) -> bool {
 }
 
 fn key_value(chunk: &str, base: usize, body: &str, map: &OffsetMap) -> Option<Candidate> {
+    if !body.contains(": ") {
+        return None;
+    }
     let c = KEY_VALUE.captures(body)?;
     let (key, value) = (c.name("key")?, c.name("value")?);
     let (name, condition) = name_and_condition(key.as_str().trim());
@@ -391,22 +394,33 @@ fn attribute_id(words: &[&str]) -> String {
 fn sentence(chunk: &str, at: usize, clause: &str, map: &OffsetMap) -> Option<Candidate> {
     let _ = chunk;
     let toks = tokens(clause);
+    // Only a sentence with a digit can hold a typed value; the others are read for a status,
+    // a passive agent or a name after a copula (cheap checks first: this runs on every line).
+    let has_digit = clause.bytes().any(|b| b.is_ascii_digit());
     // The verb: the first auxiliary; without one, the last lexical verb before the first value
     // ("The rate limit rises to 600 …": "limit" is a noun there).
-    let first_value = VALUE
-        .find_iter(clause)
-        .find(|m| m.as_str().contains(|c: char| c.is_alphabetic() || c == '-' || c == '%'))
-        .map_or(clause.len(), |m| m.start());
-    // An inflected verb ("rises", "reached") beats a base form, which may be a noun
-    // ("support"); among base forms ("Laptop repairs take 3 days") the last wins.
-    let lexical: Vec<usize> = (1..toks.len()).filter(|&i| toks[i].0.end <= first_value && lower_in(VERBS, toks[i].1)).collect();
-    let inflected = |i: &&usize| {
-        let w = toks[**i].1.to_ascii_lowercase();
-        w.ends_with('s') || w.ends_with("ed")
+    let aux = (1..toks.len()).find(|&i| lower_in(AUXILIARIES, toks[i].1));
+    if aux.is_none() && !has_digit {
+        return None;
+    }
+    let b = match aux {
+        Some(b) => b,
+        None => {
+            let first_value = VALUE
+                .find_iter(clause)
+                .find(|m| m.as_str().contains(|c: char| c.is_alphabetic() || c == '-' || c == '%'))
+                .map_or(clause.len(), |m| m.start());
+            // An inflected verb ("rises", "reached") beats a base form, which may be a noun
+            // ("support"); among base forms ("Laptop repairs take 3 days") the last wins.
+            let lexical: Vec<usize> =
+                (1..toks.len()).filter(|&i| toks[i].0.end <= first_value && lower_in(VERBS, toks[i].1)).collect();
+            let inflected = |i: &&usize| {
+                let w = toks[**i].1.to_ascii_lowercase();
+                w.ends_with('s') || w.ends_with("ed")
+            };
+            lexical.iter().find(inflected).or(lexical.last()).copied()?
+        }
     };
-    let b = (1..toks.len())
-        .find(|&i| lower_in(AUXILIARIES, toks[i].1))
-        .or_else(|| lexical.iter().find(inflected).or(lexical.last()).copied())?;
     let subject_text = clause[..toks[b].0.start].trim_end();
     let first = toks.first()?.1;
     if lower_in(PRONOUNS, first) || b > 8 || subject_text.contains([',', ';', ':']) {
@@ -427,8 +441,10 @@ fn sentence(chunk: &str, at: usize, clause: &str, map: &OffsetMap) -> Option<Can
     let rest_start = toks[b].0.end;
     let rest = &clause[rest_start..];
     // The value: a typed amount, else a code after "with"/"use".
-    let found = VALUE
-        .find_iter(rest)
+    let found = has_digit
+        .then(|| VALUE.find_iter(rest))
+        .into_iter()
+        .flatten()
         .find(|m| {
             let after = &rest[m.end()..];
             let before = rest[..m.start()].chars().next_back();
@@ -440,7 +456,7 @@ fn sentence(chunk: &str, at: usize, clause: &str, map: &OffsetMap) -> Option<Can
             !after.starts_with([':', '/']) && !decimal
         })
         .map(|m| (m.start(), m.end()))
-        .or_else(|| CODE.captures(rest).and_then(|c| c.name("v")).map(|m| (m.start(), m.end())));
+        .or_else(|| has_digit.then(|| CODE.captures(rest)).flatten().and_then(|c| c.name("v")).map(|m| (m.start(), m.end())));
     let between_end = found.map_or(rest.len(), |(s, _)| s);
     let between: Vec<(Range<usize>, &str)> = tokens(&rest[..between_end]);
     // "must not exceed 256 KB", "no more than 5 days": a bound, stated affirmatively.
