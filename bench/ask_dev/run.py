@@ -287,6 +287,7 @@ def main() -> int:
     ap.add_argument("-v", "--verbose", action="store_true", help="print every miss")
     ap.add_argument("--json", metavar="FILE", help="also write per-item results as JSON")
     ap.add_argument("--keep-store", metavar="DIR", help="ingest into DIR (kept) instead of a temp dir")
+    ap.add_argument("--check", action="store_true", help="exit 1 when a bound of issue 21's Must hold is not met")
     args = ap.parse_args()
 
     binary = Path(args.bin)
@@ -407,7 +408,43 @@ def main() -> int:
                 print(f"- {r['id']} [{r['kind']}] {r['topic']!r}: cites all must-cite docs but reports insufficient")
     if args.json:
         Path(args.json).write_text(json.dumps({"questions": qr, "topics": tr}, indent=1, sort_keys=True))
+    if args.check:
+        failed = failed_bounds(metrics(qr, tr))
+        for f in failed:
+            print(f"bound not met: {f}", file=sys.stderr)
+        return 1 if failed else 0
     return 0
+
+
+# Issue 21's "Must hold", checked by `--check` (a test runs it).
+BOUNDS = {
+    "Supported precision": (">=", 0.95),
+    "Supported recall (supported + multi_hop)": (">=", 0.85),
+    "Conflict precision": (">=", 0.85),
+    "Conflict recall": (">=", 0.80),
+    "Refusal rate, unanswerable": (">=", 0.90),
+    "Refusal rate, adversarial": (">=", 0.80),
+    "Hallucinated answers (wrong value or answer where none exists) / all": ("<", 0.05),
+    "Answers meeting the contract (§13)": (">=", 1.0),
+    "Answers citing a document not in the corpus": ("<=", 0.0),
+    "Research: answerable topics citing all must-cite docs": (">=", 1.0),
+    "Research: unanswerable topics refused (no evidence or insufficient)": (">=", 1.0),
+    "Research: topics with invented references": ("<=", 0.0),
+    "Command errors (questions + topics)": ("<=", 0.0),
+}
+
+
+def failed_bounds(rows) -> list[str]:
+    out = []
+    for name, x, n, d, _ in rows:
+        if name not in BOUNDS:
+            continue
+        op, bound = BOUNDS[name]
+        value = n / d if d else 0.0
+        ok = {">=": value >= bound - 1e-12, "<": value < bound, "<=": value <= bound + 1e-12}[op]
+        if not ok or d == 0:
+            out.append(f"{name}: {n}/{d} (must be {op} {bound})")
+    return out
 
 
 if __name__ == "__main__":

@@ -237,3 +237,22 @@ fn readme_questions_on_ordinary_documents() {
         .collect();
     assert_eq!(premises, ["alerting_tool", "klaxon"], "{a}");
 }
+
+/// Issue 21's bounds on the project's own development suite of ordinary documents
+/// (`bench/ask_dev`: 84 questions, 21 research topics), through the binary: the runner exits
+/// 1 and names the bound when one is not met.
+#[test]
+fn ordinary_documents_meet_the_development_suites_bounds() {
+    let runner = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/ask_dev/run.py");
+    let out = std::process::Command::new("python3")
+        .arg(&runner)
+        .arg("--bin")
+        .arg(warrant_testkit::warrant_bin())
+        .arg("--check")
+        .output()
+        .unwrap_or_else(|e| panic!("python3 {}: {e}", runner.display()));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}\n{stdout}");
+    assert!(stdout.contains("| Supported recall (supported + multi_hop) |"), "{stdout}");
+}
