@@ -562,14 +562,10 @@ mod tests {
     }
 }
 
-/// True when every non-blank line of a chunk is a Markdown heading (`#`…`######` and a space).
+/// True when every non-blank line of a chunk is a Markdown heading.
 fn is_heading_only(text: &str) -> bool {
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty()).peekable();
-    lines.peek().is_some()
-        && lines.all(|l| {
-            let level = l.bytes().take_while(|&b| b == b'#').count();
-            (1..=6).contains(&level) && l[level..].starts_with(' ')
-        })
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty()).peekable();
+    lines.peek().is_some() && lines.all(|l| warrant_text::segment::markdown_heading(l).is_some())
 }
 
 #[cfg(test)]

@@ -204,15 +204,12 @@ static HEADING_VERSION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock:
 impl SectionVersion {
     /// Reads a chunk: when it opens with a heading, the section changes.
     fn enter(&mut self, chunk: &str) {
-        let line = chunk.lines().next().unwrap_or_default().trim_start();
-        let level = line.bytes().take_while(|&b| b == b'#').count();
-        if level == 0 || !line[level..].starts_with(' ') {
+        let Some((level, title)) = warrant_text::segment::markdown_heading(chunk.lines().next().unwrap_or_default()) else {
             return;
-        }
+        };
         if self.current.as_ref().is_some_and(|(l, _)| level <= *l) {
             self.current = None;
         }
-        let title = line[level..].trim();
         // Numbered parts of a document are not versions.
         const PARTS: [&str; 10] =
             ["Section", "Chapter", "Part", "Appendix", "Step", "Table", "Figure", "Article", "Clause", "Annex"];

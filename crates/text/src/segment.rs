@@ -34,6 +34,27 @@ pub fn trim_range(text: &str, r: Range<usize>) -> Range<usize> {
     r.start + lead..r.end - trail
 }
 
+/// A Markdown ATX heading line: its level and text (`## Title ##` → `(2, "Title")`). At most
+/// three spaces of indent; one to six `#`, then a space or tab; closing `#`s dropped; an empty
+/// heading is none.
+pub fn markdown_heading(line: &str) -> Option<(usize, &str)> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let t = &line[indent..];
+    let level = t.bytes().take_while(|b| *b == b'#').count();
+    if !(1..=6).contains(&level) {
+        return None;
+    }
+    let rest = &t[level..];
+    if !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    let rest = rest.trim().trim_end_matches('#').trim_end();
+    (!rest.is_empty()).then_some((level, rest))
+}
+
 /// Paragraphs: maximal runs of non-blank lines, trimmed. Empty paragraphs are dropped.
 pub fn paragraphs(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
@@ -618,5 +639,17 @@ mod tests {
             prop_assert_eq!(sentences_in(&t, a..t.len()), sentences_in_reference(&t, a..t.len()));
             prop_assert_eq!(first_sentence_in(&t, a..t.len()), sentences_in_reference(&t, a..t.len()).first().cloned());
         }
+    }
+
+    #[test]
+    fn markdown_headings() {
+        assert_eq!(markdown_heading("## Title ##"), Some((2, "Title")));
+        assert_eq!(markdown_heading("   # Indented"), Some((1, "Indented")));
+        assert_eq!(markdown_heading("##\tTab"), Some((2, "Tab")));
+        assert_eq!(markdown_heading("#nope"), None);
+        assert_eq!(markdown_heading("    # code"), None);
+        assert_eq!(markdown_heading("####### seven"), None);
+        assert_eq!(markdown_heading("## "), None);
+        assert_eq!(markdown_heading("## Lumen 4.3 — ünïcode"), Some((2, "Lumen 4.3 — ünïcode")));
     }
 }

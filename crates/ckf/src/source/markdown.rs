@@ -99,24 +99,7 @@ pub fn front_matter(text: &str) -> (FrontMatter, usize) {
 }
 
 /// An ATX heading: level and text (`## Title ##` → (2, "Title")).
-pub(crate) fn heading(line: &str) -> Option<(usize, &str)> {
-    let indent = line.len() - line.trim_start_matches(' ').len();
-    if indent > 3 {
-        return None;
-    }
-    let t = &line[indent..];
-    let level = t.bytes().take_while(|b| *b == b'#').count();
-    if !(1..=6).contains(&level) {
-        return None;
-    }
-    let rest = &t[level..];
-    if !rest.starts_with([' ', '\t']) {
-        return None;
-    }
-    let rest = rest.trim();
-    let rest = rest.trim_end_matches('#').trim_end();
-    (!rest.is_empty()).then_some((level, rest))
-}
+pub(crate) use warrant_text::segment::markdown_heading as heading;
 
 fn is_fence(line: &str) -> bool {
     let t = line.trim_start();

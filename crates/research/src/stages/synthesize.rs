@@ -98,7 +98,7 @@ impl Synthesizer for RuleSynthesizer {
         let mut ranked: Vec<(usize, usize, &Evidence)> = ev
             .iter()
             .enumerate()
-            .filter(|(_, e)| !is_heading(&e.snippet_text))
+            .filter(|(_, e)| warrant_text::segment::markdown_heading(e.snippet_text.trim_start()).is_none())
             .map(|(i, e)| (terms.hits(&e.snippet_text), i, e))
             .collect();
         if ranked.is_empty() {
@@ -122,13 +122,6 @@ impl Synthesizer for RuleSynthesizer {
         }
         Ok((Synthesis { synthesis: text, evidence_refs: refs }, Usage::default()))
     }
-}
-
-/// A Markdown heading line (`#`…`######` and a space).
-fn is_heading(text: &str) -> bool {
-    let t = text.trim_start();
-    let level = t.bytes().take_while(|&b| b == b'#').count();
-    (1..=6).contains(&level) && t[level..].starts_with(' ')
 }
 
 /// The bracketed refs of a line that look like evidence refs (`[a.b.c.d.e.f]`, `[doc#3]`).
