@@ -132,30 +132,33 @@ impl<'s> Answerer<'s> {
 
     /// Plans a natural-language question (§8.3).
     pub fn plan(&self, question: &str) -> Result<QueryPlan, StoreError> {
-        match self.matcher.relative_version(question, self.store)? {
-            Some(crate::matcher::Relative { body, version }) => {
-                let mut plan = self.planner.plan(&body, self.store, &self.vocab, &self.rules)?;
-                if let Some((v, _)) = version {
-                    plan.version = Some(v);
-                }
-                Ok(plan)
-            }
-            None => self.planner.plan(question, self.store, &self.vocab, &self.rules),
+        Ok(self.plan_question(question)?.plan)
+    }
+
+    /// Plans a question, keeping what planning read on the way for [`Self::answer_planned`]:
+    /// a version named by what it did ("in the Lumen release that enabled …") is looked up
+    /// once.
+    pub fn plan_question(&self, question: &str) -> Result<PlannedQuestion, StoreError> {
+        let relative = self.matcher.relative_version(question, self.store)?;
+        let body = relative.as_ref().map_or(question, |r| r.body.as_str());
+        let mut plan = self.planner.plan(body, self.store, &self.vocab, &self.rules)?;
+        if let Some((v, _)) = relative.as_ref().and_then(|r| r.version.as_ref()) {
+            plan.version = Some(v.clone());
         }
+        Ok(PlannedQuestion { plan, question: question.to_string(), relative })
     }
 
     /// Plans and answers a question. When the templates and rules find no answer, the
     /// question is matched to the stored fact that explains all its words (see `matcher`).
     pub fn ask(&self, question: &str) -> Result<Answer, StoreError> {
-        let plan = self.plan(question)?;
-        self.answer_question(question, &plan)
+        self.answer_planned(&self.plan_question(question)?)
     }
 
-    /// Answers a question by the plan made of it (its version possibly overridden); when that
-    /// plan finds no answer, by the stored fact that explains all the question's words.
-    pub fn answer_question(&self, question: &str, plan: &QueryPlan) -> Result<Answer, StoreError> {
-        let relative = self.matcher.relative_version(question, self.store)?;
-        let question = match &relative {
+    /// Answers a planned question (its plan's version possibly overridden); when the plan
+    /// finds no answer, by the stored fact that explains all the question's words.
+    pub fn answer_planned(&self, planned: &PlannedQuestion) -> Result<Answer, StoreError> {
+        let (plan, relative) = (&planned.plan, &planned.relative);
+        let question = match relative {
             Some(r) if r.version.is_none() && plan.version.is_none() => {
                 return Ok(Answer::unsupported(
                     plan.to_json(),
@@ -163,7 +166,7 @@ impl<'s> Answerer<'s> {
                 ));
             }
             Some(r) => r.body.as_str(),
-            None => question,
+            None => planned.question.as_str(),
         };
         // The fact that identified the version ("… that enabled OAuth device flow") is part of
         // the answer's evidence.
@@ -217,6 +220,16 @@ impl<'s> Answerer<'s> {
     pub fn knows_predicate(&self, predicate: &str) -> bool {
         self.vocab.contains(predicate) || self.rules.concludes(predicate)
     }
+}
+
+/// A question with its plan (`plan` may be changed, e.g. its version overridden) and what
+/// planning read on the way.
+#[derive(Debug, Clone)]
+pub struct PlannedQuestion {
+    /// The plan.
+    pub plan: QueryPlan,
+    question: String,
+    relative: Option<crate::matcher::Relative>,
 }
 
 /// Puts the fact that linked the question to the answer's subject ("the paging tool" is

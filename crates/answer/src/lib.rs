@@ -64,7 +64,7 @@ mod rules;
 
 pub use contract::span_names_subject_and_object;
 pub use contract::{Answer, ChainEntry, ChainRole, Conflict, Verdict, check_chain, validate_contract};
-pub use engine::{Answerer, AskOptions, versions_equal};
+pub use engine::{Answerer, AskOptions, PlannedQuestion, versions_equal};
 pub use eval::{Mode, consistency_key, jaccard_consistency, metrics, parse_questions, run_suite};
 pub use llm_plan::{PlanSource, plan_with_model, validate_plan};
 pub use plan::{Goal, PlanError, QueryPlan};

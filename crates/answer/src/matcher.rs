@@ -20,7 +20,7 @@
 //!
 //! Nothing matched: the refusal names the nearest facts and the words they leave unexplained.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use regex::Regex;
 use serde_json::Value;
@@ -104,7 +104,7 @@ impl Matcher {
         if keys.is_empty() {
             return Ok(Some(Relative { body, version: None }));
         }
-        let mut pool = Pool { store, version: None, titles: HashMap::new(), facts: Vec::new() };
+        let mut pool = Pool::new(store, None);
         pool.add_search(&asked_words(clause.as_str()).join(" "))?;
         // The clause's verb ("introduced") may be no fact's word: then the rest must be.
         for wanted in [&keys[..], &keys[1..]] {
@@ -160,7 +160,7 @@ impl Matcher {
         if asked.is_empty() {
             return refuse("the question names nothing to look up".into());
         }
-        let mut pool = Pool { store, version, titles: HashMap::new(), facts: Vec::new() };
+        let mut pool = Pool::new(store, version);
         pool.add_search(&asked_words(rest).join(" "))?;
         let single = |pool: &Pool<'_>, asked: &[String], skip: Option<usize>| -> (Option<usize>, Vec<(usize, f64, usize)>) {
             let mut best: Option<(f64, usize)> = None;
@@ -207,9 +207,9 @@ impl Matcher {
                 let title: Vec<String> = pool.title(&pool.facts[i].fact).to_vec();
                 let all_in = |words: &[String]| !words.is_empty() && words.iter().all(|w| asked.contains(w));
                 let (gone, link): (Vec<String>, Vec<String>) = if all_in(&subject) {
-                    (own.iter().chain(&title).cloned().collect(), value.clone())
+                    (own.iter().chain(&title).cloned().collect(), value)
                 } else if all_in(&value) && !all_in(&subject) {
-                    (value.clone(), subject.clone())
+                    (value, subject)
                 } else {
                     continue;
                 };
@@ -222,13 +222,10 @@ impl Matcher {
                         next.push(w.clone());
                     }
                 }
-                let link_words: Vec<String> = link.clone();
                 pool.add_search(&next.join(" "))?;
                 let (second, _) = single(&pool, &next, Some(i));
                 if let Some(j) = second
-                    && link_words
-                        .iter()
-                        .all(|w| pool.facts[j].words.subject.contains(w) || pool.facts[j].words.condition.contains(w))
+                    && link.iter().all(|w| pool.facts[j].words.subject.contains(w) || pool.facts[j].words.condition.contains(w))
                 {
                     let bridge = pool.facts[i].fact.clone();
                     return Ok(Ok(Matched { goal: goal_of(&pool.facts[j].fact, expect), bridge: Some(bridge) }));
@@ -293,11 +290,21 @@ struct Pool<'s> {
     version: Option<&'s str>,
     titles: HashMap<String, Vec<String>>,
     facts: Vec<Candidate>,
+    /// Ids of `facts`, and the queries already searched.
+    seen: HashSet<String>,
+    searched: HashSet<String>,
 }
 
-impl Pool<'_> {
-    /// Adds the facts of the chunks BM25 ranks first for `query`.
+impl<'s> Pool<'s> {
+    fn new(store: &'s dyn Store, version: Option<&'s str>) -> Self {
+        Self { store, version, titles: HashMap::new(), facts: Vec::new(), seen: HashSet::new(), searched: HashSet::new() }
+    }
+
+    /// Adds the facts of the chunks BM25 ranks first for `query` (once per query).
     fn add_search(&mut self, query: &str) -> Result<(), StoreError> {
+        if !self.searched.insert(query.to_string()) {
+            return Ok(());
+        }
         let hits = self.store.search(query, CHUNKS)?;
         let queries: Vec<FactQuery> = hits
             .iter()
@@ -310,7 +317,7 @@ impl Pool<'_> {
                 {
                     continue;
                 }
-                if self.facts.iter().any(|c| c.fact.id == f.id) {
+                if !self.seen.insert(f.id.clone()) {
                     continue;
                 }
                 if !self.titles.contains_key(&f.source.doc_id) {

@@ -185,19 +185,32 @@ impl Question {
 impl Asker<'_> {
     /// Answers the question once.
     pub fn answer(&self) -> Result<Answer> {
-        let mut plan = match (&self.supplied, &self.model_plan) {
-            (Some(p), _) | (None, Some((p, _))) => p.clone(),
-            (None, None) => self.answerer.plan(&self.question).map_err(|e| Error::store(e, None))?,
+        let store_err = |e| Error::store(e, None);
+        let given = match (&self.supplied, &self.model_plan) {
+            (Some(p), _) | (None, Some((p, _))) => Some(p),
+            (None, None) => None,
         };
-        if let Some(v) = &self.version {
-            plan.version = Some(v.clone());
-        }
-        let planned = self.supplied.is_none() && self.model_plan.is_none();
-        let mut answer = if planned { self.answerer.answer_question(&self.question, &plan) } else { self.answerer.answer(&plan) }
-            .map_err(|e| Error::store(e, None))?;
-        if self.supplied.is_none() && !planned && plan.predicates.is_none() && plan.goal.is_none() {
-            answer.diagnostics.insert(0, "no question template or predicate pattern matches the question".into());
-        }
+        let mut answer = match given {
+            // A question the rule planner plans: answered with what planning read.
+            None => {
+                let mut planned = self.answerer.plan_question(&self.question).map_err(store_err)?;
+                if let Some(v) = &self.version {
+                    planned.plan.version = Some(v.clone());
+                }
+                self.answerer.answer_planned(&planned).map_err(store_err)?
+            }
+            Some(p) => {
+                let mut plan = p.clone();
+                if let Some(v) = &self.version {
+                    plan.version = Some(v.clone());
+                }
+                let mut answer = self.answerer.answer(&plan).map_err(store_err)?;
+                if self.supplied.is_none() && plan.predicates.is_none() && plan.goal.is_none() {
+                    answer.diagnostics.insert(0, "no question template or predicate pattern matches the question".into());
+                }
+                answer
+            }
+        };
         if let Some((_, source)) = &self.model_plan {
             answer.diagnostics.insert(0, source.diagnostic());
         }
