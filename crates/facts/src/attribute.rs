@@ -211,7 +211,7 @@ pub fn attribute_candidates(chunk: &str, taken: &[Span]) -> Vec<Candidate> {
             continue;
         }
         let (base, body) = strip_bullet(base, trimmed);
-        if let Some(c) = key_value(chunk, base, body, &map) {
+        if let Some(c) = key_value(base, body, &map) {
             out.push(c);
             continue;
         }
@@ -221,7 +221,7 @@ pub fn attribute_candidates(chunk: &str, taken: &[Span]) -> Vec<Candidate> {
             if clause.ends_with('?') {
                 continue;
             }
-            out.extend(sentence(chunk, base + s.start, clause, &map));
+            out.extend(sentence(base + s.start, clause, &map));
         }
     }
     out.retain(|c| {
@@ -296,7 +296,7 @@ fn plain_value(v: &str) -> bool {
     !v.is_empty() && words <= 5 && !v.contains([',', ';', ':', '|']) && v.chars().any(char::is_alphanumeric)
 }
 
-fn key_value(chunk: &str, base: usize, body: &str, map: &OffsetMap) -> Option<Candidate> {
+fn key_value(base: usize, body: &str, map: &OffsetMap) -> Option<Candidate> {
     if !body.contains(": ") {
         return None;
     }
@@ -308,7 +308,6 @@ fn key_value(chunk: &str, base: usize, body: &str, map: &OffsetMap) -> Option<Ca
         return None;
     }
     let end = base + value.start() + value_text.len();
-    let _ = chunk;
     Some(candidate(
         map,
         base..end,
@@ -391,8 +390,7 @@ fn attribute_id(words: &[&str]) -> String {
 }
 
 /// One sentence (`clause`: without its final punctuation, starting at byte `at` of the chunk).
-fn sentence(chunk: &str, at: usize, clause: &str, map: &OffsetMap) -> Option<Candidate> {
-    let _ = chunk;
+fn sentence(at: usize, clause: &str, map: &OffsetMap) -> Option<Candidate> {
     let toks = tokens(clause);
     // Only a sentence with a digit can hold a typed value; the others are read for a status,
     // a passive agent or a name after a copula (cheap checks first: this runs on every line).

@@ -161,7 +161,11 @@ pub struct LayerCount {
 impl Extraction {
     /// Counts one validated (`kept`) or dropped candidate of a layer.
     pub fn count(&mut self, layer: &str, kept: bool) {
-        let c = self.layers.entry(layer.to_string()).or_default();
+        // One key per layer: look it up before allocating it (this runs for every fact).
+        let c = match self.layers.get_mut(layer) {
+            Some(c) => c,
+            None => self.layers.entry(layer.to_string()).or_default(),
+        };
         if kept {
             c.kept += 1;
         } else {

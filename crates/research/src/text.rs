@@ -76,9 +76,7 @@ impl Terms {
         if self.0.is_empty() {
             return 0;
         }
-        let toks: BTreeSet<String> = tokens(text).into_iter().collect();
-        let stems: BTreeSet<String> = toks.iter().map(|t| stem(t)).collect();
-        self.0.iter().filter(|t| toks.contains(*t) || stems.contains(&stem(t))).count()
+        self.split_covered([text]).0.len()
     }
 
     /// The terms that occur in any of `texts` (as in [`Self::hits`]), and those that do not,
