@@ -222,6 +222,9 @@ fn readme_questions_on_ordinary_documents() {
         ("How quickly must the incident commander for a P1 outage acknowledge a page?", "supported", Some("5 minutes")),
         ("How much does same-day shipping cost?", "unsupported", None),
         ("How many days of sick leave are there?", "unsupported", None),
+        // Multi-byte text around every offset the planner and matcher compute.
+        ("How much does “café” shipping cost – in the release that added ünïcode?", "unsupported", None),
+        ("Wie lange dauert die Lieferung? 配送にはどのくらいかかりますか？", "unsupported", None),
     ] {
         let a = ask(question);
         assert_eq!((a["verdict"].as_str(), a["text"].as_str()), (Some(verdict), text), "{question}: {a}");
