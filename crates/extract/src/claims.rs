@@ -585,6 +585,50 @@ fn personal(clause: &str) -> bool {
     !(pronoun.ends_with("My") && after.starts_with(char::is_uppercase)) || speaks_of_self(clause)
 }
 
+/// The main clause after a leading subordinate clause set off by a comma ("Even if I suck at
+/// bowling, I like the ambiance" → "I like the ambiance"), if the text opens with one.
+pub fn main_clause(text: &str) -> Option<&str> {
+    let m = SUBORDINATE_LEAD.find(text)?;
+    let comma = text[m.end()..].find(", ")? + m.end();
+    Some(text[comma + 2..].trim_start()).filter(|rest| !rest.is_empty())
+}
+
+static SUBORDINATE_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\W*(?:even\s+if|even\s+though|if|when|whenever|unless|although|though|because|since|once|while|as\s+long\s+as)(?-u:\b)",
+    )
+});
+
+/// True when the speaker is the clause's subject ("I recently read the book", "i've never
+/// used it"), and the clause holds no second clause after a comma whose subject a continuation
+/// could take ("I enjoy football, it originated in …").
+pub fn speaker_is_subject(clause: &str) -> bool {
+    let Some(m) = PERSONAL.find(clause) else { return false };
+    let pronoun = clause[..m.end()].trim_end().to_lowercase();
+    let possessive_or_object = ["my", "me", "myself"].iter().any(|p| pronoun.ends_with(p));
+    !(possessive_or_object || clause[m.end()..].contains(','))
+}
+
+/// True when a clause opens with its verb ("was disappointed by the ending", "scoring often
+/// over 200 points"): its subject is the one of the clause it was cut from.
+pub fn continues_subject(clause: &str) -> bool {
+    let first = tokens(clause).into_iter().find(|w| !(w.ends_with("ly") || ADVERBS.contains(&w.to_lowercase().as_str())));
+    first.is_some_and(|w| {
+        let lower = w.to_lowercase();
+        // "it's", "that's": a subject and its verb.
+        let contracted = lower.contains(['\'', '’']) && !lower.starts_with("n't");
+        !contracted && (is_verbish(w) || lower.len() > 4 && lower.ends_with("ing"))
+    })
+}
+
+/// True when a clause has no digit and no capitalised word after its first (a speaker's "I"
+/// aside): nothing a source could hold.
+pub fn carries_no_value(clause: &str) -> bool {
+    let words = tokens(clause);
+    !clause.bytes().any(|b| b.is_ascii_digit())
+        && !words.iter().skip(1).any(|w| w.starts_with(char::is_uppercase) && !w.starts_with("I'") && *w != "I" && !w.starts_with("I’"))
+}
+
 /// True when a clause tells of the speaker's own life past its first word ("Bowling is fun, i
 /// like to play with my son", "it allowed me to be part of it") and carries no value a source
 /// could hold: no digit and no capitalised word after its first (the speaker's "I" aside).
@@ -626,7 +670,8 @@ pub fn modality_with(clause: &str, sentence: &str, s: &Cues) -> Modality {
         return Modality::Instruction;
     }
     if s.cond_start || c & CONDITIONAL != 0 {
-        return Modality::Conditional;
+        // "If I don't force myself, I get discouraged": the speaker's own, conditions and all.
+        return if main_clause(clause).is_some_and(personal) { Modality::Opinion } else { Modality::Conditional };
     }
     if s.words & HYPOTHETICAL != 0 {
         return Modality::Hypothetical;
@@ -834,6 +879,27 @@ mod tests {
     }
 
     #[test]
+    fn a_clause_cut_from_the_speakers_own_keeps_its_subject() {
+        assert!(continues_subject("was disappointed by the ending"));
+        assert!(continues_subject("scoring often over 200 points"));
+        assert!(continues_subject("really loved it"));
+        assert!(!continues_subject("it's owned by facebook"));
+        assert!(!continues_subject("the tower opened in 1901"));
+        assert!(speaker_is_subject("i recently read the deathly hallows"));
+        assert!(speaker_is_subject("Yes, I've never used it"));
+        // "my favourite team" is the subject, not the speaker; a splice has a subject of its own.
+        assert!(!speaker_is_subject("my favorite team is gridiron"));
+        assert!(!speaker_is_subject("I enjoy football, it originated in the United States"));
+        assert!(carries_no_value("was disappointed by the ending"));
+        assert!(!carries_no_value("saw the Corvin tower"));
+        assert!(!carries_no_value("scoring over 200 points"));
+        assert_eq!(main_clause("Even if I suck at bowling, I like the ambiance"), Some("I like the ambiance"));
+        assert_eq!(main_clause("I like bowling, even if I suck at it"), None);
+        // Multi-byte text around the comma.
+        assert_eq!(main_clause("When I was in Zürich, café prices were high"), Some("café prices were high"));
+    }
+
+    #[test]
     fn compound_sentences_split_into_clauses() {
         assert_eq!(
             split("Python was created by Guido van Rossum and first released in 1991."),
@@ -919,6 +985,10 @@ mod tests {
         use Modality::*;
         let m = |s: &str| modality_with(s, s, &cues(s));
         assert_eq!(m("Paris is the capital of France"), Factual);
+        // A condition on the speaker's own life is theirs; one on the world is checked.
+        assert_eq!(m("if i dont force myself to do it, i get discouraged"), Opinion);
+        assert_eq!(m("If you are a beginner, start with a smaller ski"), Conditional);
+        assert_eq!(m("When I was young, the Berlin Wall fell in 1989"), Conditional);
         assert_eq!(m("I think rotating tokens monthly is the safest option"), Opinion);
         assert_eq!(m("Python is the best language"), Opinion);
         assert_eq!(m("Carl Orff is best known for his cantata Carmina Burana"), Factual);

@@ -43,7 +43,7 @@ use warrant_graph::{
 };
 use warrant_text::OffsetMap;
 
-pub use claims::speaks_of_self;
+pub use claims::{carries_no_value, continues_subject, main_clause, speaker_is_subject, speaks_of_self};
 pub use input::{
     Answer, CallArguments, DEFAULT_MAX_BYTES, InputError, InputFormat, StructuredCall, add_tools, answer_from_value,
     merge_context, parse_input,
@@ -288,6 +288,10 @@ fn draft_claims(content: &str, paragraphs: &[Vec<Range<usize>>], kinds: &[Vec<Di
             let sentence_cues = claims::cues(st);
             // The domain is the sentence's: computed once for all its clauses.
             let mut sentence_domain: Option<Option<&'static str>> = None;
+            // The previous clause of the sentence was the speaker's own ("i recently read the
+            // book and was disappointed by the ending"): a clause that opens with its verb
+            // continues it.
+            let mut speakers = false;
             for c in claims::clauses(content, s.clone()) {
                 let r = claims::tidy(content, c);
                 let ct = &content[r.clone()];
@@ -296,9 +300,17 @@ fn draft_claims(content: &str, paragraphs: &[Vec<Range<usize>>], kinds: &[Vec<Di
                 if words < 2 || lower.starts_with("source") || lower.starts_with("reference") {
                     continue;
                 }
+                let mut modality = claims::modality_with(ct, st, &sentence_cues);
+                // Only a clause that carries no value of its own ("built in 1889" may be
+                // said of the thing the speaker saw).
+                let inherits = speakers && claims::continues_subject(ct) && claims::carries_no_value(ct);
+                if inherits {
+                    modality = Modality::Opinion;
+                }
+                speakers = modality == Modality::Opinion && (inherits || claims::speaker_is_subject(ct));
                 claims.push(DraftClaim {
                     range: r,
-                    modality: claims::modality_with(ct, st, &sentence_cues),
+                    modality,
                     domain: *sentence_domain.get_or_insert_with(|| claims::domain(st)),
                     sentence: s.clone(),
                 });
@@ -500,5 +512,24 @@ mod tests {
             assert_eq!(super::node_id(prefix, n), want);
         }
         assert_eq!(super::node_id("op", usize::MAX), format!("op{}", usize::MAX));
+    }
+
+    #[test]
+    fn a_clause_that_continues_the_speakers_own_is_theirs() {
+        use warrant_graph::Modality::*;
+        let modalities = |text: &str| -> Vec<(String, warrant_graph::Modality)> {
+            let answer = super::Answer { text: text.into(), tool_calls: vec![], context: None, id: None };
+            super::extract(&answer, &super::Options::default()).graph.claims.into_iter().map(|c| (c.text, c.modality)).collect()
+        };
+        assert_eq!(
+            modalities("i recently read the book and was disappointed by the ending."),
+            vec![("i recently read the book".to_string(), Opinion), ("was disappointed by the ending".to_string(), Opinion)]
+        );
+        // A continuation with a value of its own, or after a clause about something else, is
+        // checked.
+        let got = modalities("I went there in May and saw the Corvin tower.");
+        assert_eq!(got.last().map(|(_, m)| *m), Some(Factual), "{got:?}");
+        let got = modalities("The band formed in 1994 and was disappointed by the label.");
+        assert!(got.iter().all(|(_, m)| *m == Factual), "{got:?}");
     }
 }

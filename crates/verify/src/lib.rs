@@ -214,6 +214,9 @@ pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<Cl
     // The answer's current subject: the first name of the latest claim that has one, for the
     // claims after it that open with a pronoun.
     let mut subject: Option<analysis::Name> = None;
+    // The previous claim was the speaker's own: an opinion that opens with its verb, cut from
+    // the same sentence ("… and was disappointed by the ending"), is too.
+    let mut speaker = false;
     let windows = align::Windows::default();
     graph
         .claims
@@ -228,6 +231,17 @@ pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<Cl
                 Some(parts) => verify_each(c, corpus, &windows, asked.as_ref(), &parts),
                 None => verify_claim(c, corpus, &windows, asked.as_ref(), antecedent, Some(own)),
             };
+            let mut inherited = false;
+            if speaker
+                && r.status == Status::NotApplicable
+                && c.modality == Modality::Opinion
+                && warrant_extract::continues_subject(&c.text)
+                && warrant_extract::carries_no_value(&c.text)
+            {
+                r.reason = PERSONAL.into();
+                inherited = true;
+            }
+            speaker = r.reason == PERSONAL && (inherited || warrant_extract::speaker_is_subject(&c.text));
             if !opts.explain {
                 r.features = None;
             }
@@ -507,7 +521,7 @@ fn verify_claim(
         result.status = Status::NotApplicable;
         result.confidence = 1.0;
         result.reason = if claim.modality == Modality::Opinion && is_personal(&claim.text) {
-            "a personal statement about the speaker states nothing a source could confirm".into()
+            PERSONAL.into()
         } else {
             format!("{} content states nothing a source could confirm", claim.modality.as_str())
         };
@@ -571,8 +585,15 @@ fn carries_value(text: &str) -> bool {
         || text.split_whitespace().any(|w| w.len() > 2 && w.starts_with("--") || w.contains('='))
 }
 
-/// True when the speaker talks about themselves ("I love hiking", "My dog …").
+/// The reason a personal statement is not applicable.
+const PERSONAL: &str = "a personal statement about the speaker states nothing a source could confirm";
+
+/// True when the speaker talks about themselves ("I love hiking", "My dog …", "Even if I
+/// suck at it, I like bowling").
 fn is_personal(text: &str) -> bool {
+    if warrant_extract::main_clause(text).is_some_and(is_personal) {
+        return true;
+    }
     // "Yea I love it", "Oh, my dog …": the sounds before the subject do not count.
     let first = text
         .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
