@@ -4,7 +4,8 @@
 //!    known and the answer states no claim of its own ("Delhi"), the whole answer is the claim.
 //! 2. **Verify** every claim against the sources (`warrant-verify`): a status, a confidence and
 //!    support edges quoting the sources exactly. With a model configured for it, claims the
-//!    rules leave `unsupported` or `partially_supported` get a second opinion, marked as such. The results travel with the graph as
+//!    rules leave `unsupported`, `partially_supported` or `contradicted` get a second opinion,
+//!    marked as such. The results travel with the graph as
 //!    `context.claim_verification`, where the grounding predicates read them.
 //! 3. **Evaluate** the policy packs (`warrant-cpl`) — by default `warrant.grounding.v1`,
 //!    `warrant.arithmetic.v1`, and `core.tool-use.v1` with `warrant.tool-schema.v1` when the
@@ -64,8 +65,8 @@ pub struct Checker {
     pub engine: Engine,
     /// The packs to run; `None` runs the defaults.
     pub packs: Option<Vec<Pack>>,
-    /// A model asked for a second opinion on claims the rules leave `unsupported` or
-    /// `partially_supported` (`--llm-verify`); `None`: rules only.
+    /// A model asked for a second opinion on claims the rules leave `unsupported`,
+    /// `partially_supported` or `contradicted` (`--llm-verify`); `None`: rules only.
     pub second_opinion: Option<warrant_llm::Llm>,
     /// Report each claim's verifier signals (`features` in the JSON report).
     pub explain: bool,
