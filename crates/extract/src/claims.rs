@@ -609,40 +609,47 @@ pub fn speaker_is_subject(clause: &str) -> bool {
     !(possessive_or_object || clause[m.end()..].contains(','))
 }
 
+/// True when a clause cut from one whose subject is the speaker goes on about the speaker: it
+/// opens with its verb and carries no value of its own ("… and was disappointed by the ending";
+/// "… and saw the Corvin tower" may be said of the tower).
+pub fn continues_speaker(clause: &str) -> bool {
+    continues_subject(clause) && carries_no_value(clause)
+}
+
 /// True when a clause opens with its verb ("was disappointed by the ending", "scoring often
 /// over 200 points"): its subject is the one of the clause it was cut from.
-pub fn continues_subject(clause: &str) -> bool {
+fn continues_subject(clause: &str) -> bool {
     let first = tokens(clause).into_iter().find(|w| !(w.ends_with("ly") || ADVERBS.contains(&w.to_lowercase().as_str())));
     first.is_some_and(|w| {
-        let lower = w.to_lowercase();
         // "it's", "that's": a subject and its verb.
-        let contracted = lower.contains(['\'', '’']) && !lower.starts_with("n't");
-        !contracted && (is_verbish(w) || lower.len() > 4 && lower.ends_with("ing"))
+        !w.contains(['\'', '’']) && (is_verbish(w) || w.len() > 4 && w.to_lowercase().ends_with("ing"))
     })
 }
 
-/// True when a clause has no digit and no capitalised word after its first (a speaker's "I"
+/// The speaker's own words ("I", "I'm", "my", …). Not "mine": a capitalised "Mine" names a
+/// place ("Barton Mine").
+const FIRST_PERSON: &[&str] = &["i", "i'm", "i’m", "i've", "i’ve", "i'd", "i’d", "i'll", "i’ll", "me", "my", "myself"];
+
+fn is_self(w: &str) -> bool {
+    FIRST_PERSON.contains(&w.to_lowercase().as_str())
+}
+
+/// True when a clause has no digit and no capitalised word after its first (the speaker's "I"
 /// aside): nothing a source could hold.
-pub fn carries_no_value(clause: &str) -> bool {
-    let words = tokens(clause);
+fn carries_no_value(clause: &str) -> bool {
     !clause.bytes().any(|b| b.is_ascii_digit())
-        && !words.iter().skip(1).any(|w| w.starts_with(char::is_uppercase) && !w.starts_with("I'") && *w != "I" && !w.starts_with("I’"))
+        && !tokens(clause).iter().skip(1).any(|w| w.starts_with(char::is_uppercase) && !(w.starts_with('I') && is_self(w)))
 }
 
 /// True when a clause tells of the speaker's own life past its first word ("Bowling is fun, i
 /// like to play with my son", "it allowed me to be part of it") and carries no value a source
 /// could hold: no digit and no capitalised word after its first (the speaker's "I" aside).
 pub fn speaks_of_self(clause: &str) -> bool {
-    // Not "mine": a capitalised "Mine" names a place ("Barton Mine").
-    const FIRST_PERSON: &[&str] = &["i", "i'm", "i’m", "i've", "i’ve", "i'd", "i’d", "i'll", "i’ll", "me", "my", "myself"];
     // A relative clause carries its own fact ("from amazon.com, which is the largest …").
-    if clause.bytes().any(|b| b.is_ascii_digit()) || clause.contains(", which") || clause.contains(", who") {
-        return false;
-    }
-    let words: Vec<&str> = clause.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’')).filter(|w| !w.is_empty()).collect();
-    let is_self = |w: &str| FIRST_PERSON.contains(&w.to_lowercase().as_str());
-    let named = words.iter().skip(1).any(|w| w.starts_with(char::is_uppercase) && !(w.starts_with('I') && is_self(w)));
-    !named && words.iter().any(|w| is_self(w))
+    !clause.contains(", which")
+        && !clause.contains(", who")
+        && carries_no_value(clause)
+        && tokens(clause).iter().any(|w| is_self(w))
 }
 
 /// A sentence whose subject is the speaker: first person singular.
@@ -880,6 +887,8 @@ mod tests {
 
     #[test]
     fn a_clause_cut_from_the_speakers_own_keeps_its_subject() {
+        assert!(continues_speaker("was disappointed by the ending"));
+        assert!(!continues_speaker("saw the Corvin tower"));
         assert!(continues_subject("was disappointed by the ending"));
         assert!(continues_subject("scoring often over 200 points"));
         assert!(continues_subject("really loved it"));

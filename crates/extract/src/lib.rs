@@ -43,7 +43,7 @@ use warrant_graph::{
 };
 use warrant_text::OffsetMap;
 
-pub use claims::{carries_no_value, continues_subject, main_clause, speaker_is_subject, speaks_of_self};
+pub use claims::{continues_speaker, main_clause, speaker_is_subject, speaks_of_self};
 pub use input::{
     Answer, CallArguments, DEFAULT_MAX_BYTES, InputError, InputFormat, StructuredCall, add_tools, answer_from_value,
     merge_context, parse_input,
@@ -301,9 +301,7 @@ fn draft_claims(content: &str, paragraphs: &[Vec<Range<usize>>], kinds: &[Vec<Di
                     continue;
                 }
                 let mut modality = claims::modality_with(ct, st, &sentence_cues);
-                // Only a clause that carries no value of its own ("built in 1889" may be
-                // said of the thing the speaker saw).
-                let inherits = speakers && claims::continues_subject(ct) && claims::carries_no_value(ct);
+                let inherits = speakers && claims::continues_speaker(ct);
                 if inherits {
                     modality = Modality::Opinion;
                 }

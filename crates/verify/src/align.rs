@@ -185,19 +185,26 @@ impl Focus {
 /// For each key, the keys of the words WordNet relates to the claim's word behind it.
 fn related_keys(claim: &Analysis, keys: &[String]) -> FastMap<&'static str, Vec<usize>> {
     let mut out: FastMap<&'static str, Vec<usize>> = FastMap::default();
+    // Each key with the stems of the words behind it.
+    let stems: Vec<(usize, &String)> = keys
+        .iter()
+        .enumerate()
+        .flat_map(|(i, k)| {
+            claim
+                .token_keys
+                .iter()
+                .zip(&claim.stems)
+                .filter(move |(t, _)| t.as_deref() == Some(k.as_str()))
+                .map(move |(_, s)| (i, s))
+        })
+        .collect();
     // A broad word states thousands: room for all of them at once, not by doubling.
-    let of_keys = claim.token_keys.iter().zip(&claim.stems).filter(|(t, _)| t.as_ref().is_some_and(|t| keys.contains(t)));
-    out.reserve(of_keys.map(|(_, s)| crate::wordnet::stating_keys(s).len()).sum());
-    for (i, k) in keys.iter().enumerate() {
-        let stems = claim.token_keys.iter().zip(&claim.stems).filter(|(t, _)| t.as_deref() == Some(k.as_str())).map(|(_, s)| s);
-        for stem in stems {
-            for key in crate::wordnet::stating_keys(stem) {
-                if key != k {
-                    let list = out.entry(key.as_str()).or_default();
-                    if !list.contains(&i) {
-                        list.push(i);
-                    }
-                }
+    out.reserve(stems.iter().map(|(_, s)| crate::wordnet::stating_keys(s).len()).sum());
+    for (i, stem) in stems {
+        for key in crate::wordnet::stating_keys(stem).iter().filter(|key| **key != keys[i]) {
+            let list = out.entry(key.as_str()).or_default();
+            if !list.contains(&i) {
+                list.push(i);
             }
         }
     }

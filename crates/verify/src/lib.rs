@@ -235,8 +235,7 @@ pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<Cl
             if speaker
                 && r.status == Status::NotApplicable
                 && c.modality == Modality::Opinion
-                && warrant_extract::continues_subject(&c.text)
-                && warrant_extract::carries_no_value(&c.text)
+                && warrant_extract::continues_speaker(&c.text)
             {
                 r.reason = PERSONAL.into();
                 inherited = true;
