@@ -404,7 +404,28 @@ pub fn find_dates(text: &str) -> Vec<DateMention> {
         }
         out.push(d);
     }
+    share_range_years(text, &mut out);
     out
+}
+
+/// "from 23 February to 6 March 2011", "between May 5 and June 3, 2010": the range's first
+/// date is written without the year its end states, and is in that year when it does not fall
+/// after the end ("from December 20 to January 5, 2011" starts in another year, left unstated).
+fn share_range_years(text: &str, dates: &mut [DateMention]) {
+    for i in 1..dates.len() {
+        let (head, tail) = dates.split_at_mut(i);
+        let (first, end) = (&mut head[i - 1], &tail[0]);
+        let calendar = |d: &DateMention| d.kind == DateKind::Date && d.month.is_some();
+        if !(calendar(first) && calendar(end)) || first.year.is_some() || end.year.is_none() {
+            continue;
+        }
+        let between = text.get(first.range.end..end.range.start).unwrap_or("").trim();
+        let joins = matches!(between.to_ascii_lowercase().as_str(), "to" | "until" | "till" | "through" | "thru" | "and")
+            || matches!(between, "-" | "–" | "—");
+        if joins && (first.month, first.day.unwrap_or(1)) <= (end.month, end.day.unwrap_or(31)) {
+            first.year = end.year;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -461,6 +482,20 @@ mod tests {
         ] {
             assert_eq!(is_calendar_name(w), want, "{w:?}");
         }
+    }
+
+    #[test]
+    fn a_range_shares_its_end_year() {
+        assert_eq!(
+            isos("took place from 23 February to 6 March 2011 in Oslo"),
+            vec![("23 February".into(), Some("2011-02-23".into())), ("6 March 2011".into(), Some("2011-03-06".into()))]
+        );
+        assert_eq!(isos("between May 5 and June 3, 2010")[0].1.as_deref(), Some("2010-05-05"));
+        assert_eq!(isos("March 3 – March 9, 2024")[0].1.as_deref(), Some("2024-03-03"));
+        // Starts in the year before the one stated; which one is not said.
+        assert_eq!(isos("from December 20 to January 5, 2011")[0].1.as_deref(), Some("--12-20"));
+        // Not a range: two dates in a list.
+        assert_eq!(isos("on May 5, and on June 3, 2010")[0].1.as_deref(), Some("--05-05"));
     }
 
     #[test]

@@ -1053,6 +1053,7 @@ fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>
                     && !spelled_alike(n, m)
                     && question.is_none_or(|q| !q.has_name(m))
                     && !beside(m)
+                    && !named_by_head(focus, m)
                     && (!strict || fills_same_slot(n, m))
             })
             .map(|m| (overlap(&n.near, &m.near), m))
@@ -1063,6 +1064,15 @@ fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>
         }
     }
     None
+}
+
+/// True when the claim speaks of a window's name by its head noun ("the championships" for "the
+/// FIS Nordic World Ski Championships", "the university" for "Stanford University"): the name is
+/// what the claim is about, not another name in the place of one of its own. The head of "X of
+/// Y" is X ("Band of Brothers" is a band, not brothers).
+fn named_by_head(focus: &Focus, m: &Name) -> bool {
+    let head = m.words.iter().position(|w| w == "of").map_or(m.stems.len(), |i| i).checked_sub(1);
+    m.words.len() >= 2 && head.and_then(|i| m.stems.get(i)).is_some_and(|head| focus.all_keys.contains(head))
 }
 
 /// True when the claim writes two names as one title ("Pride and Prejudice"): one function
@@ -1157,9 +1167,17 @@ fn labels(num: &Num, name: &Name) -> bool {
     num.dimension == warrant_text::quantity::Dimension::Number && !num.ordinal && (after || year_before)
 }
 
-/// The label a text (its names and numbers) gives `name`, if any.
+/// The label a text (its names and numbers) gives `name`, if any: the label of the name as
+/// written, else of a longer form of it ("the FIS Nordic World Ski Championships 2011" labels
+/// "the Nordic World Ski Championships").
 fn label_of<'a>(names: &[Name], nums: &'a [Num], name: &Name) -> Option<&'a BigRational> {
-    names.iter().filter(|m| m.stems == name.stems).find_map(|m| nums.iter().find(|n| labels(n, m))).map(|n| &n.written)
+    let label = |m: &Name| nums.iter().find(|n| labels(n, m)).map(|n| &n.written);
+    names.iter().filter(|m| m.stems == name.stems).find_map(label).or_else(|| {
+        names
+            .iter()
+            .filter(|m| m.stems.len() > name.stems.len() && name.stems.iter().all(|s| m.stems.contains(s)))
+            .find_map(label)
+    })
 }
 
 /// True when another name's neighbourhood matches the claim name's closely enough to stand in
