@@ -211,7 +211,15 @@ static SPLICE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i:,\s+(?:it's|it’s|it\s+(?:is|was|has)|he\s+(?:is|was|has)|she\s+(?:is|was|has)|they\s+(?:are|were|have)|this\s+(?:is|was)|that's|that\s+(?:is|was)|there\s+(?:is|are|was|were))\s)|,\s+(?:The\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}\s+(?:is|was|are|were)\s",
     )
 });
-static PARTICIPLE: LazyLock<Regex> = LazyLock::new(|| re(r",\s+(?:[a-z]+ly\s+)?[a-z]+ing(?-u:\b)"));
+/// A participle phrase after a comma: a present participle (", recording at Sun Records"), or a
+/// past participle before its preposition (", formed in 1985", ", founded by …"), which says a
+/// second thing of the subject ("GNR is from Los Angeles, formed in 1985"). The phrase starts
+/// at the participle (group 1 or 2 ends at it).
+static PARTICIPLE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r",\s+(?:((?:[a-z]+ly\s+)?[a-z]+ing)(?-u:\b)|((?:[a-z]+ly\s+)?(?:[a-z]{2,}ed|born|built|made|written|known|held|sold|won|begun|led|founded|run|shot|set|grown|drawn|shown|given|taken))\s+(?:in|on|at|by|from|as|for|with|after|during|under|into)(?-u:\b))",
+    )
+});
 static LIST_MARKER: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:[-*+•]\s+|\d{1,3}[.)]\s+|>\s*|#{1,6}\s+|(?i:step)\s+\d{1,3}\s*[:.)-]\s*)"));
 static TRAILING: LazyLock<Regex> = LazyLock::new(|| {
@@ -365,7 +373,7 @@ pub fn clauses(text: &str, sentence: Range<usize>) -> Vec<Range<usize>> {
         let mut candidates: Vec<(usize, usize, u8)> = COORD
             .find_iter(s)
             .map(|m| (m.start(), m.end(), 0))
-            .chain(PARTICIPLE.find_iter(s).map(|m| (m.start(), m.end(), 1)))
+            .chain(PARTICIPLE.captures_iter(s).filter_map(|c| Some((c.get(0)?.start(), c.get(1).or(c.get(2))?.end(), 1))))
             .chain(SPLICE.find_iter(s).map(|m| (m.start(), m.start() + 1, 2)))
             .chain(BECAUSE.find_iter(s).filter(|_| personal(s)).map(|m| (m.start(), m.end(), 3)))
             .collect();
@@ -946,6 +954,17 @@ mod tests {
         );
         assert_eq!(split("The bridge closed because it was unsafe."), vec!["The bridge closed because it was unsafe"]);
         assert_eq!(split("I have lived in Leeds since 2010."), vec!["I have lived in Leeds since 2010"]);
+        // A past participle with its preposition says a second thing of the subject; one
+        // inside the subject's own phrase (no verb before it) does not cut.
+        assert_eq!(
+            split("GNR is a band from San Diego, California, formed in 1965."),
+            vec!["GNR is a band from San Diego, California", "formed in 1965"]
+        );
+        assert_eq!(
+            split("The song by Coldplay, released in 2004, reached number one."),
+            vec!["The song by Coldplay, released in 2004, reached number one"]
+        );
+        assert_eq!(split("The tour started in Oslo, Norway, and ended in Rome."), vec!["The tour started in Oslo, Norway", "ended in Rome"]);
     }
 
     #[test]

@@ -69,11 +69,31 @@ impl Num {
         if self.ordinal != other.ordinal || self.is_time() != other.is_time() {
             return false;
         }
+        if let Some(same) = self.same_decade(other) {
+            return same;
+        }
         if self.dimension == other.dimension {
             return self.agreement(other) == Agreement::Same;
         }
         matches!((&self.dimension, &other.dimension), (Dimension::Number, _) | (_, Dimension::Number))
             && self.written == other.written
+    }
+
+    /// A decade as written: its last two digits, and whether the century is written ("1970s"
+    /// is `(70, true)`, "70s" and "'70s" are `(70, false)`).
+    fn decade(&self) -> Option<(u32, bool)> {
+        let digits = self.surface.trim_start_matches(['\'', '’']).strip_suffix('s')?.trim_end_matches(['\'', '’']);
+        let whole = digits.len() == 4;
+        let value: u32 = digits.parse().ok().filter(|_| (whole || digits.len() == 2) && digits.ends_with('0'))?;
+        Some((value % 100, whole))
+    }
+
+    /// Whether two decades are the same one, when both are decades and one leaves its century
+    /// unwritten: "the early 70s" is "the early 1970s" (and may be the 2070s, which a source
+    /// would not leave unwritten).
+    fn same_decade(&self, other: &Num) -> Option<bool> {
+        let ((a, a_whole), (b, b_whole)) = (self.decade()?, other.decade()?);
+        (!(a_whole && b_whole)).then_some(a == b)
     }
 
     /// A time of day ([`times_of_day`]).
@@ -100,7 +120,7 @@ impl Num {
             (Dimension::Number, Dimension::Number) => self.noun.is_some() && self.noun == other.noun,
             (a, b) => a == b,
         };
-        comparable && self.agreement(other) == Agreement::Conflict
+        comparable && self.same_decade(other).map_or_else(|| self.agreement(other) == Agreement::Conflict, |same| !same)
     }
 
     /// How this (a claim's) amount relates to `other` (a source's), values in one unit.
@@ -1552,6 +1572,17 @@ mod tests {
 
     fn denied(text: &str) -> Vec<String> {
         Analysis::of(text).negated
+    }
+
+    #[test]
+    fn a_decade_without_its_century_is_the_same_decade() {
+        let num = |t: &str| Analysis::of(t).nums.into_iter().next().expect("a decade");
+        let (short, long, other) = (num("music of the early 70s"), num("music of the early 1970s"), num("music of the 1980s"));
+        assert!(short.same_amount(&long) && long.same_amount(&short) && !long.differs_from(&short));
+        assert!(!short.same_amount(&other) && other.differs_from(&short));
+        assert!(!long.same_amount(&other), "two written centuries compare as numbers");
+        assert_eq!(num("in the '70s").decade(), Some((70, false)));
+        assert_eq!(num("about 1975 people").decade(), None);
     }
 
     #[test]
