@@ -60,7 +60,7 @@ fn main() {
             let e = corpus.sentences()[w.last].range.end;
             let doc = &corpus.doc(corpus.sentences()[w.first].doc).text;
             println!(
-                "    {}..{} sup {:.2} ctx {:.2} rel {:.2} miss {} {:?}: {}",
+                "    {}..{} sup {:.2} ctx {:.2} rel {:.2} miss {} {:?}{}: {}",
                 w.first,
                 w.last,
                 w.support,
@@ -68,6 +68,7 @@ fn main() {
                 w.relevance,
                 w.missing,
                 w.conflict,
+                if w.doubt { " doubt" } else { "" },
                 doc[s..e].chars().take(110).collect::<String>()
             );
         }
