@@ -1031,6 +1031,7 @@ fn referents(corpus: &Corpus, first: usize) -> Vec<&Name> {
 /// Carmina Burana"; the window mentions Der Mond elsewhere).
 fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>, strict: bool) -> Option<Conflict> {
     let overlap = |a: &[String], b: &[String]| a.iter().filter(|k| b.contains(k)).count();
+    let asked = question.is_some_and(crate::question::asks);
     for (n, f) in focus.names.iter().zip(found) {
         if !*f || n.near.is_empty() {
             continue;
@@ -1055,6 +1056,7 @@ fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>
                     && !beside(m)
                     && !named_by_head(focus, m)
                     && (!strict || fills_same_slot(n, m))
+                    && (strict || asked || preposition(&n.frame) == preposition(&m.frame))
             })
             .map(|m| (overlap(&n.near, &m.near), m))
             .filter(|(k, _)| *k > own)
@@ -1073,6 +1075,19 @@ fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>
 fn named_by_head(focus: &Focus, m: &Name) -> bool {
     let head = m.words.iter().position(|w| w == "of").map_or(m.stems.len(), |i| i).checked_sub(1);
     m.words.len() >= 2 && head.and_then(|i| m.stems.get(i)).is_some_and(|head| focus.all_keys.contains(head))
+}
+
+/// The preposition a name is the object of ("hit in the United States" → `in`), if any.
+fn preposition(f: &Frame) -> Option<&str> {
+    const PREPOSITIONS: &[&str] = &[
+        "in", "on", "at", "from", "by", "of", "to", "for", "with", "into", "near", "during", "after", "before", "since", "until",
+        "under", "over", "across", "through", "between", "within", "around", "like",
+    ];
+    let word = match f.before[0].as_deref() {
+        Some("the" | "a") => f.before[1].as_deref(),
+        w => w,
+    };
+    word.filter(|w| PREPOSITIONS.contains(w))
 }
 
 /// True when the claim writes two names as one title ("Pride and Prejudice"): one function

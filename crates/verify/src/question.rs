@@ -70,6 +70,15 @@ pub struct Choice {
 
 const AUXILIARIES: &[&str] =
     &["are", "is", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will", "would", "should"];
+/// Words that ask.
+const WH: &[&str] = &["who", "whom", "whose", "what", "which", "when", "where", "why", "how"];
+
+/// Whether the text asks something: it ends with a question mark or uses a question word
+/// ("It Takes a Family is a response to this 1996 book that was published by who").
+pub fn asks(q: &Analysis) -> bool {
+    q.asks || q.words.iter().any(|w| WH.contains(&w.as_str()))
+}
+
 /// Question words that carry no property content.
 const GENERIC: &[&str] = &[
     "both",
