@@ -584,9 +584,13 @@ pub struct Cues {
     starts_with_i: bool,
 }
 
-/// True when the clause's subject is the speaker ("I love hiking", "my dog is …"), not a name
-/// that starts with "My" ("My Morning Jacket released …").
-fn personal(clause: &str) -> bool {
+/// True when the clause's subject is the speaker ("I love hiking", "Yea my dog is …", "Even if
+/// I suck at it, I like bowling"), not a name that starts with "My" ("My Morning Jacket
+/// released …").
+pub fn personal(clause: &str) -> bool {
+    if main_clause(clause).is_some_and(personal) {
+        return true;
+    }
     let Some(m) = PERSONAL.find(clause) else { return speaks_of_self(clause) };
     let after = clause[m.end()..].trim_start();
     let pronoun = clause[..m.end()].trim_end();
@@ -595,7 +599,7 @@ fn personal(clause: &str) -> bool {
 
 /// The main clause after a leading subordinate clause set off by a comma ("Even if I suck at
 /// bowling, I like the ambiance" → "I like the ambiance"), if the text opens with one.
-pub fn main_clause(text: &str) -> Option<&str> {
+fn main_clause(text: &str) -> Option<&str> {
     let m = SUBORDINATE_LEAD.find(text)?;
     let comma = text[m.end()..].find(", ")? + m.end();
     Some(text[comma + 2..].trim_start()).filter(|rest| !rest.is_empty())
@@ -652,7 +656,7 @@ fn carries_no_value(clause: &str) -> bool {
 /// True when a clause tells of the speaker's own life past its first word ("Bowling is fun, i
 /// like to play with my son", "it allowed me to be part of it") and carries no value a source
 /// could hold: no digit and no capitalised word after its first (the speaker's "I" aside).
-pub fn speaks_of_self(clause: &str) -> bool {
+fn speaks_of_self(clause: &str) -> bool {
     // A relative clause carries its own fact ("from amazon.com, which is the largest …").
     !clause.contains(", which")
         && !clause.contains(", who")
@@ -663,7 +667,7 @@ pub fn speaks_of_self(clause: &str) -> bool {
 /// A sentence whose subject is the speaker: first person singular.
 static PERSONAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\W*(?:(?:yes|no|yeah|yea|yep|yup|nah|nope|ok|okay|hmm|um|uh|hi|hey|hello|well|oh|ah|haha|lol|sure|nice|cool|wow|honestly|actually)\W+)*(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|my|me|myself)(?-u:\b)",
+        r"(?i)^\W*(?:(?:yes|no|yeah|yea|yep|yup|nah|nope|ok|okay|alright|hmm|um|uh|hi|hey|hello|well|oh|ooh|ah|aw|haha|lol|sure|nice|cool|wow|honestly|actually)\W+)*(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|my|me|myself)(?-u:\b)",
     )
 });
 
@@ -891,6 +895,19 @@ mod tests {
         // "Mine" names a place; no first person here.
         assert!(!speaks_of_self("Barton Mine"));
         assert!(!speaks_of_self("The band released its first album"));
+    }
+
+    #[test]
+    fn the_speaker_as_subject_is_personal() {
+        for t in ["I love hiking", "Yea I love it", "Oh, my dog is afraid of thunder", "Aw i miss it"] {
+            assert!(personal(t), "{t}");
+        }
+        // The main clause after a leading condition decides.
+        assert!(personal("Even if I suck at bowling, I like the ambiance"));
+        assert!(!personal("Even if it rains, the Corvin tower opens at 9"));
+        // A name that starts with "My" is not the speaker.
+        assert!(!personal("My Morning Jacket released Z in 2005"));
+        assert!(!personal("The band released its first album in 1999"));
     }
 
     #[test]

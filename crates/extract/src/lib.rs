@@ -43,7 +43,7 @@ use warrant_graph::{
 };
 use warrant_text::OffsetMap;
 
-pub use claims::{continues_speaker, main_clause, speaker_is_subject, speaks_of_self};
+pub use claims::{continues_speaker, personal, speaker_is_subject};
 pub use input::{
     Answer, CallArguments, DEFAULT_MAX_BYTES, InputError, InputFormat, StructuredCall, add_tools, answer_from_value,
     merge_context, parse_input,

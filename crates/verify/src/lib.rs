@@ -372,7 +372,7 @@ fn bare_answer(text: &str) -> bool {
     }
     a.words.iter().any(|w| !lexicon::is_stopword(w) && !lexicon::is_negation(w) && !CHAT.contains(&w.as_str()))
         && a.words.len() <= BARE_WORDS
-        && !is_personal(text)
+        && !warrant_extract::personal(text)
 }
 
 /// True when every word is a function word, a pleasantry or a laugh ("yes, he was", "very
@@ -519,7 +519,7 @@ fn verify_claim(
     if !checkable {
         result.status = Status::NotApplicable;
         result.confidence = 1.0;
-        result.reason = if claim.modality == Modality::Opinion && is_personal(&claim.text) {
+        result.reason = if claim.modality == Modality::Opinion && warrant_extract::personal(&claim.text) {
             PERSONAL.into()
         } else {
             format!("{} content states nothing a source could confirm", claim.modality.as_str())
@@ -586,22 +586,6 @@ fn carries_value(text: &str) -> bool {
 
 /// The reason a personal statement is not applicable.
 const PERSONAL: &str = "a personal statement about the speaker states nothing a source could confirm";
-
-/// True when the speaker talks about themselves ("I love hiking", "My dog …", "Even if I
-/// suck at it, I like bowling").
-fn is_personal(text: &str) -> bool {
-    if warrant_extract::main_clause(text).is_some_and(is_personal) {
-        return true;
-    }
-    // "Yea I love it", "Oh, my dog …": the sounds before the subject do not count.
-    let first = text
-        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
-        .map(str::to_lowercase)
-        .find(|w| !w.is_empty() && !analysis::is_sound(w) && w != "yes" && w != "no")
-        .unwrap_or_default();
-    matches!(first.as_str(), "i" | "i'm" | "i’m" | "i've" | "i’ve" | "i'd" | "i’d" | "i'll" | "i’ll" | "my" | "me")
-        || warrant_extract::speaks_of_self(text)
-}
 
 /// The claim's analysis against this corpus: its opening word is a name when the sources never
 /// write it in lower case.
