@@ -1028,7 +1028,10 @@ fn referents(corpus: &Corpus, first: usize) -> Vec<&Name> {
 
 /// A claim name the window states, but where the claim's words around it sit around another
 /// name instead ("best known for his opera Der Mond" against "best known for his cantata
-/// Carmina Burana"; the window mentions Der Mond elsewhere).
+/// Carmina Burana"; the window mentions Der Mond elsewhere). `strict`: the other name must fill
+/// the same slot by its frame (a contradiction); else (a doubt) a question that asks fixes the
+/// slot, and without one the other name must be the object of the same preposition ("a number
+/// one hit in the United States" puts no rival beside "Heartbreak Hotel was a number one hit").
 fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>, strict: bool) -> Option<Conflict> {
     let overlap = |a: &[String], b: &[String]| a.iter().filter(|k| b.contains(k)).count();
     let asked = question.is_some_and(crate::question::asks);
@@ -1073,7 +1076,7 @@ fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>
 /// what the claim is about, not another name in the place of one of its own. The head of "X of
 /// Y" is X ("Band of Brothers" is a band, not brothers).
 fn named_by_head(focus: &Focus, m: &Name) -> bool {
-    let head = m.words.iter().position(|w| w == "of").map_or(m.stems.len(), |i| i).checked_sub(1);
+    let head = m.words.iter().position(|w| w == "of").unwrap_or(m.stems.len()).checked_sub(1);
     m.words.len() >= 2 && head.and_then(|i| m.stems.get(i)).is_some_and(|head| focus.all_keys.contains(head))
 }
 

@@ -212,8 +212,9 @@ pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<Cl
         Asked { analysis, form }
     });
     // The answer's current subject: the first name of the latest claim that has one, for the
-    // claims after it that open with a pronoun.
-    let mut subject: Option<analysis::Name> = None;
+    // claims after it that open with a pronoun; before any, the question's first name (a reply's
+    // "he" speaks of whom the turn it answers named).
+    let mut subject: Option<analysis::Name> = asked.as_ref().and_then(|a| a.analysis.names.first().cloned());
     // The previous claim was the speaker's own: an opinion that opens with its verb, cut from
     // the same sentence ("… and was disappointed by the ending"), is too.
     let mut speaker = false;
