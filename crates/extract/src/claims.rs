@@ -213,13 +213,17 @@ static SPLICE: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// A participle phrase after a comma: a present participle (", recording at Sun Records"), or a
 /// past participle before its preposition (", formed in 1985", ", founded by …"), which says a
-/// second thing of the subject ("GNR is from Los Angeles, formed in 1985"). The phrase starts
-/// at the participle (group 1 or 2 ends at it).
+/// second thing of the subject ("GNR is from Los Angeles, formed in 1985"). Group 1 or 2 ends
+/// where the participle does (the phrase's words after it must make two tokens); words that
+/// only look like participles are in [`NOT_PARTICIPLES`].
 static PARTICIPLE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r",\s+(?:((?:[a-z]+ly\s+)?[a-z]+ing)(?-u:\b)|((?:[a-z]+ly\s+)?(?:[a-z]{2,}ed|born|built|made|written|known|held|sold|won|begun|led|founded|run|shot|set|grown|drawn|shown|given|taken))\s+(?:in|on|at|by|from|as|for|with|after|during|under|into)(?-u:\b))",
     )
 });
+/// Words ending in "ed" that are no past participle ("a hundred in stock", "indeed at").
+const NOT_PARTICIPLES: &[&str] = &["hundred", "indeed", "need", "speed", "seed", "feed", "breed", "bed", "red", "shed", "sled"];
+
 static LIST_MARKER: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:[-*+•]\s+|\d{1,3}[.)]\s+|>\s*|#{1,6}\s+|(?i:step)\s+\d{1,3}\s*[:.)-]\s*)"));
 static TRAILING: LazyLock<Regex> = LazyLock::new(|| {
@@ -373,7 +377,11 @@ pub fn clauses(text: &str, sentence: Range<usize>) -> Vec<Range<usize>> {
         let mut candidates: Vec<(usize, usize, u8)> = COORD
             .find_iter(s)
             .map(|m| (m.start(), m.end(), 0))
-            .chain(PARTICIPLE.captures_iter(s).filter_map(|c| Some((c.get(0)?.start(), c.get(1).or(c.get(2))?.end(), 1))))
+            .chain(PARTICIPLE.captures_iter(s).filter_map(|c| {
+                let word = |p: &regex::Match| p.as_str().rsplit(char::is_whitespace).next().unwrap_or_default().to_string();
+                let past = c.get(2).filter(|p| !NOT_PARTICIPLES.contains(&word(p).as_str()));
+                Some((c.get(0)?.start(), c.get(1).or(past)?.end(), 1))
+            }))
             .chain(SPLICE.find_iter(s).map(|m| (m.start(), m.start() + 1, 2)))
             .chain(BECAUSE.find_iter(s).filter(|_| personal(s)).map(|m| (m.start(), m.end(), 3)))
             .collect();
@@ -588,7 +596,9 @@ pub struct Cues {
 /// I suck at it, I like bowling"), not a name that starts with "My" ("My Morning Jacket
 /// released …").
 pub fn personal(clause: &str) -> bool {
-    if main_clause(clause).is_some_and(personal) {
+    // The lead clause must say nothing a source could hold: "Although Nirvana formed in 1987, I
+    // love them" still states a fact.
+    if main_clause(clause).is_some_and(|main| personal(main) && carries_no_value(&clause[..clause.len() - main.len()])) {
         return true;
     }
     let Some(m) = PERSONAL.find(clause) else { return speaks_of_self(clause) };
@@ -907,6 +917,8 @@ mod tests {
         assert!(!personal("Even if it rains, the Corvin tower opens at 9"));
         // A name that starts with "My" is not the speaker.
         assert!(!personal("My Morning Jacket released Z in 2005"));
+        // A fact in the lead clause is still checked.
+        assert!(!personal("Although Nirvana formed in 1987, I love them"));
         assert!(!personal("The band released its first album in 1999"));
     }
 
@@ -982,6 +994,7 @@ mod tests {
             vec!["The song by Coldplay, released in 2004, reached number one"]
         );
         assert_eq!(split("The tour started in Oslo, Norway, and ended in Rome."), vec!["The tour started in Oslo, Norway", "ended in Rome"]);
+        assert_eq!(split("Prices rose sharply, indeed at a record pace."), vec!["Prices rose sharply, indeed at a record pace"]);
     }
 
     #[test]

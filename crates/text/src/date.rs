@@ -422,7 +422,8 @@ fn share_range_years(text: &str, dates: &mut [DateMention]) {
         let between = text.get(first.range.end..end.range.start).unwrap_or("").trim();
         let joins = matches!(between.to_ascii_lowercase().as_str(), "to" | "until" | "till" | "through" | "thru" | "and")
             || matches!(between, "-" | "–" | "—");
-        if joins && (first.month, first.day.unwrap_or(1)) <= (end.month, end.day.unwrap_or(31)) {
+        let fits = first.day.is_none_or(|d| first.month.is_some_and(|m| valid(end.year, m, d)));
+        if joins && fits && (first.month, first.day.unwrap_or(1)) <= (end.month, end.day.unwrap_or(31)) {
             first.year = end.year;
         }
     }
@@ -494,6 +495,8 @@ mod tests {
         assert_eq!(isos("March 3 – March 9, 2024")[0].1.as_deref(), Some("2024-03-03"));
         // Starts in the year before the one stated; which one is not said.
         assert_eq!(isos("from December 20 to January 5, 2011")[0].1.as_deref(), Some("--12-20"));
+        // 29 February is no day of 2011.
+        assert_eq!(isos("from February 29 to March 3, 2011")[0].1.as_deref(), Some("--02-29"));
         // Not a range: two dates in a list.
         assert_eq!(isos("on May 5, and on June 3, 2010")[0].1.as_deref(), Some("--05-05"));
     }

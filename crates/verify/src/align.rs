@@ -2,6 +2,8 @@
 //! source) and reading the signals: coverage of the claim's content, and conflicts — a
 //! different number or date, a substituted name, a flipped negation, an antonym.
 
+use std::sync::LazyLock;
+
 use crate::analysis::{Analysis, DateKey, Frame, Name, Num, Role};
 use crate::corpus::Corpus;
 use crate::lexicon;
@@ -1075,22 +1077,39 @@ fn slot(focus: &Focus, found: &[bool], w: &Analysis, question: Option<&Analysis>
 /// FIS Nordic World Ski Championships", "the university" for "Stanford University"): the name is
 /// what the claim is about, not another name in the place of one of its own. The head of "X of
 /// Y" is X ("Band of Brothers" is a band, not brothers).
+/// Not when the claim sets the noun beside a name of its own ("the club Arsenal" against
+/// "Chelsea Football Club" is another club).
 fn named_by_head(focus: &Focus, m: &Name) -> bool {
-    let head = m.words.iter().position(|w| w == "of").unwrap_or(m.stems.len()).checked_sub(1);
-    m.words.len() >= 2 && head.and_then(|i| m.stems.get(i)).is_some_and(|head| focus.all_keys.contains(head))
+    let head = m.words.iter().position(|w| w == "of").unwrap_or(m.words.len()).checked_sub(1);
+    let Some(head) = head.and_then(|i| m.words.get(i)).filter(|_| m.words.len() >= 2).map(|w| lexicon::key(w)) else {
+        return false;
+    };
+    // The claim's own use of the noun, outside its names ("Millikin University" does not call
+    // "Northwestern University" by its head).
+    let in_name = |i: usize| focus.names.iter().any(|n| n.tokens.contains(&i));
+    let apposed = |i: usize| focus.names.iter().any(|n| n.tokens.start == i + 1 || n.tokens.end == i);
+    let mut uses =
+        focus.token_keys.iter().enumerate().filter(|(i, k)| k.as_deref() == Some(head.as_str()) && !in_name(*i)).peekable();
+    focus.all_keys.contains(&head) && uses.peek().is_some() && uses.all(|(i, _)| !apposed(i))
 }
 
-/// The preposition a name is the object of ("hit in the United States" → `in`), if any.
+/// The preposition a name is the object of ("hit in the United States" → `in`), if any. A
+/// frame keeps function words as written and other words as keys ("before" → its key).
 fn preposition(f: &Frame) -> Option<&str> {
-    const PREPOSITIONS: &[&str] = &[
-        "in", "on", "at", "from", "by", "of", "to", "for", "with", "into", "near", "during", "after", "before", "since", "until",
-        "under", "over", "across", "through", "between", "within", "around", "like",
-    ];
+    static PREPOSITIONS: LazyLock<Vec<(&str, String)>> = LazyLock::new(|| {
+        [
+            "in", "on", "at", "from", "by", "of", "to", "for", "with", "into", "near", "during", "after", "before", "since",
+            "until", "under", "over", "across", "through", "between", "within", "around", "like",
+        ]
+        .into_iter()
+        .map(|p| (p, lexicon::key(p)))
+        .collect()
+    });
     let word = match f.before[0].as_deref() {
         Some("the" | "a") => f.before[1].as_deref(),
         w => w,
-    };
-    word.filter(|w| PREPOSITIONS.contains(w))
+    }?;
+    PREPOSITIONS.iter().find(|(p, k)| *p == word || *k == word).map(|(p, _)| *p)
 }
 
 /// True when the claim writes two names as one title ("Pride and Prejudice"): one function

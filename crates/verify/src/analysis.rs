@@ -64,7 +64,8 @@ pub enum Agreement {
 impl Num {
     /// True when `other` states the same amount: equal canonical values of one dimension (or
     /// within each other's bounds), or, when either side is a bare number, equal written values
-    /// ("nine" = "nine weeks").
+    /// ("nine" = "nine weeks"); a decade without its century is the same decade (see
+    /// [`Num::same_decade`]).
     pub fn same_amount(&self, other: &Num) -> bool {
         if self.ordinal != other.ordinal || self.is_time() != other.is_time() {
             return false;
@@ -80,12 +81,13 @@ impl Num {
     }
 
     /// A decade as written: its last two digits, and whether the century is written ("1970s"
-    /// is `(70, true)`, "70s" and "'70s" are `(70, false)`).
+    /// is `(70, true)`, "70s" is `(70, false)`). "1900s" is a century and "00s" is left alone;
+    /// the amount must be exact ("over 60s" is seconds).
     fn decade(&self) -> Option<(u32, bool)> {
-        let digits = self.surface.trim_start_matches(['\'', '’']).strip_suffix('s')?.trim_end_matches(['\'', '’']);
+        let digits = self.surface.strip_suffix('s')?;
         let whole = digits.len() == 4;
         let value: u32 = digits.parse().ok().filter(|_| (whole || digits.len() == 2) && digits.ends_with('0'))?;
-        Some((value % 100, whole))
+        (!value.is_multiple_of(100) && self.bound == Bound::Exact).then_some((value % 100, whole))
     }
 
     /// Whether two decades are the same one, when both are decades and one leaves its century
@@ -1581,8 +1583,9 @@ mod tests {
         assert!(short.same_amount(&long) && long.same_amount(&short) && !long.differs_from(&short));
         assert!(!short.same_amount(&other) && other.differs_from(&short));
         assert!(!long.same_amount(&other), "two written centuries compare as numbers");
-        assert_eq!(num("in the '70s").decade(), Some((70, false)));
+        assert_eq!(num("in the 70s").decade(), Some((70, false)));
         assert_eq!(num("about 1975 people").decade(), None);
+        assert_eq!(num("in the 1900s").decade(), None, "a century");
     }
 
     #[test]

@@ -213,8 +213,10 @@ pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<Cl
     });
     // The answer's current subject: the first name of the latest claim that has one, for the
     // claims after it that open with a pronoun; before any, the question's first name (a reply's
-    // "he" speaks of whom the turn it answers named).
-    let mut subject: Option<analysis::Name> = asked.as_ref().and_then(|a| a.analysis.names.first().cloned());
+    // "he" speaks of whom the turn it answers named), unless the question offers a choice
+    // ("Coke or Pepsi?" says not which).
+    let mut subject: Option<analysis::Name> =
+        asked.as_ref().filter(|a| !matches!(a.form, question::Form::Choice(_))).and_then(|a| a.analysis.names.first().cloned());
     // The previous claim was the speaker's own: an opinion that opens with its verb, cut from
     // the same sentence ("… and was disappointed by the ending"), is too.
     let mut speaker = false;
