@@ -397,6 +397,36 @@ fn is_chat(a: &Analysis) -> bool {
         })
 }
 
+/// True when a reply only agrees, follows or says it does not know ("I agree", "me too", "i
+/// have no idea", "nope, i don't know"): the speaker's part in the talk, not a statement about
+/// their life.
+fn takes_part(a: &Analysis) -> bool {
+    const TALK: &[&str] = &[
+        "agree",
+        "agreed",
+        "totally",
+        "completely",
+        "too",
+        "neither",
+        "either",
+        "same",
+        "here",
+        "idea",
+        "know",
+        "sure",
+        "see",
+        "right",
+        "true",
+        "exactly",
+    ];
+    a.nums.is_empty()
+        && a.dates.is_empty()
+        && a.words.iter().any(|w| TALK.contains(&w.as_str()))
+        && a.words
+            .iter()
+            .all(|w| lexicon::is_stopword(w) || lexicon::is_negation(w) || analysis::is_sound(w) || TALK.contains(&w.as_str()))
+}
+
 /// Words that open a yes/no question.
 const YES_NO_LEADS: &[&str] =
     &["is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will", "would", "should", "am"];
@@ -522,7 +552,10 @@ fn verify_claim(
     if !checkable {
         result.status = Status::NotApplicable;
         result.confidence = 1.0;
-        result.reason = if claim.modality == Modality::Opinion && warrant_extract::personal(&claim.text) {
+        result.reason = if claim.modality == Modality::Opinion && takes_part(&Analysis::of(&claim.text)) {
+            // "I agree", "me too", "i have no idea": the speaker's part in the talk, not their life.
+            PLEASANTRY.into()
+        } else if claim.modality == Modality::Opinion && warrant_extract::personal(&claim.text) {
             PERSONAL.into()
         } else {
             format!("{} content states nothing a source could confirm", claim.modality.as_str())
@@ -554,7 +587,7 @@ fn verify_claim(
     if is_chat(&analysis) && !answers_yes_no {
         result.status = Status::NotApplicable;
         result.confidence = 1.0;
-        result.reason = "a pleasantry states nothing a source could confirm".into();
+        result.reason = PLEASANTRY.into();
         return result;
     }
     if let Some(q) = question
@@ -589,6 +622,7 @@ fn carries_value(text: &str) -> bool {
 
 /// The reason a personal statement is not applicable.
 const PERSONAL: &str = "a personal statement about the speaker states nothing a source could confirm";
+const PLEASANTRY: &str = "a pleasantry states nothing a source could confirm";
 
 /// The claim's analysis against this corpus: its opening word is a name when the sources never
 /// write it in lower case.
@@ -1015,6 +1049,16 @@ mod tests {
         // Initials are a name, not clitics.
         for text in ["I love hiking", "That 's a lot of money", "It has 3 floors", "He was born in 1954", "F.E.A.R.", "J. K."] {
             assert!(!is_chat(&Analysis::of(text)), "{text}");
+        }
+    }
+
+    #[test]
+    fn agreeing_or_not_knowing_is_taking_part_not_a_personal_statement() {
+        for text in ["Me too", "I agree", "Yes i totally agree", "i have no idea", "nope, i don't know", "i am not sure"] {
+            assert!(takes_part(&Analysis::of(text)), "{text}");
+        }
+        for text in ["I love it", "I agree, it opened in 1910", "I know Paris well", "i play tennis too"] {
+            assert!(!takes_part(&Analysis::of(text)), "{text}");
         }
     }
 }
