@@ -438,6 +438,7 @@ pub fn find_quantities(text: &str) -> Vec<Quantity> {
         i = i.max(q.range.end);
         out.push(q);
     }
+    share_rate(text, &mut out);
     out
 }
 
@@ -529,6 +530,30 @@ fn attach_unit(text: &str, mut q: Quantity, end: usize, currency: Option<String>
     Some(q)
 }
 
+/// "300 km (186 miles) per hour": the rate after a conversion in brackets is both amounts'
+/// (each becomes a speed, its range unchanged).
+fn share_rate(text: &str, out: &mut [Quantity]) {
+    for i in 1..out.len() {
+        let (first, second) = (&out[i - 1], &out[i]);
+        let bracketed = text.get(first.range.end..second.range.start).is_some_and(|g| g.trim() == "(")
+            && text.get(second.range.end..).is_some_and(|t| t.starts_with(')'));
+        if !bracketed {
+            continue;
+        }
+        let Some((per, pe)) = word_at(text, one_space(text, second.range.end + 1)) else { continue };
+        let Some((time, _)) = word_at(text, one_space(text, pe)).filter(|_| per == "per") else { continue };
+        let rate = |q: &Quantity| q.unit.as_ref().map(|u| format!("{u} per {time}")).and_then(|n| Some((unit_index(&n)?, n)));
+        let (Some((a, an)), Some((b, bn))) = (rate(first), rate(second)) else { continue };
+        for (q, u, name) in [(i - 1, a, an), (i, b, bn)] {
+            let unit = &UNITS[u];
+            out[q].dimension = (unit.dim)();
+            out[q].conversion = Conversion::Unit(u);
+            out[q].approximate = unit.approx;
+            out[q].unit = Some(name);
+        }
+    }
+}
+
 /// Numbers in digits and in words ("thirty minutes", "one hour"), with units, in order.
 pub fn find_all_quantities(text: &str) -> Vec<Quantity> {
     let mut out = find_quantities(text);
@@ -564,6 +589,18 @@ pub fn parse_duration_seconds(s: &str) -> Option<BigRational> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rate_after_a_conversion_in_brackets_is_both_amounts() {
+        let qs = find_quantities("it can reach more than 300 km (186 miles) per hour in a dive");
+        let dims: Vec<&Dimension> = qs.iter().map(|q| &q.dimension).collect();
+        assert_eq!(dims, vec![&Dimension::Speed, &Dimension::Speed]);
+        assert_eq!(qs[0].unit.as_deref(), Some("km per hour"));
+        assert_eq!(qs[1].unit.as_deref(), Some("miles per hour"));
+        // No rate after the brackets: lengths stay lengths.
+        let qs = find_quantities("a 300 km (186 miles) route");
+        assert!(qs.iter().all(|q| q.dimension == Dimension::Length));
+    }
 
     fn one(t: &str) -> Quantity {
         let q = find_quantities(t);
