@@ -378,8 +378,8 @@ pub fn clauses(text: &str, sentence: Range<usize>) -> Vec<Range<usize>> {
             .find_iter(s)
             .map(|m| (m.start(), m.end(), 0))
             .chain(PARTICIPLE.captures_iter(s).filter_map(|c| {
-                let word = |p: &regex::Match| p.as_str().rsplit(char::is_whitespace).next().unwrap_or_default().to_string();
-                let past = c.get(2).filter(|p| !NOT_PARTICIPLES.contains(&word(p).as_str()));
+                // The participle is the group's last word ("mostly founded").
+                let past = c.get(2).filter(|p| !NOT_PARTICIPLES.contains(&p.as_str().rsplit(char::is_whitespace).next().unwrap_or_default()));
                 Some((c.get(0)?.start(), c.get(1).or(past)?.end(), 1))
             }))
             .chain(SPLICE.find_iter(s).map(|m| (m.start(), m.start() + 1, 2)))
@@ -919,6 +919,9 @@ mod tests {
         assert!(!personal("My Morning Jacket released Z in 2005"));
         // A fact in the lead clause is still checked.
         assert!(!personal("Although Nirvana formed in 1987, I love them"));
+        // Multi-byte text in the lead clause and at the cut.
+        assert!(personal("Even if I’m tired after the café, I like it"));
+        assert!(!personal("Even if Zoë’s café closed in 2019, I like it"));
         assert!(!personal("The band released its first album in 1999"));
     }
 
@@ -995,6 +998,7 @@ mod tests {
         );
         assert_eq!(split("The tour started in Oslo, Norway, and ended in Rome."), vec!["The tour started in Oslo, Norway", "ended in Rome"]);
         assert_eq!(split("Prices rose sharply, indeed at a record pace."), vec!["Prices rose sharply, indeed at a record pace"]);
+        assert_eq!(split("Zoë’s café is in Tromsø, founded in 1990."), vec!["Zoë’s café is in Tromsø", "founded in 1990"]);
     }
 
     #[test]

@@ -497,6 +497,9 @@ mod tests {
         assert_eq!(isos("from December 20 to January 5, 2011")[0].1.as_deref(), Some("--12-20"));
         // 29 February is no day of 2011.
         assert_eq!(isos("from February 29 to March 3, 2011")[0].1.as_deref(), Some("--02-29"));
+        // Multi-byte text between and around the dates.
+        assert_eq!(isos("«from May 5 – June 3, 2010»")[0].1.as_deref(), Some("2010-05-05"));
+        assert_eq!(isos("from May 5 à June 3, 2010")[0].1.as_deref(), Some("--05-05"));
         // Not a range: two dates in a list.
         assert_eq!(isos("on May 5, and on June 3, 2010")[0].1.as_deref(), Some("--05-05"));
     }

@@ -514,11 +514,7 @@ fn attach_unit(text: &str, mut q: Quantity, end: usize, currency: Option<String>
             let single = name.chars().count() == 1;
             match unit_index(&name) {
                 Some(u) if !single || attached || matches!(name.as_str(), "m" | "g" | "l" | "h") => {
-                    let unit = &UNITS[u];
-                    q.dimension = (unit.dim)();
-                    q.conversion = Conversion::Unit(u);
-                    q.approximate = unit.approx;
-                    q.unit = Some(name);
+                    set_unit(&mut q, u, name);
                     q.range.end = uend;
                 }
                 // A word glued to the number that is not a unit (`3rd`, `5x`): not a quantity.
@@ -544,14 +540,18 @@ fn share_rate(text: &str, out: &mut [Quantity]) {
         let Some((time, _)) = word_at(text, one_space(text, pe)).filter(|_| per == "per") else { continue };
         let rate = |q: &Quantity| q.unit.as_ref().map(|u| format!("{u} per {time}")).and_then(|n| Some((unit_index(&n)?, n)));
         let (Some((a, an)), Some((b, bn))) = (rate(first), rate(second)) else { continue };
-        for (q, u, name) in [(i - 1, a, an), (i, b, bn)] {
-            let unit = &UNITS[u];
-            out[q].dimension = (unit.dim)();
-            out[q].conversion = Conversion::Unit(u);
-            out[q].approximate = unit.approx;
-            out[q].unit = Some(name);
-        }
+        set_unit(&mut out[i - 1], a, an);
+        set_unit(&mut out[i], b, bn);
     }
+}
+
+/// Gives `q` the unit `UNITS[u]`, written `name`.
+fn set_unit(q: &mut Quantity, u: usize, name: String) {
+    let unit = &UNITS[u];
+    q.dimension = (unit.dim)();
+    q.conversion = Conversion::Unit(u);
+    q.approximate = unit.approx;
+    q.unit = Some(name);
 }
 
 /// Numbers in digits and in words ("thirty minutes", "one hour"), with units, in order.
@@ -600,6 +600,18 @@ mod tests {
         // No rate after the brackets: lengths stay lengths.
         let qs = find_quantities("a 300 km (186 miles) route");
         assert!(qs.iter().all(|q| q.dimension == Dimension::Length));
+        // Multi-byte text right after the brackets and the rate.
+        for t in [
+            "300 km (186 miles)’s route",
+            "300 km (186 miles) per héure",
+            "300 km (186 miles) per hour—café",
+            "300 km (186 miles)",
+        ] {
+            assert!(
+                find_quantities(t).iter().all(|q| t.is_char_boundary(q.range.start) && t.is_char_boundary(q.range.end)),
+                "{t}"
+            );
+        }
     }
 
     fn one(t: &str) -> Quantity {

@@ -382,19 +382,20 @@ fn bare_answer(text: &str) -> bool {
 /// true!", "lol, but it's really cool", "Hahaha."): nothing a source could confirm.
 fn is_chat(a: &Analysis) -> bool {
     let laugh = |w: &str| w.len() >= 4 && w.bytes().all(|b| matches!(b, b'h' | b'a' | b'e')) || matches!(w, "lol" | "lmao");
+    says_only(a, |w| {
+        // "that 's right": a clitic written apart is a function word (the tokenizer keeps its
+        // letters only). A lone letter otherwise may be an initial ("F.E.A.R.").
+        let clitic = w.starts_with(['\'', '’']) || matches!(w, "s" | "t" | "re" | "ve" | "ll" | "d" | "m");
+        clitic || CHAT.contains(&w) || laugh(w)
+    })
+}
+
+/// True when a text states no amount or date and every word is a function word, a negation, a
+/// sound ("oh", "yep") or one `also` allows: what is left is talk, not content.
+fn says_only(a: &Analysis, also: impl Fn(&str) -> bool) -> bool {
     a.nums.is_empty()
         && a.dates.is_empty()
-        && a.words.iter().all(|w| {
-            // "that 's right": a clitic written apart is a function word (the tokenizer keeps
-            // its letters only). A lone letter otherwise may be an initial ("F.E.A.R.").
-            let clitic = w.starts_with(['\'', '’']) || matches!(w.as_str(), "s" | "t" | "re" | "ve" | "ll" | "d" | "m");
-            clitic
-                || lexicon::is_stopword(w)
-                || lexicon::is_negation(w)
-                || CHAT.contains(&w.as_str())
-                || analysis::is_sound(w)
-                || laugh(w)
-        })
+        && a.words.iter().all(|w| lexicon::is_stopword(w) || lexicon::is_negation(w) || analysis::is_sound(w) || also(w))
 }
 
 /// True when a reply only agrees, follows or says it does not know ("I agree", "me too", "i
@@ -419,12 +420,7 @@ fn takes_part(a: &Analysis) -> bool {
         "true",
         "exactly",
     ];
-    a.nums.is_empty()
-        && a.dates.is_empty()
-        && a.words.iter().any(|w| TALK.contains(&w.as_str()))
-        && a.words
-            .iter()
-            .all(|w| lexicon::is_stopword(w) || lexicon::is_negation(w) || analysis::is_sound(w) || TALK.contains(&w.as_str()))
+    a.words.iter().any(|w| TALK.contains(&w.as_str())) && says_only(a, |w| TALK.contains(&w))
 }
 
 /// Words that open a yes/no question.
@@ -552,7 +548,9 @@ fn verify_claim(
     if !checkable {
         result.status = Status::NotApplicable;
         result.confidence = 1.0;
-        result.reason = if claim.modality == Modality::Opinion && takes_part(&Analysis::of(&claim.text)) {
+        // The claim's analysis, when the caller made one, is not made again.
+        let talk = || own.as_ref().map_or_else(|| takes_part(&Analysis::of(&claim.text)), takes_part);
+        result.reason = if claim.modality == Modality::Opinion && talk() {
             // "I agree", "me too", "i have no idea": the speaker's part in the talk, not their life.
             PLEASANTRY.into()
         } else if claim.modality == Modality::Opinion && warrant_extract::personal(&claim.text) {
