@@ -943,7 +943,13 @@ fn complement<'a>(corpus: &Corpus, focus: &Focus, best: &WindowEval, clean: &[&'
     let counted: Vec<bool> = std::iter::repeat_n(false, keys).chain(given.copied()).collect();
     let covered = found.iter().zip(&counted).filter(|(f, g)| **f && !**g).count();
     Some(Union {
-        context: others.iter().map(|w| w.context).fold(best.context, f64::max),
+        // The passages together are about the claim when together they hold most of its
+        // words: a list gathered item by item has no one passage holding half of them.
+        context: others.iter().map(|w| w.context).fold(best.context, f64::max).max(if keys == 0 {
+            0.0
+        } else {
+            found[..keys].iter().filter(|f| **f).count() as f64 / keys as f64
+        }),
         support: covered as f64 / focus.total().max(1) as f64,
         missing: found[keys..].iter().filter(|f| !**f).count(),
         others,
