@@ -60,7 +60,7 @@ fn main() {
             let e = corpus.sentences()[w.last].range.end;
             let doc = &corpus.doc(corpus.sentences()[w.first].doc).text;
             println!(
-                "    {}..{} sup {:.2} ctx {:.2} rel {:.2} miss {} {:?}{}: {}",
+                "    {}..{} sup {:.2} ctx {:.2} rel {:.2} miss {} {:?}{}{}{}: {}",
                 w.first,
                 w.last,
                 w.support,
@@ -69,6 +69,8 @@ fn main() {
                 w.missing,
                 w.conflict,
                 if w.doubt { " doubt" } else { "" },
+                if w.flipped { " flipped" } else { "" },
+                if w.reversed { " reversed" } else { "" },
                 doc[s..e].chars().take(110).collect::<String>()
             );
         }

@@ -59,6 +59,9 @@ pub struct Focus {
     pub titled: bool,
     /// The keys that have opposites, with them (see [`lexicon::antonyms_of`]).
     pub opposites: Vec<(String, Vec<String>)>,
+    /// The keys whose opposites the claim also says ("increases the time …, reduces the
+    /// accuracy"): no opposite contradicts them, but one placed in their stead reverses them.
+    pub contrasted: Vec<(String, Vec<String>)>,
     /// The claim's terms: its keys, the keys of its names' words, and its numerals.
     pub terms: Vec<String>,
 }
@@ -91,15 +94,15 @@ impl Focus {
             f.related = related_keys(claim, &f.keys);
             // Each word's opposites, looked up once per claim rather than once per window; a
             // claim that says both ("private as well as public") contrasts them itself.
-            f.opposites = f
-                .keys
-                .iter()
-                .filter_map(|k| {
-                    let o = lexicon::antonyms_of(k);
-                    let contrasted = f.all_keys.iter().any(|j| o.contains(&j.as_str()));
-                    (!o.is_empty() && !contrasted).then(|| (k.clone(), o.into_iter().map(str::to_string).collect()))
-                })
-                .collect();
+            for k in &f.keys {
+                let o = lexicon::antonyms_of(k);
+                if o.is_empty() {
+                    continue;
+                }
+                let contrasted = f.all_keys.iter().any(|j| o.contains(&j.as_str()));
+                let entry = (k.clone(), o.into_iter().map(str::to_string).collect());
+                if contrasted { f.contrasted.push(entry) } else { f.opposites.push(entry) }
+            }
             f
         };
         match question {
@@ -279,6 +282,10 @@ pub struct WindowEval {
     /// The negation or antonym signal that did not make a contradiction: the window denies or
     /// reverses one of the claim's words.
     pub flipped: bool,
+    /// A denial of the claim, or an opposite word where the claim's word would sit (beside a
+    /// word the claim puts next to it: "reducing project completion times" for "increase
+    /// project completion time"), not merely somewhere in the window.
+    pub reversed: bool,
     /// [`WindowEval::support`] counting the claim's words the window states in other words
     /// ([`Focus::related`]).
     pub related_support: f64,
@@ -550,7 +557,8 @@ pub fn evaluate(
         conflict = None;
     }
     let Measures { names_missing, nums_missing, dates_missing, other_instance, support, context, relevance, .. } = &m;
-    let flipped = flipped_any || antonym(focus, w).is_some();
+    let flipped = flipped_any || antonym(focus, w, false).is_some();
+    let reversed = flipped_any || antonym(focus, w, true).is_some();
     WindowEval {
         first,
         last,
@@ -561,6 +569,7 @@ pub fn evaluate(
         quote: None,
         found: if *other_instance { vec![false; found_items.len()] } else { found_items },
         flipped,
+        reversed,
         related_support: m.related_support(&key_found),
         doubt: unsure || (conflict.is_none() && m.doubt()),
         conflict,
@@ -595,8 +604,8 @@ impl Measures<'_> {
         }
         if conflict.is_none() && !asks && anchored_on_subject && subject_named {
             // The opposite word stands in for one of the claim's: the rest must be there.
-            conflict =
-                antonym(focus, w).filter(|_| nearly(covered as f64 / (total - 1.0).max(1.0), keys_missing.saturating_sub(1)));
+            conflict = antonym(focus, w, false)
+                .filter(|_| nearly(covered as f64 / (total - 1.0).max(1.0), keys_missing.saturating_sub(1)));
         }
         // A claim about "it" or "he" conflicts only with a window about the same one: its
         // antecedent named there, or a window that itself speaks of "it". Without an antecedent in
@@ -1301,18 +1310,24 @@ fn shares(a: &[String], b: &[String]) -> bool {
 /// claim's word sits: next to a word the claim puts beside its own ("closed on Mondays" in
 /// "open Tuesday to Sunday. It is closed on Mondays" against "open on Mondays"; "the boiling
 /// point is lower" against "the boiling point of water is higher").
-fn antonym(focus: &Focus, w: &Analysis) -> Option<Conflict> {
+///
+/// `placed`: only an opposite placed where the claim's word sits counts, also when the window
+/// lacks the claim's word (an opposite elsewhere in the window is not enough).
+fn antonym(focus: &Focus, w: &Analysis, placed: bool) -> Option<Conflict> {
     let positions = |k: &str| -> Vec<usize> {
         w.token_keys.iter().enumerate().filter(|(_, t)| t.as_deref() == Some(k)).map(|(i, _)| i).collect()
     };
-    for (k, opposites) in &focus.opposites {
+    let contrasted = if placed { focus.contrasted.as_slice() } else { &[] };
+    for (k, opposites) in focus.opposites.iter().chain(contrasted) {
         let opposed = |j: &str| opposites.iter().any(|o| o == j);
         // Parts of compounds count ("second-largest").
         let Some(opposite) = w.keys.iter().chain(&w.terms).find(|j| opposed(j)) else { continue };
         let conflict = || Some(Conflict::Antonym { claim: k.clone(), source: opposite.clone() });
-        if !w.has_key(k) {
+        if !w.has_key(k) && !placed {
             return conflict();
         }
+        // Placed only: the opposite right beside the word (as "reducing project completion").
+        let (reach, window_reach) = if placed { (PLACED_REACH, PLACED_REACH) } else { (ANTONYM_REACH, ANTONYM_REACH + 2) };
         let (mine, theirs) = (positions(k), positions(opposite));
         let nearest = |q: usize, ps: &[usize]| ps.iter().map(|p| p.abs_diff(q)).min().unwrap_or(usize::MAX);
         // The window says both, side by side ("heating and cooling", "buy or sell"): it
@@ -1324,8 +1339,8 @@ fn antonym(focus: &Focus, w: &Analysis) -> Option<Conflict> {
         // words beside it (the one after first on a tie: "open on Mondays") that the window
         // places near either word.
         for (p, _) in focus.token_keys.iter().enumerate().filter(|(_, t)| t.as_deref() == Some(k.as_str())) {
-            let lo = p.saturating_sub(ANTONYM_REACH);
-            let hi = (p + ANTONYM_REACH + 1).min(focus.token_keys.len());
+            let lo = p.saturating_sub(reach);
+            let hi = (p + reach + 1).min(focus.token_keys.len());
             let mut beside: Vec<(usize, bool, &String)> = (lo..hi)
                 .filter_map(|i| focus.token_keys[i].as_ref().map(|a| (i.abs_diff(p), i < p, a)))
                 .filter(|(_, _, a)| *a != k && !opposed(a))
@@ -1335,7 +1350,7 @@ fn antonym(focus: &Focus, w: &Analysis) -> Option<Conflict> {
                 let placed: Vec<(usize, usize)> = positions(a)
                     .into_iter()
                     .map(|q| (nearest(q, &mine), nearest(q, &theirs)))
-                    .filter(|(d_mine, d_theirs)| (*d_mine).min(*d_theirs) <= ANTONYM_REACH + 2)
+                    .filter(|(d_mine, d_theirs)| (*d_mine).min(*d_theirs) <= window_reach)
                     .collect();
                 if placed.is_empty() {
                     continue;
@@ -1393,6 +1408,8 @@ fn attached(stems: &[String], head: &[String], part: &[String]) -> bool {
 
 /// How many words apart a word and the word it is said of may stand.
 const ANTONYM_REACH: usize = 4;
+/// … and, for an opposite the window puts in the claim word's place, how near both must be.
+const PLACED_REACH: usize = 2;
 
 pub(crate) fn titled(n: &Name) -> String {
     titled_words(&n.words)
@@ -1424,6 +1441,39 @@ mod tests {
         assert!(attached(&claim, &speaker, &stems("House of Commons")));
         assert!(!attached(&claim, &speaker, &stems("House of Lords")));
         assert!(!attached(&stems("Harold defeated William"), &stems("Harold"), &stems("William")));
+    }
+
+    #[test]
+    fn an_opposite_in_the_claim_words_place_reverses_it_one_elsewhere_only_flips() {
+        let placed = |claim: &str, window: &str| {
+            let claim = Analysis::of(claim);
+            let focus = Focus::of(&claim, None);
+            let w = Analysis::of(window);
+            (antonym(&focus, &w, false).is_some(), antonym(&focus, &w, true).is_some())
+        };
+        let claim = "The products aim to increase project completion time and save 200 hours a month";
+        assert_eq!(placed(claim, "CollaborateX streamlines teamwork, reducing project completion times by 30%."), (true, true));
+        // "last" is about the day, not the place he finished in.
+        let claim = "He finished first in the 6th Ibero-American championship";
+        assert_eq!(
+            placed(claim, "On the last day of the 6th Ibero-American Chess Championship the lead changed."),
+            (true, false)
+        );
+        // A claim that says both words: neither contradicts it, but their places can swap.
+        let window = "It reduces the time managers spend on rotas. It increases the accuracy of reports.";
+        assert_eq!(
+            placed("It increases the time managers spend on rotas and reduces the accuracy of reports", window),
+            (false, true)
+        );
+        assert_eq!(
+            placed("It reduces the time managers spend on rotas and increases the accuracy of reports", window),
+            (false, false)
+        );
+        // Multi-byte text around the words moves no byte offset into a character.
+        assert_eq!(
+            placed("Ça augmente la durée — increase project completion time", "«reducing project completion times»"),
+            (true, true)
+        );
     }
 
     #[test]

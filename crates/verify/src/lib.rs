@@ -768,13 +768,13 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], foc
     let about = |w: &WindowEval| if bare { w.relevance } else { w.context.max(w.relevance.min(w.support)) };
     // A bare answer is stated only where the question's subject is discussed.
     let stated = |w: &WindowEval| states(w) && (!bare || w.relevance > 0.0);
-    let clean: Vec<&WindowEval> = windows.iter().filter(|w| w.conflict.is_none() && !w.doubt).collect();
+    let clean: Vec<&WindowEval> = windows.iter().filter(|w| w.conflict.is_none() && !w.doubt && !w.reversed).collect();
     let best = clean.iter().copied().min_by(|a, b| stated(b).cmp(&stated(a)).then(support_order(a, b)));
     let conflicting = windows
         .iter()
         .filter(|w| w.conflict.as_ref().is_some_and(|c| about(w) >= conflict_context(c)))
         .min_by(|a, b| about(b).total_cmp(&about(a)).then(a.size().cmp(&b.size())).then(a.first.cmp(&b.first)));
-    let union = best.and_then(|b| complement(corpus, focus, b, &clean));
+    let union = best.and_then(|b| complement(corpus, focus, b, &clean)).filter(|u| !u.reversed);
     result.features = Some(features(corpus, focus, best, union.as_ref(), windows));
     let id = result.claim_id.clone();
     let edge = |n: usize, w: &WindowEval, rel: Relationship, confidence: f64| {
@@ -846,6 +846,7 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], foc
         && u.support >= SUPPORTED
         && u.missing == 0
         && u.context >= CONTEXT
+        && !u.reversed
     {
         result.status = Status::Supported;
         result.confidence = round3(u.support.min(1.0) * 0.5 + u.context * 0.3);
@@ -895,6 +896,10 @@ struct Union<'a> {
     support: f64,
     context: f64,
     missing: usize,
+    /// One of the passages denies or reverses one of the claim's words ("reducing project
+    /// completion times" for "increase project completion time"): together they say the
+    /// claim's words in another arrangement, not the claim.
+    reversed: bool,
 }
 
 /// Least number of things (words, names, amounts, dates) a claim must say for its support to
@@ -952,6 +957,7 @@ fn complement<'a>(corpus: &Corpus, focus: &Focus, best: &WindowEval, clean: &[&'
         }),
         support: covered as f64 / focus.total().max(1) as f64,
         missing: found[keys..].iter().filter(|f| !**f).count(),
+        reversed: best.reversed || others.iter().any(|w| w.reversed),
         others,
     })
 }
