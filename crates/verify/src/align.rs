@@ -1199,6 +1199,8 @@ const TITLES: &[&str] = &[
 fn variant(a: &Name, b: &Name) -> bool {
     a.stems.iter().all(|w| b.stems.contains(w))
         || b.stems.iter().all(|w| a.stems.contains(w))
+        || a.spells(b)
+        || b.spells(a)
         || crate::alias::related(&a.aliases, &b.aliases)
 }
 

@@ -375,7 +375,31 @@ impl Name {
     /// International Airport", "Southwest Georgia Regional Airport").
     pub fn same_as(&self, other: &Name) -> bool {
         let (short, long) = if self.stems.len() <= other.stems.len() { (self, other) } else { (other, self) };
-        !short.stems.is_empty() && short.stems.iter().all(|w| long.stems.contains(w))
+        !short.stems.is_empty() && short.stems.iter().all(|w| long.stems.contains(w)) || self.spells(other) || other.spells(self)
+    }
+
+    /// True when this name writes `other`'s words in order with a hyphen where `other` has a
+    /// space, or the reverse ("Abong-Mbang" and "Abong Mbang" are one town).
+    pub fn spells(&self, other: &Name) -> bool {
+        let hyphenated = |n: &Name| n.stems.iter().any(|s| s.contains('-'));
+        if !hyphenated(self) && !hyphenated(other) {
+            return false;
+        }
+        // Each part with whether it opens and closes a word: a match starts and ends at whole
+        // words, so "Jean-Pierre Rampal" does not spell "Pierre Rampal".
+        let parts = |n: &Name| -> Vec<(String, bool, bool)> {
+            n.words
+                .iter()
+                .flat_map(|w| {
+                    let ps: Vec<&str> = w.split('-').filter(|p| !p.is_empty()).collect();
+                    let last = ps.len().saturating_sub(1);
+                    ps.into_iter().enumerate().map(move |(i, p)| (lexicon::stem(p), i == 0, i == last))
+                })
+                .collect()
+        };
+        let (mine, theirs) = (parts(self), parts(other));
+        theirs.len() >= 2
+            && mine.windows(theirs.len()).any(|w| w[0].1 && w[w.len() - 1].2 && w.iter().zip(&theirs).all(|(a, b)| a.0 == b.0))
     }
 
     /// The name as one lower-case string.
@@ -1168,7 +1192,7 @@ impl Analysis {
             return false;
         }
         find_words_near(&self.stems, &name.stems, Some(&self.caps)).is_some()
-            || self.names.iter().any(|m| crate::alias::same(&m.aliases, &name.aliases))
+            || self.names.iter().any(|m| crate::alias::same(&m.aliases, &name.aliases) || m.spells(name))
     }
 
     /// True when the same amount is present; a bare number also matches a stated year
@@ -1698,6 +1722,21 @@ mod tests {
         );
         let b = Analysis::of("It lasts one hour, since 1991.");
         assert_eq!(b.nums[0].value, BigRational::from_integer(3600.into()), "number words with units normalise too");
+    }
+
+    #[test]
+    fn a_hyphen_writes_the_same_name_as_a_space() {
+        let names = |t: &str| Analysis::of(t).names;
+        let town = &names("Abong Mbang is a town.")[0];
+        assert!(Analysis::of("In 2005 Abong-Mbang was a town and commune in the East Region.").has_name(town));
+        let hyphenated = &names("The town of Abong-Mbang lies east.")[0];
+        assert!(Analysis::of("It lies near Abong Mbang.").has_name(hyphenated));
+        assert!(town.same_as(hyphenated));
+        // Whole words only: a part of a hyphenated word is not the name.
+        let pierre = &names("He met Pierre Rampal.")[0];
+        assert!(!Analysis::of("He met Jean-Pierre Rampal.").has_name(pierre));
+        let etienne = &names("He met Étienne.")[0];
+        assert!(!Analysis::of("He lives in Saint-Étienne.").has_name(etienne));
     }
 
     #[test]
