@@ -187,8 +187,23 @@ fn starts_clause(s: &str) -> bool {
     // The verb comes before the next comma: in "Chad and Sudan, and declared …" the clause
     // starts at the second "and", not the first.
     let s = s.split(',').next().unwrap_or(s);
-    let t: Vec<&str> =
-        tokens(s).into_iter().filter(|w| !(w.ends_with("ly") || ADVERBS.contains(&w.to_lowercase().as_str()))).take(4).collect();
+    let all: Vec<&str> =
+        tokens(s).into_iter().filter(|w| !(w.ends_with("ly") || ADVERBS.contains(&w.to_lowercase().as_str()))).take(8).collect();
+    // A capitalised auxiliary before a name or a number, or past the first word, is a month or
+    // a name ("and Canada during May 2018", "and Will Ferrell"); it is skipped, so "and as of
+    // May 2018 included …" still finds its verb.
+    let named = |i: usize, w: &str| {
+        w.starts_with(char::is_uppercase)
+            && is_verbish(w)
+            && (i > 0 || all.get(1).is_some_and(|n| n.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())))
+    };
+    let t: Vec<&str> = all
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| !named(*i, w))
+        .map(|(_, w)| *w)
+        .take(4)
+        .collect();
     t.len() >= 2 && t.iter().any(|w| is_verbish(w))
 }
 
@@ -983,6 +998,23 @@ mod tests {
         assert_eq!(
             split("The council closed the borders with Niger, Chad and Sudan, and declared the south a closed zone."),
             vec!["The council closed the borders with Niger, Chad and Sudan", "declared the south a closed zone"]
+        );
+        // A month or a name written like an auxiliary does not open a clause.
+        assert_eq!(
+            split("The film was streamed in the United States and Canada during May 2018."),
+            vec!["The film was streamed in the United States and Canada during May 2018"]
+        );
+        assert_eq!(
+            split("The show was hosted by Tina Fey and Will Ferrell for two years."),
+            vec!["The show was hosted by Tina Fey and Will Ferrell for two years"]
+        );
+        assert_eq!(
+            split("It is an online learning platform, and as of May 2018 included 143 partners."),
+            vec!["It is an online learning platform", "as of May 2018 included 143 partners"]
+        );
+        assert_eq!(
+            split("Tests have a sensitivity of 50–75% and specificity of 90–95% when compared with culture."),
+            vec!["Tests have a sensitivity of 50–75% and specificity of 90–95% when compared with culture"]
         );
         assert_eq!(split("The bridge closed because it was unsafe."), vec!["The bridge closed because it was unsafe"]);
         assert_eq!(split("I have lived in Leeds since 2010."), vec!["I have lived in Leeds since 2010"]);
