@@ -609,10 +609,12 @@ impl Measures<'_> {
         }
         // A claim about "it" or "he" conflicts only with a window about the same one: its
         // antecedent named there, or a window that itself speaks of "it". Without an antecedent in
-        // the answer, nothing says the window is about the same thing.
+        // the answer or the question, only a window that also refers back and names no one
+        // ("his books have sold 275 million copies" for "his books had sold 895 million") speaks
+        // of the one the answer was given sources about.
         let same_subject = match &focus.antecedent {
             None => true,
-            Some(None) => false,
+            Some(None) => w.refers_back && w.names.is_empty(),
             Some(Some(n)) => w.has_name(n) || w.refers_back || referents.iter().any(|r| r.same_as(n)),
         };
         if !same_subject {

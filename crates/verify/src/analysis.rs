@@ -546,8 +546,11 @@ impl Scan {
         }
         let clause = self.a.clauses.last().copied().unwrap_or(0);
         self.a.clauses.push(clause + u32::from(i > 0 && gap.contains(['\n', ';'])));
-        // "He …", "In 1911 she …": a pronoun early in the sentence refers back.
-        if i == 0 && REFERS_BACK.contains(&w) || i < 5 && matches!(w, "he" | "she" | "they" | "it") {
+        // "He …", "In 1911 she …", "As of 2012, his books …": a pronoun early in the sentence
+        // refers back.
+        if i == 0 && REFERS_BACK.contains(&w)
+            || i < 5 && matches!(w, "he" | "she" | "they" | "it" | "his" | "her" | "their" | "its")
+        {
             self.a.refers_back = true;
         }
         let capital = w.chars().next().is_some_and(char::is_uppercase) && w.chars().any(char::is_alphabetic);
@@ -1706,6 +1709,8 @@ mod tests {
         assert!(a.negated.contains(&crate::lexicon::key("london")));
         assert!(!a.negated.contains(&crate::lexicon::key("tokens")));
         assert!(Analysis::of("He was born in 1990.").refers_back);
+        assert!(Analysis::of("As of 2012, his books have sold 275 million copies.").refers_back);
+        assert!(!Analysis::of("As of 2012, the books of Dan Brown have sold 275 million copies.").refers_back);
         let r = Analysis::of(
             "Serendipity is a film directed by Peter Chelsom, written and produced by the Weinstein Company. Lucy Gordon starred. Founded in 1379 by William of Wykeham.",
         );
