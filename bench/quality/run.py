@@ -44,7 +44,9 @@ def half(set_name, key):
 
 
 def line(item_id, answer, sources, question=None):
-    out = {"id": item_id, "answer": answer, "sources": [{"id": i, "text": t} for i, t in sources]}
+    """sources: (id, text) or (id, text, title) tuples."""
+    out = {"id": item_id, "answer": answer,
+           "sources": [{"id": src[0], "text": src[1], **({"title": src[2]} if len(src) > 2 and src[2] else {})} for src in sources]}
     if question:
         out["question"] = question
     return out
@@ -144,7 +146,8 @@ def dialfact():
                 gold = "not_applicable"
             else:
                 gold = "unsupported"
-            sources = [(f"e{i + 1}", e[2]) for i, e in enumerate(rec["evidence_list"]) if len(e) > 2 and e[2].strip()]
+            # Each snippet under its Wikipedia page's title, as a retrieval system gives them.
+            sources = [(f"e{i + 1}", e[2], e[0]) for i, e in enumerate(rec["evidence_list"]) if len(e) > 2 and e[2].strip()]
             question = rec["context"][-1] if rec["context"] else None
             yield split, line(f"df-{rec['id']}", rec["response"], sources, question), {"status": gold}
 

@@ -252,7 +252,7 @@ def _sources(sources: Sequence[SourceLike] | None) -> tuple[list[dict[str, Any]]
         elif isinstance(s, tuple) and len(s) == 2 and all(isinstance(x, str) for x in s):
             docs.append({"id": s[0], "text": s[1]})
         elif isinstance(s, Mapping) and isinstance(s.get("id"), str) and isinstance(s.get("text"), str):
-            docs.append({k: s[k] for k in ("id", "text", "version") if k in s})
+            docs.append({k: s[k] for k in ("id", "text", "version", "title") if k in s})
         else:
             raise InputError(f"sources[{i}]: expected text, an (id, text) pair, an {{id, text}} dict or a path",
                              kind="input", pointer=f"/sources/{i}")

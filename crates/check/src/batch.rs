@@ -8,7 +8,8 @@ use warrant_verify::{Corpus, Source};
 
 use crate::{CheckError, Checker, Report, Request};
 
-/// One batch item: `{"id", "answer", "question"?, "sources"?: [{"id", "text"}], "tools"?}`.
+/// One batch item: `{"id", "answer", "question"?, "sources"?: [{"id", "text", "title"?}],
+/// "tools"?}`.
 #[derive(Debug, Clone)]
 pub struct Item {
     /// The item's id (the report's `output_id`).
@@ -48,15 +49,20 @@ pub fn parse_item(v: &Value, tools: Option<&Value>) -> Result<Item, String> {
     Ok(Item { id, answer, question, sources })
 }
 
-/// Reads `[{"id", "text"}]` into sources; the error is a pointer within the array and what
-/// was expected.
+/// Reads `[{"id", "text", "title"?}]` into sources; the error is a pointer within the array
+/// and what was expected.
 pub fn parse_sources(v: &Value) -> Result<Vec<Source>, String> {
     let Value::Array(list) = v else { return Err(": expected an array of {id, text}".into()) };
     let mut out = Vec::with_capacity(list.len());
     for (i, s) in list.iter().enumerate() {
         let id = s.get("id").and_then(Value::as_str).ok_or(format!("/{i}/id: expected a string"))?;
         let text = s.get("text").and_then(Value::as_str).ok_or(format!("/{i}/text: expected a string"))?;
-        out.push(Source::new(id, text));
+        let title = match s.get("title") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(t)) => Some(t.clone()),
+            Some(_) => return Err(format!("/{i}/title: expected a string")),
+        };
+        out.push(Source::new(id, text).titled(title));
     }
     Ok(out)
 }
@@ -93,6 +99,18 @@ mod tests {
             parse_item(&json!({"id": "a", "answer": "x", "sources": [{"id": "s"}]}), None).err().as_deref(),
             Some("/sources/0/text: expected a string")
         );
+        assert_eq!(
+            parse_item(&json!({"id": "a", "answer": "x", "sources": [{"id": "s", "text": "t", "title": 3}]}), None)
+                .err()
+                .as_deref(),
+            Some("/sources/0/title: expected a string")
+        );
+        let titled = parse_item(
+            &json!({"id": "a", "answer": "x", "sources": [{"id": "s", "text": "t", "title": "Amazon (company)"}]}),
+            None,
+        )
+        .expect("a titled source");
+        assert_eq!(titled.sources.expect("sources")[0].title.as_deref(), Some("Amazon (company)"));
         assert_eq!(
             parse_item(&json!({"id": "a", "answer": "x", "question": 3}), None).err().as_deref(),
             Some("/question: expected a string")

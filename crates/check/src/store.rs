@@ -97,7 +97,7 @@ pub fn corpus_of_documents(store: &dyn Store) -> Result<Corpus, StoreError> {
     let mut sources = Vec::new();
     for d in store.documents()? {
         if let Some(text) = store.document_text(&d.id)? {
-            sources.push(Source::new(d.id, text));
+            sources.push(Source::new(d.id, text).titled(d.title));
         }
     }
     Ok(Corpus::new(sources))

@@ -221,7 +221,12 @@ fn check_is_byte_identical_through_the_library_the_cli_and_http() {
     let paths: Vec<String> = names.iter().map(|n| format!("examples/check/sources/{n}")).collect();
     let sources: Vec<SourceInput> = paths
         .iter()
-        .map(|id| SourceInput { id: id.clone(), text: std::fs::read_to_string(root.join(id)).unwrap(), version: None })
+        .map(|id| SourceInput {
+            id: id.clone(),
+            text: std::fs::read_to_string(root.join(id)).unwrap(),
+            version: None,
+            title: None,
+        })
         .collect();
 
     // The library, with the sources in the request (the CLI reads the same files).

@@ -22,12 +22,21 @@ pub struct Source {
     /// Char offset of `text` in the document `id` names (non-zero when `text` is a chunk of a
     /// larger document), added to every selector.
     pub offset: usize,
+    /// The heading the text stands under (a page's title, "Amazon (company)"): what its
+    /// sentences speak of when they do not name it ("The tech giant is …"). Read, never quoted.
+    pub title: Option<String>,
 }
 
 impl Source {
     /// A whole document.
     pub fn new(id: impl Into<String>, text: impl Into<String>) -> Self {
-        Source { id: id.into(), text: text.into(), offset: 0 }
+        Source { id: id.into(), text: text.into(), offset: 0, title: None }
+    }
+
+    /// The same source under a heading (see [`Source::title`]); an empty title is none.
+    pub fn titled(mut self, title: Option<String>) -> Self {
+        self.title = title.filter(|t| !t.trim().is_empty());
+        self
     }
 }
 
@@ -60,6 +69,9 @@ pub struct Corpus {
     sentences: Vec<Sentence>,
     /// First sentence index of each document (sentences are stored per document, in order).
     doc_start: Vec<usize>,
+    /// Each document's title as analysed, its capitalised opener a name unless the sources
+    /// write it in lower case ("Amazon (company)" names Amazon, "Green" is a colour).
+    titles: Vec<Option<Analysis>>,
     /// Each document's topic ([`Corpus::topic`]): the sentence holding its first name, found
     /// when first asked (a document naming nothing was scanned whole at every ask).
     topics: Vec<OnceLock<Option<usize>>>,
@@ -113,6 +125,14 @@ impl Corpus {
                 s.analysis = self.analysed[s.doc].promoted(within);
             }
         }
+        for t in self.titles.iter_mut().flatten() {
+            if t.opener.as_ref().is_some_and(|n| !lower.contains(n.stems[0].as_str())) {
+                t.promote_opener();
+            }
+            // Title case is not a name where the text writes the word in lower case ("Green").
+            let named = &self.named;
+            t.names.retain(|n| n.stems.len() > 1 || !lower.contains(n.stems[0].as_str()) || named.contains(n.stems[0].as_str()));
+        }
         self.lower = lower;
         // Promoted openers are names: topics are found again.
         self.topics = self.docs.iter().map(|_| OnceLock::new()).collect();
@@ -148,7 +168,11 @@ impl Corpus {
     }
 
     /// The first name of a document: what it is about, and who "he" or "she" most likely is.
+    /// Its title's first name, when its title names one.
     pub fn topic(&self, doc: usize) -> Option<&crate::analysis::Name> {
+        if let Some(n) = self.title_names(doc).first() {
+            return Some(n);
+        }
         let at = self.topics.get(doc)?.get_or_init(|| {
             let start = self.doc_start[doc];
             let end = self.doc_start.get(doc + 1).copied().unwrap_or(self.sentences.len());
@@ -157,8 +181,14 @@ impl Corpus {
         at.and_then(|i| self.sentences[i].analysis.names.first())
     }
 
-    /// The names a document states in two sentences or more, and its topic: whom its
-    /// sentences speak of when they do not name them ("your home" in a call with Mr. Johnson).
+    /// The names of a document's title (none without one).
+    fn title_names(&self, doc: usize) -> &[crate::analysis::Name] {
+        self.titles.get(doc).and_then(Option::as_ref).map_or(&[], |t| t.names.as_slice())
+    }
+
+    /// The names a document states in two sentences or more, its title's and its topic: whom
+    /// its sentences speak of when they do not name them ("your home" in a call with Mr.
+    /// Johnson, "the tech giant" under "Amazon (company)").
     pub fn recurring(&self, doc: usize) -> impl Iterator<Item = &crate::analysis::Name> {
         let at = self.recurring.get(doc).map(|cell| {
             cell.get_or_init(|| {
@@ -183,7 +213,7 @@ impl Corpus {
                 seen.iter().filter(|(at, count)| *count >= 2 || Some(*at) == topic).map(|(at, _)| *at).collect()
             })
         });
-        at.into_iter().flatten().map(|&(s, k)| &self.sentences[s].analysis.names[k])
+        self.title_names(doc).iter().chain(at.into_iter().flatten().map(|&(s, k)| &self.sentences[s].analysis.names[k]))
     }
 
     /// Adds one source.
@@ -208,6 +238,7 @@ impl Corpus {
         }
         self.topics.push(OnceLock::new());
         self.recurring.push(OnceLock::new());
+        self.titles.push(source.title.as_deref().map(Analysis::of));
         self.maps.push(OffsetMap::new(&source.text));
         self.docs.push(source);
         self.analysed.push(analysed);
@@ -460,6 +491,23 @@ fn bounded(text: &str, r: Range<usize>) -> Vec<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_title_names_the_topic_and_is_never_a_sentence() {
+        let text = "The tech giant is the largest online retailer. Jeff Bezos founded it in 1994.";
+        let titled = Corpus::new(vec![Source::new("e1", text).titled(Some("Amazon (company)".into()))]);
+        let words = |c: &Corpus| c.topic(0).map(|n| n.words.join(" "));
+        assert_eq!(words(&titled).as_deref(), Some("amazon"));
+        assert_eq!(titled.recurring(0).next().map(|n| n.words.join(" ")).as_deref(), Some("amazon"));
+        assert_eq!(titled.sentences().len(), 2, "the title is read, not split into the text");
+        let plain = Corpus::new(vec![Source::new("e1", text)]);
+        assert_eq!(words(&plain).as_deref(), Some("jeff bezos"));
+        // A blank title is none; a title the sources write in lower case names nothing.
+        assert_eq!(Source::new("e1", text).titled(Some("  ".into())).title, None);
+        let colour =
+            Corpus::new(vec![Source::new("e1", "The colour green lies between blue and yellow.").titled(Some("Green".into()))]);
+        assert_eq!(words(&colour), None);
+    }
 
     #[test]
     fn glued_sentences_split() {

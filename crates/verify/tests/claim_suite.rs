@@ -2,7 +2,7 @@
 //! careful human reviewer would give (`tests/fixtures/claims.jsonl`).
 //!
 //! Each line of the fixture is one item:
-//! `{"id", "domain", "question"?, "sources": [{"id", "text"}], "answer", "expect": [{"claim", "status"}]}`.
+//! `{"id", "domain", "question"?, "sources": [{"id", "text", "title"?}], "answer", "expect": [{"claim", "status"}]}`.
 //! Every claim the extractor finds must match exactly one expectation (by substring of the
 //! claim text) and every expectation exactly one claim.
 //!
@@ -38,6 +38,8 @@ struct Item {
     id: String,
     question: Option<String>,
     sources: Vec<(String, String)>,
+    /// Each source's title, if it has one.
+    titles: Vec<Option<String>>,
     answer: String,
     expect: Vec<Expect>,
 }
@@ -68,6 +70,15 @@ fn load() -> Vec<Item> {
             .iter()
             .map(|s| (str_field(s, "id", id).to_string(), str_field(s, "text", id).to_string()))
             .collect::<Vec<_>>();
+        let titles = v["sources"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| match &s["title"] {
+                Value::Null => None,
+                t => Some(t.as_str().unwrap_or_else(|| panic!("item {id}: a source's `title` must be a string")).to_string()),
+            })
+            .collect::<Vec<_>>();
         let source_ids: BTreeSet<&str> = sources.iter().map(|(s, _)| s.as_str()).collect();
         assert_eq!(source_ids.len(), sources.len(), "item {id}: duplicate source ids");
         let expect = v["expect"]
@@ -90,7 +101,14 @@ fn load() -> Vec<Item> {
             })
             .collect::<Vec<_>>();
         assert!(!expect.is_empty(), "item {id}: no expectations");
-        items.push(Item { id: id.to_string(), question, sources, answer: str_field(&v, "answer", id).to_string(), expect });
+        items.push(Item {
+            id: id.to_string(),
+            question,
+            sources,
+            titles,
+            answer: str_field(&v, "answer", id).to_string(),
+            expect,
+        });
     }
     items
 }
@@ -101,7 +119,13 @@ fn run(item: &Item) -> Vec<ClaimResult> {
     if let Some(q) = &item.question {
         add_answer_claim(&mut graph, q);
     }
-    let corpus = Corpus::new(item.sources.iter().map(|(id, text)| Source::new(id.as_str(), text.as_str())).collect());
+    let corpus = Corpus::new(
+        item.sources
+            .iter()
+            .zip(&item.titles)
+            .map(|((id, text), title)| Source::new(id.as_str(), text.as_str()).titled(title.clone()))
+            .collect(),
+    );
     verify(&graph, &corpus, &Options { question: item.question.clone(), explain: false })
 }
 
@@ -356,6 +380,7 @@ fn unsupported_reason_names_what_the_source_lacks() {
         id: "reason".into(),
         question: None,
         sources: vec![("p.txt".into(), "In May 2009, President Barack Obama nominated Sotomayor to the Supreme Court.".into())],
+        titles: vec![None],
         answer: "In May 2009, President Barack Obama nominated Sotomayor to the Supreme Court after a meeting in Chicago.".into(),
         expect: Vec::new(),
     };

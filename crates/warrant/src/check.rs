@@ -187,7 +187,7 @@ fn inline_sources(list: &[SourceInput]) -> Result<(Corpus, Arc<dyn Store>)> {
             id: s.id.clone(),
             text: s.text.clone(),
             version: s.version.clone(),
-            title: None,
+            title: s.title.clone(),
             metadata: None,
             origin: format!("sources/{}", s.id),
         })

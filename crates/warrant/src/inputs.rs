@@ -72,6 +72,10 @@ pub struct SourceInput {
     /// Its version (accepted; not used by the check).
     #[serde(default)]
     pub version: Option<String>,
+    /// The heading its text stands under (a page's title): what its sentences speak of when
+    /// they do not name it. Read, never quoted.
+    #[serde(default)]
+    pub title: Option<String>,
 }
 
 /// Where an answer came from, for its errors: a file (the CLI's ANSWER) or the request's

@@ -14,7 +14,7 @@
 //!
 //! let req = CheckRequest {
 //!     answer: Some(AnswerInput::Text("Paris is the capital of France.".into())),
-//!     sources: Some(vec![SourceInput { id: "atlas".into(), text: "Paris is the capital of France.".into(), version: None }]),
+//!     sources: Some(vec![SourceInput { id: "atlas".into(), text: "Paris is the capital of France.".into(), version: None, title: None }]),
 //!     ..CheckRequest::default()
 //! };
 //! let CheckResponse::Report(report) = check(&warrant::Env::new(), &req, 1 << 20)? else { unreachable!() };

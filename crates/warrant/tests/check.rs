@@ -9,7 +9,7 @@ use warrant::inputs::{AnswerInput, PackRef, SourceInput};
 use warrant::{Env, ErrorKind};
 
 fn source(id: &str, text: &str) -> SourceInput {
-    SourceInput { id: id.into(), text: text.into(), version: None }
+    SourceInput { id: id.into(), text: text.into(), version: None, title: None }
 }
 
 fn request(answer: &str) -> CheckRequest {
@@ -95,4 +95,29 @@ fn a_stream_keeps_order_and_turns_bad_lines_into_their_errors() {
     assert_eq!(seen[0], (1, Ok(warrant::Gate::Allow)));
     assert!(seen[1].1.as_ref().is_err_and(|m| m.starts_with("invalid JSON")));
     assert_eq!(seen[2], (3, Ok(warrant::Gate::Block)));
+}
+
+#[test]
+fn a_source_title_names_what_its_sentences_speak_of() {
+    let text = "The tech giant is the largest Internet retailer in the world as measured by revenue.";
+    let claim = "Amazon is the largest Internet retailer in the world.";
+    let statuses = |title: Option<&str>| {
+        let req = CheckRequest {
+            answer: Some(AnswerInput::Text(claim.into())),
+            sources: Some(vec![SourceInput { title: title.map(str::to_string), ..source("e1", text) }]),
+            ..CheckRequest::default()
+        };
+        let CheckResponse::Report(r) = check(&Env::new(), &req, 1 << 20).unwrap() else { panic!("a report") };
+        (r.summary.supported, r.summary.unsupported)
+    };
+    assert_eq!(statuses(Some("Amazon (company)")), (1, 0));
+    assert_eq!(statuses(None), (0, 1), "without the title nothing names Amazon");
+    // A batch line's source takes a title too.
+    let items = vec![json!({"id": "a", "answer": claim, "sources": [{"id": "e1", "text": text, "title": "Amazon (company)"}]})];
+    let CheckResponse::Batch(b) =
+        check(&Env::new(), &CheckRequest { items: Some(items), ..CheckRequest::default() }, 1 << 20).unwrap()
+    else {
+        panic!("a batch")
+    };
+    assert_eq!(b.items[0]["summary"]["supported"], 1, "{}", b.items[0]);
 }
