@@ -24,14 +24,19 @@ thread_local! {
 /// Words remembered per thread by [`stem`] at most.
 const STEM_MEMO_MAX: usize = 1 << 16;
 
-/// Stems one lower-case word.
+/// Stems one lower-case word, its diacritics dropped: "Zürich" and "Zurich", "Yaoundé" and
+/// "Yaounde" are one word however a writer types it.
 pub fn stem(word: &str) -> String {
     STEM_MEMO.with(|memo| {
         let mut memo = memo.borrow_mut();
         if let Some(s) = memo.get(word) {
             return s.clone();
         }
-        let s = STEMMER.stem(word).into_owned();
+        let s = if word.is_ascii() {
+            STEMMER.stem(word).into_owned()
+        } else {
+            STEMMER.stem(&warrant_text::normalize::without_marks(word)).into_owned()
+        };
         if memo.len() >= STEM_MEMO_MAX {
             memo.clear();
         }
@@ -227,5 +232,13 @@ mod tests {
         assert!(is_irregular_past("wrote") && !is_irregular_past("write"));
         assert!(broader(&key("novelist")).contains(&key("author")));
         assert!(broader(&key("author")).is_empty());
+    }
+
+    #[test]
+    fn diacritics_do_not_make_another_word() {
+        assert_eq!(stem("zürich"), stem("zurich"));
+        assert_eq!(key("pokémon"), key("pokemon"));
+        assert_eq!(stem("yaoundé"), "yaound");
+        assert_ne!(stem("malmö"), stem("malmo-"), "only marks are dropped");
     }
 }
