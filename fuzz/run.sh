@@ -51,7 +51,7 @@ seed ask_question "$REPO"/crates/answer/tests/suite/questions.jsonl
 seed record_reader "$DATA"/vsabrains-exp3/exp3-rag/*.json "$DATA"/vsabrains-exp3/exp3-rag/*.jsonl "$DATA"/vsabrains-exp3/spec-examples/*.json
 
 # Text that slices by computed offsets: curly quotes, accents, emoji, CJK, combining marks,
-# sentence ends of every kind. verify_corpus reads `answer \0 ?question \0 source \0 source…`.
+# sentence ends of every kind. verify_corpus reads `answer \0 ?question \0 source \0 title \1 source…`.
 UNI='“Refunds” are approved within 5 days — café naïve résumé. The 東京 office opens at 9:00 😀! e\u0301té… ‘quoted’? Ünïcödé\n\n- item one.\n- item two 👩‍👩‍👧 done.'
 seed_text() {
   local dir="$HERE/corpus/$1"; mkdir -p "$dir"
@@ -64,10 +64,12 @@ seed text_segment "$REPO"/README.md "$CKF"/fixtures/runbook.md
 vdir="$HERE/corpus/verify_corpus"; mkdir -p "$vdir"
 printf 'Refunds are approved within 5 days. The café opens at 9:00 😀.\0?How fast are refunds?\0“Refunds” are approved within 7 days — e\u0301té.\n\nThe café opens at 9:00.\0東京は日本の首都です。' > "$vdir/unicode"
 printf 'Paris is the capital of France and has 2.1 million people.\0Paris, the capital of France, has 2,100,000 inhabitants. Berlin has 3.6 million.' > "$vdir/numbers"
+printf 'The tech giant is the largest retailer.\0Amazon (Zürich) 😀\001The tech giant is the largest “Internet” retailer.\0\001\0Amazon\001' > "$vdir/titled"
 printf 'The service answers requests within 40 ms.\0?\0%s' "$(for i in 1 2 3 4 5 6 7 8; do printf 'The service answers requests within %d ms. ' "$i"; done)" > "$vdir/templated"
 bdir="$HERE/corpus/check_batch_line"; mkdir -p "$bdir"
 printf '{"id":"a","answer":"Refunds are approved within 5 days — café 😀.","question":"How fast?"}' > "$bdir/plain"
 printf '{"id":7,"answer":"東京は日本の首都です。e\\u0301té costs €4.50.","sources":[{"id":"s","text":"“Tokyo” is the capital of Japan. Crème brûlée costs €4.50."}]}' > "$bdir/sources"
+printf '{"id":"t","answer":"Amazon is the largest retailer.","sources":[{"id":"e1","title":"Amazon (company) — “Pokémon” 😀","text":"The tech giant is the largest retailer."},{"id":"e2","title":null,"text":"x"}]}' > "$bdir/titled"
 printf '{"id":"m","answer":{"role":"assistant","content":"The café opens at 9:00.","tool_calls":[{"id":"c1","type":"function","function":{"name":"lookup","arguments":"{\\"q\\":\\"x\\"}"}}]}}' > "$bdir/message"
 
 cd "$HERE"

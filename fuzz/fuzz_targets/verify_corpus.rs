@@ -1,5 +1,6 @@
 //! The verifier end to end: sources and an answer from the input (split at `\u{0}` bytes:
-//! the answer first, then an optional question line `?…`, then the sources), the answer
+//! the answer first, then an optional question line `?…`, then the sources, each with an
+//! optional title before a `\u{1}` byte), the answer
 //! extracted into a graph, then every claim verified against a `Corpus` of the sources, with
 //! and without the question. Must never panic, and every selector must quote its source
 //! exactly at its char offsets.
@@ -17,7 +18,10 @@ fuzz_target!(|data: &[u8]| {
     for (i, p) in parts.enumerate() {
         match p.strip_prefix('?') {
             Some(q) if question.is_none() && i == 0 => question = Some(q.to_string()),
-            _ => sources.push(Source::new(format!("s{i}"), p)),
+            _ => sources.push(match p.split_once('\u{1}') {
+                Some((title, body)) => Source::new(format!("s{i}"), body).titled(Some(title.to_string())),
+                None => Source::new(format!("s{i}"), p),
+            }),
         }
     }
     let Ok(answer) = parse_input(answer_text, InputFormat::Text, 1 << 20) else { return };
