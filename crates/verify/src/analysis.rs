@@ -1317,11 +1317,17 @@ const CONNECTORS: &[&str] =
 /// an initial.
 fn joins_name(gap: &str, name: &Name) -> bool {
     let g = gap.trim();
+    // "J. K. Rowling", "Mr. Johnson", "St. Louis": the period ends an initial or a title
+    // written before a name, not the name.
     g.is_empty()
         || CONNECTORS.contains(&g)
         || g.chars().all(|c| c == '"' || c == '“' || c == '”')
-        || g == "." && name.words.last().is_some_and(|w| w.chars().count() == 1)
+        || g == "." && name.words.last().is_some_and(|w| w.chars().count() == 1 || TITLE_ABBREVIATIONS.contains(&w.as_str()))
 }
+
+/// Abbreviated titles written before a name, lower-case and without their period.
+const TITLE_ABBREVIATIONS: &[&str] =
+    &["mr", "mrs", "ms", "dr", "prof", "sen", "rep", "gov", "gen", "col", "capt", "lt", "sgt", "rev", "hon", "st", "mt", "ft"];
 
 /// Agents of verbs: "<verb> by <Name>" (also "written and directed by <Name>") and
 /// "<Name> <verb>ed".
@@ -1708,6 +1714,9 @@ mod tests {
         assert_eq!(a.negations, 1);
         assert!(a.negated.contains(&crate::lexicon::key("london")));
         assert!(!a.negated.contains(&crate::lexicon::key("tokens")));
+        let names = |t: &str| Analysis::of(t).names.iter().map(|n| n.words.join(" ")).collect::<Vec<_>>();
+        assert_eq!(names("The agent called Mr. Okafor in St. Louis."), ["mr okafor", "st louis"]);
+        assert_eq!(names("It was written by J. K. Rowling."), ["j k rowling"]);
         assert!(Analysis::of("He was born in 1990.").refers_back);
         assert!(Analysis::of("As of 2012, his books have sold 275 million copies.").refers_back);
         assert!(!Analysis::of("As of 2012, the books of Dan Brown have sold 275 million copies.").refers_back);
