@@ -218,6 +218,11 @@ pub fn normalize_lower(s: &str) -> String {
     normalize(s).to_lowercase()
 }
 
+/// The chars of `text` after canonical decomposition (NFD).
+pub fn decomposed(text: &str) -> impl Iterator<Item = char> + '_ {
+    text.nfd()
+}
+
 /// True for a combining mark (an accent written as a char of its own after its letter).
 pub fn is_combining_mark(c: char) -> bool {
     combining(c)

@@ -1163,7 +1163,12 @@ fn by_surname(name: &Name, names: &[Name], corpus: &Corpus) -> bool {
     }
     let full = corpus.full_names_ending_in(last);
     full.contains(&name.words)
-        && full.iter().all(|words| words.iter().all(|w| name.words.contains(w) || TITLES.contains(&w.trim_end_matches('.'))))
+        && full.iter().all(|words| words.iter().all(|w| name.words.contains(w) || is_title(w.trim_end_matches('.'))))
+}
+
+/// True for a title written before a surname, in full or abbreviated ("judge", "sen").
+fn is_title(w: &str) -> bool {
+    TITLES.contains(&w) || crate::analysis::TITLE_ABBREVIATIONS.contains(&w)
 }
 
 /// Titles written before a surname ("Judge Sotomayor").

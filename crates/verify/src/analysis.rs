@@ -1326,7 +1326,7 @@ fn joins_name(gap: &str, name: &Name) -> bool {
 }
 
 /// Abbreviated titles written before a name, lower-case and without their period.
-const TITLE_ABBREVIATIONS: &[&str] =
+pub(crate) const TITLE_ABBREVIATIONS: &[&str] =
     &["mr", "mrs", "ms", "dr", "prof", "sen", "rep", "gov", "gen", "col", "capt", "lt", "sgt", "rev", "hon", "st", "mt", "ft"];
 
 /// Agents of verbs: "<verb> by <Name>" (also "written and directed by <Name>") and

@@ -24,8 +24,9 @@ thread_local! {
 /// Words remembered per thread by [`stem`] at most.
 const STEM_MEMO_MAX: usize = 1 << 16;
 
-/// Stems one lower-case word, its diacritics dropped: "Zürich" and "Zurich", "Yaoundé" and
-/// "Yaounde" are one word however a writer types it.
+/// Stems one lower-case word, the accents on its Latin letters dropped: "Zürich" and "Zurich",
+/// "Yaoundé" and "Yaounde" are one word however a writer types it. Marks on other scripts are
+/// letters of the word (Devanagari "कुल" is not "कल").
 pub fn stem(word: &str) -> String {
     STEM_MEMO.with(|memo| {
         let mut memo = memo.borrow_mut();
@@ -35,7 +36,7 @@ pub fn stem(word: &str) -> String {
         let s = if word.is_ascii() {
             STEMMER.stem(word).into_owned()
         } else {
-            STEMMER.stem(&warrant_text::normalize::without_marks(word)).into_owned()
+            STEMMER.stem(&without_latin_accents(word)).into_owned()
         };
         if memo.len() >= STEM_MEMO_MAX {
             memo.clear();
@@ -43,6 +44,25 @@ pub fn stem(word: &str) -> String {
         memo.insert(word.to_string(), s.clone());
         s
     })
+}
+
+/// `word` with the combining marks that follow a Latin letter dropped (after canonical
+/// decomposition); every other char kept.
+fn without_latin_accents(word: &str) -> String {
+    let mut out = String::with_capacity(word.len());
+    let mut after_latin = false;
+    for c in warrant_text::normalize::decomposed(word) {
+        if warrant_text::normalize::is_combining_mark(c) {
+            if !after_latin {
+                out.push(c);
+            }
+            continue;
+        }
+        // Basic Latin, Latin-1, Latin Extended-A/B and Additional (U+1E00..U+1EFF).
+        after_latin = c.is_ascii_alphabetic() || matches!(c, '\u{C0}'..='\u{24F}' | '\u{1E00}'..='\u{1EFF}');
+        out.push(c);
+    }
+    out
 }
 
 /// True for a function word (the word lower-cased, unstemmed).
@@ -239,6 +259,8 @@ mod tests {
         assert_eq!(stem("zürich"), stem("zurich"));
         assert_eq!(key("pokémon"), key("pokemon"));
         assert_eq!(stem("yaoundé"), "yaound");
-        assert_ne!(stem("malmö"), stem("malmo-"), "only marks are dropped");
+        // Marks of other scripts are letters: "कुल" (total) is not "कल" (yesterday).
+        assert_ne!(stem("कुल"), stem("कल"));
+        assert_ne!(stem("ガス"), stem("カス"));
     }
 }
