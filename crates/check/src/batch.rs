@@ -32,11 +32,7 @@ pub fn parse_item(v: &Value, tools: Option<&Value>) -> Result<Item, String> {
     } else if let Some(t) = tools {
         add_tools(&mut answer, t);
     }
-    let question = match v.get("question") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(q)) => Some(q.clone()),
-        Some(_) => return Err("/question: expected a string".into()),
-    };
+    let question = optional_string(v, "question").map_err(|e| format!("/question{e}"))?;
     let sources = match v.get("sources") {
         None | Some(Value::Null) => None,
         Some(list) => Some(parse_sources(list).map_err(|e| format!("/sources{e}"))?),
@@ -49,6 +45,15 @@ pub fn parse_item(v: &Value, tools: Option<&Value>) -> Result<Item, String> {
     Ok(Item { id, answer, question, sources })
 }
 
+/// An optional string field: absent or `null` is none; the error says what was expected.
+fn optional_string(v: &Value, field: &str) -> Result<Option<String>, String> {
+    match v.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(": expected a string".into()),
+    }
+}
+
 /// Reads `[{"id", "text", "title"?}]` into sources; the error is a pointer within the array
 /// and what was expected.
 pub fn parse_sources(v: &Value) -> Result<Vec<Source>, String> {
@@ -57,11 +62,7 @@ pub fn parse_sources(v: &Value) -> Result<Vec<Source>, String> {
     for (i, s) in list.iter().enumerate() {
         let id = s.get("id").and_then(Value::as_str).ok_or(format!("/{i}/id: expected a string"))?;
         let text = s.get("text").and_then(Value::as_str).ok_or(format!("/{i}/text: expected a string"))?;
-        let title = match s.get("title") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(t)) => Some(t.clone()),
-            Some(_) => return Err(format!("/{i}/title: expected a string")),
-        };
+        let title = optional_string(s, "title").map_err(|e| format!("/{i}/title{e}"))?;
         out.push(Source::new(id, text).titled(title));
     }
     Ok(out)

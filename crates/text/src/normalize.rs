@@ -218,11 +218,6 @@ pub fn normalize_lower(s: &str) -> String {
     normalize(s).to_lowercase()
 }
 
-/// The chars of `text` after canonical decomposition (NFD).
-pub fn decomposed(text: &str) -> impl Iterator<Item = char> + '_ {
-    text.nfd()
-}
-
 /// True for a combining mark (an accent written as a char of its own after its letter).
 pub fn is_combining_mark(c: char) -> bool {
     combining(c)
@@ -232,6 +227,26 @@ pub fn is_combining_mark(c: char) -> bool {
 /// ("Zürich" → "Zurich"), as full-text indexes such as SQLite's FTS5 read words.
 pub fn without_marks(text: &str) -> String {
     text.nfd().filter(|c| !combining(*c)).collect()
+}
+
+/// `text` with the accents of its Latin letters dropped (NFD, then the combining marks that
+/// follow a Latin letter): "Zürich" → "Zurich". Marks of other scripts are letters and stay
+/// (Devanagari "कुल" is not "कल", kana "ガス" not "カス").
+pub fn without_latin_accents(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut after_latin = false;
+    for c in text.nfd() {
+        if combining(c) {
+            if !after_latin {
+                out.push(c);
+            }
+            continue;
+        }
+        // Basic Latin, Latin-1, Latin Extended-A/B and Additional (U+1E00..U+1EFF).
+        after_latin = c.is_ascii_alphabetic() || matches!(c, '\u{C0}'..='\u{24F}' | '\u{1E00}'..='\u{1EFF}');
+        out.push(c);
+    }
+    out
 }
 
 /// The chars of `text` after compatibility decomposition (NFKD) with combining marks dropped:
@@ -259,6 +274,8 @@ mod tests {
         assert_eq!(nfc("e\u{0301}"), "é");
         assert!(matches!(nfc("plain"), Cow::Borrowed(_)));
         assert_eq!(without_marks("Zürich Malmö"), "Zurich Malmo");
+        assert_eq!(without_latin_accents("Zürich Malmö"), "Zurich Malmo");
+        assert_eq!(without_latin_accents("कुल ガス"), nfc("कुल ガス").nfd().collect::<String>());
         assert_eq!(without_marks_compat("ﬁné").collect::<String>(), "fine");
     }
 

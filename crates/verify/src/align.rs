@@ -1171,13 +1171,10 @@ fn is_title(w: &str) -> bool {
     TITLES.contains(&w) || crate::analysis::TITLE_ABBREVIATIONS.contains(&w)
 }
 
-/// Titles written before a surname ("Judge Sotomayor").
+/// Titles written in full before a surname ("Judge Sotomayor"); their abbreviations are
+/// [`crate::analysis::TITLE_ABBREVIATIONS`].
 const TITLES: &[&str] = &[
-    "mr",
-    "mrs",
-    "ms",
     "miss",
-    "dr",
     "sir",
     "dame",
     "lady",
@@ -1191,14 +1188,12 @@ const TITLES: &[&str] = &[
     "general",
     "captain",
     "professor",
-    "prof",
     "prince",
     "princess",
     "king",
     "queen",
     "coach",
     "saint",
-    "st",
 ];
 
 /// True when one name is a shorter form of the other ("Nadal", "Rafael Nadal"): all the

@@ -36,7 +36,7 @@ pub fn stem(word: &str) -> String {
         let s = if word.is_ascii() {
             STEMMER.stem(word).into_owned()
         } else {
-            STEMMER.stem(&without_latin_accents(word)).into_owned()
+            STEMMER.stem(&warrant_text::normalize::without_latin_accents(word)).into_owned()
         };
         if memo.len() >= STEM_MEMO_MAX {
             memo.clear();
@@ -44,25 +44,6 @@ pub fn stem(word: &str) -> String {
         memo.insert(word.to_string(), s.clone());
         s
     })
-}
-
-/// `word` with the combining marks that follow a Latin letter dropped (after canonical
-/// decomposition); every other char kept.
-fn without_latin_accents(word: &str) -> String {
-    let mut out = String::with_capacity(word.len());
-    let mut after_latin = false;
-    for c in warrant_text::normalize::decomposed(word) {
-        if warrant_text::normalize::is_combining_mark(c) {
-            if !after_latin {
-                out.push(c);
-            }
-            continue;
-        }
-        // Basic Latin, Latin-1, Latin Extended-A/B and Additional (U+1E00..U+1EFF).
-        after_latin = c.is_ascii_alphabetic() || matches!(c, '\u{C0}'..='\u{24F}' | '\u{1E00}'..='\u{1EFF}');
-        out.push(c);
-    }
-    out
 }
 
 /// True for a function word (the word lower-cased, unstemmed).

@@ -37,9 +37,7 @@ struct Expect {
 struct Item {
     id: String,
     question: Option<String>,
-    sources: Vec<(String, String)>,
-    /// Each source's title, if it has one.
-    titles: Vec<Option<String>>,
+    sources: Vec<Source>,
     answer: String,
     expect: Vec<Expect>,
 }
@@ -68,18 +66,15 @@ fn load() -> Vec<Item> {
             .as_array()
             .unwrap_or_else(|| panic!("item {id}: `sources` must be an array"))
             .iter()
-            .map(|s| (str_field(s, "id", id).to_string(), str_field(s, "text", id).to_string()))
-            .collect::<Vec<_>>();
-        let titles = v["sources"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|s| match &s["title"] {
-                Value::Null => None,
-                t => Some(t.as_str().unwrap_or_else(|| panic!("item {id}: a source's `title` must be a string")).to_string()),
+            .map(|s| {
+                let title = match &s["title"] {
+                    Value::Null => None,
+                    t => Some(t.as_str().unwrap_or_else(|| panic!("item {id}: a source's `title` must be a string")).to_string()),
+                };
+                Source::new(str_field(s, "id", id), str_field(s, "text", id)).titled(title)
             })
             .collect::<Vec<_>>();
-        let source_ids: BTreeSet<&str> = sources.iter().map(|(s, _)| s.as_str()).collect();
+        let source_ids: BTreeSet<&str> = sources.iter().map(|s| s.id.as_str()).collect();
         assert_eq!(source_ids.len(), sources.len(), "item {id}: duplicate source ids");
         let expect = v["expect"]
             .as_array()
@@ -101,14 +96,7 @@ fn load() -> Vec<Item> {
             })
             .collect::<Vec<_>>();
         assert!(!expect.is_empty(), "item {id}: no expectations");
-        items.push(Item {
-            id: id.to_string(),
-            question,
-            sources,
-            titles,
-            answer: str_field(&v, "answer", id).to_string(),
-            expect,
-        });
+        items.push(Item { id: id.to_string(), question, sources, answer: str_field(&v, "answer", id).to_string(), expect });
     }
     items
 }
@@ -119,13 +107,7 @@ fn run(item: &Item) -> Vec<ClaimResult> {
     if let Some(q) = &item.question {
         add_answer_claim(&mut graph, q);
     }
-    let corpus = Corpus::new(
-        item.sources
-            .iter()
-            .zip(&item.titles)
-            .map(|((id, text), title)| Source::new(id.as_str(), text.as_str()).titled(title.clone()))
-            .collect(),
-    );
+    let corpus = Corpus::new(item.sources.clone());
     verify(&graph, &corpus, &Options { question: item.question.clone(), explain: false })
 }
 
@@ -160,11 +142,11 @@ fn check_edges(item: &Item, r: &ClaimResult, problems: &mut Vec<String>) {
         if !edge_ids.insert(e.edge_id.as_str()) {
             problems.push(format!("{}: claim {:?}: duplicate edge id {}", item.id, r.text, e.edge_id));
         }
-        match item.sources.iter().find(|(id, _)| *id == e.source_id) {
+        match item.sources.iter().find(|s| s.id == e.source_id) {
             None => problems.push(format!("{}: edge {} names unknown source {}", item.id, e.edge_id, e.source_id)),
-            Some((_, text)) => {
+            Some(s) => {
                 let quoted: String =
-                    text.chars().skip(e.selector.start).take(e.selector.end.saturating_sub(e.selector.start)).collect();
+                    s.text.chars().skip(e.selector.start).take(e.selector.end.saturating_sub(e.selector.start)).collect();
                 if e.selector.end < e.selector.start || quoted != e.selector.exact {
                     problems.push(format!(
                         "{}: edge {} selector {}..{} quotes {:?}, not {:?}",
@@ -379,8 +361,7 @@ fn unsupported_reason_names_what_the_source_lacks() {
     let item = Item {
         id: "reason".into(),
         question: None,
-        sources: vec![("p.txt".into(), "In May 2009, President Barack Obama nominated Sotomayor to the Supreme Court.".into())],
-        titles: vec![None],
+        sources: vec![Source::new("p.txt", "In May 2009, President Barack Obama nominated Sotomayor to the Supreme Court.")],
         answer: "In May 2009, President Barack Obama nominated Sotomayor to the Supreme Court after a meeting in Chicago.".into(),
         expect: Vec::new(),
     };
