@@ -315,7 +315,9 @@ fn period_ends_sentence(text: &str, dot: usize, end: usize, limit: usize) -> boo
 }
 
 /// In casual text, a period ends a sentence after a plain word of four or more letters (not
-/// an abbreviation), or when two spaces follow it.
+/// an abbreviation), after a lower-case word of three ("made by hbo. emotional pain …",
+/// "a type of bee. they are …": casual writers lower-case names too, while abbreviations of
+/// three letters are listed or capitalised, "Ave.", "Ore."), or when two spaces follow it.
 fn casual_end(text: &str, dot: usize, end: usize) -> bool {
     if text[end..].starts_with("  ") {
         return true;
@@ -323,16 +325,23 @@ fn casual_end(text: &str, dot: usize, end: usize) -> bool {
     let (_, word) = word_before(text, dot);
     let letters = word.chars().count();
     let lower = word.to_ascii_lowercase();
-    (letters >= 4 && word.chars().all(char::is_alphabetic) && !ABBREVIATIONS.contains(&lower.as_str()))
-        || SHORT_ENDINGS.contains(&lower.as_str())
+    let plain = word.chars().all(char::is_alphabetic) && !ABBREVIATIONS.contains(&lower.as_str());
+    let lower_three = letters == 3 && word.chars().all(|c| c.is_ascii_lowercase()) && !CASUAL_ABBREVIATIONS.contains(&word);
+    (plain && (letters >= 4 || lower_three)) || SHORT_ENDINGS.contains(&lower.as_str())
 }
+
+/// Lower-case three-letter abbreviations that go on with a lower-case word ("ave. and",
+/// "approx. 5 yrs. old"), beyond [`ABBREVIATIONS`].
+const CASUAL_ABBREVIATIONS: &[&str] =
+    &["ave", "apt", "hwy", "gov", "ext", "tel", "div", "yrs", "hrs", "mos", "wks", "pts", "dep", "cal", "esp", "abt"];
 
 /// Short words that end casual sentences ("I do enjoy it. there are …") and are never
 /// abbreviations, unlike "vs", "no", "ca" or "approx".
 const SHORT_ENDINGS: &[&str] = &[
     "it", "me", "us", "him", "her", "them", "you", "too", "now", "yet", "do", "did", "was", "is", "are", "am", "one", "two",
     "six", "ten", "yes", "lot", "fun", "day", "way", "out", "up", "off", "own", "new", "old", "all", "see", "go", "got", "get",
-    "has", "had", "lol", "ago", "say", "why", "how", "who", "try", "far", "bad", "big", "won",
+    "has", "had", "lol", "ago", "say", "why", "how", "who", "try", "far", "bad", "big", "won", "so", "ok", "oh", "yea", "yep",
+    "yup", "nah", "wow", "hmm",
 ];
 
 fn next_word(text: &str, end: usize, limit: usize) -> Option<char> {
@@ -467,7 +476,15 @@ mod tests {
             vec!["I do enjoy it.", "there are three types of accountants."]
         );
         assert_eq!(split("i love it too. the color green is calm."), vec!["i love it too.", "the color green is calm."]);
+        assert_eq!(split("yea. the word comes from latin."), vec!["yea.", "the word comes from latin."]);
+        assert_eq!(
+            split("it was made by hbo. emotional pain can hurt."),
+            vec!["it was made by hbo.", "emotional pain can hurt."]
+        );
+        assert_eq!(split("I believe so. it would be hard."), vec!["I believe so.", "it would be hard."]);
         // Abbreviations still continue the sentence.
+        assert_eq!(split("It is on Main St. and 5th ave. in town."), vec!["It is on Main St. and 5th ave. in town."]);
+        assert_eq!(split("He was 5 yrs. old then."), vec!["He was 5 yrs. old then."]);
         assert_eq!(
             split("It costs approx. three dollars vs. the usual five."),
             vec!["It costs approx. three dollars vs. the usual five."]

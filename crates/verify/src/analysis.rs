@@ -1202,9 +1202,21 @@ impl Analysis {
     /// ("2006" in "September 2006").
     pub fn has_num(&self, num: &Num) -> bool {
         self.nums.iter().any(|m| m.same_amount(num) && num.counts_same_as(m))
+            || num.ordinal && !self.nums.iter().any(|m| m.ordinal && m.value == num.value) && self.says_ordinal(&num.value)
             || num.dimension == Dimension::Number
                 && num.written.is_integer()
                 && self.dates.iter().any(|d| d.year.is_some_and(|y| BigRational::from_integer(y.into()) == num.written))
+    }
+
+    /// True when the text says this ordinal as a word, even where it is no determined ordinal:
+    /// "corn was first domesticated" states the claim's "the first corn"; a "debut" album is
+    /// the first. (A determined ordinal of the same value is compared as an amount instead: "the
+    /// first year" does not state "the first month".)
+    fn says_ordinal(&self, value: &BigRational) -> bool {
+        self.words.iter().any(|w| {
+            ordinal(w).is_some_and(|n| BigRational::from_integer(n.into()) == *value)
+                || *value == BigRational::from_integer(1.into()) && matches!(w.as_str(), "debut" | "inaugural" | "maiden")
+        })
     }
 
     /// True when the text states this date (every field the date states agrees).
@@ -1781,6 +1793,13 @@ mod tests {
             "a name needs a capital"
         );
         assert!(Analysis::of("Roth was an Austrian novelist.").has_key(&crate::lexicon::key("author")));
+        let first = Analysis::of("the first corn");
+        assert!(Analysis::of("corn was first domesticated").has_num(&first.nums[0]), "an ordinal said as an adverb");
+        assert!(Analysis::of("their debut album").has_num(&Analysis::of("the first album").nums[0]));
+        assert!(
+            !Analysis::of("your first year").has_num(&Analysis::of("the first month").nums[0]),
+            "a determined ordinal of another noun does not state it"
+        );
         let stores = Analysis::of("about 40 drug stores");
         assert!(stores.nums[0].differs_from(&Analysis::of("50 drug stores").nums[0]));
         assert!(!stores.nums[0].differs_from(&Analysis::of("50 employees").nums[0]));
