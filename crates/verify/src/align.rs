@@ -540,7 +540,12 @@ pub fn evaluate(
         return single;
     }
     let m = Measures::of(w, focus, question, &key_found, found);
-    let (mut conflict, flipped_any) = m.conflict(&referents);
+    // The window is about its document's topic, as its own subject: it names the topic first
+    // and none of its sentences refers back to someone else ("His books have sold …, King
+    // says" beside "His rival Stephen King").
+    let about_topic = !corpus.sentences()[first..=last].iter().any(|s| s.analysis.refers_back)
+        && corpus.topic(doc_of(corpus, first)).is_some_and(|t| w.names.first().is_some_and(|m| m.same_as(t)));
+    let (mut conflict, flipped_any) = m.conflict(&referents, about_topic);
     // A block needs the source to state the claim's subject: a window that only implies a name
     // and conflicts with the claim neither contradicts nor supports it.
     let unsure = implied && conflict.is_some();
@@ -579,7 +584,7 @@ pub fn evaluate(
 impl Measures<'_> {
     /// The window's conflict with the claim, if any, after the checks that rule one out (another
     /// subject, instance or referent); and whether a negation was seen.
-    fn conflict(&self, referents: &[&Name]) -> (Option<Conflict>, bool) {
+    fn conflict(&self, referents: &[&Name], about_topic: bool) -> (Option<Conflict>, bool) {
         let Measures { w, focus, asks, anchored_on_subject, covered, total, keys_missing, other_subject, other_instance, .. } =
             *self;
         let mut conflict = self.agent_conflict();
@@ -609,12 +614,14 @@ impl Measures<'_> {
         }
         // A claim about "it" or "he" conflicts only with a window about the same one: its
         // antecedent named there, or a window that itself speaks of "it". Without an antecedent in
-        // the answer or the question, only a window that also refers back and names no one
-        // ("his books have sold 275 million copies" for "his books had sold 895 million") speaks
-        // of the one the answer was given sources about.
+        // the answer or the question, the pronoun speaks of what the sources are about: a window
+        // that also refers back and names no one ("his books have sold 275 million copies" for
+        // "his books had sold 895 million"), or one about its document's topic ("The
+        // discography of Nickelback … consists of nine studio albums" for "they have released
+        // 5 studio albums").
         let same_subject = match &focus.antecedent {
             None => true,
-            Some(None) => w.refers_back && w.names.is_empty(),
+            Some(None) => w.refers_back && w.names.is_empty() || about_topic,
             Some(Some(n)) => w.has_name(n) || w.refers_back || referents.iter().any(|r| r.same_as(n)),
         };
         if !same_subject {
