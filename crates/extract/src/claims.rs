@@ -168,6 +168,25 @@ fn has_verb(s: &str) -> bool {
     tokens(s).iter().any(|t| is_verbish(t) || PRESENT_VERBS.contains(&t.to_lowercase().as_str()))
 }
 
+/// The text ends inside a short "that" clause that has no verb yet ("It was announced that
+/// Belladonna, Spitz"): an "and" after it joins that clause's subjects ("… and Bello would
+/// return", "on condition that he and his descendants could"), not two clauses. A pronoun
+/// with words after it is a subject whose verb the word lists do not know ("that they call
+/// it"): a clause after all.
+fn open_complement(left: &str) -> bool {
+    let words = tokens(left);
+    words.iter().rposition(|w| w.eq_ignore_ascii_case("that")).is_some_and(|i| {
+        let after = &words[i + 1..];
+        (1..=6).contains(&after.len())
+            && !after.iter().enumerate().any(|(j, t)| {
+                let t = t.to_lowercase();
+                is_verbish(&t)
+                    || PRESENT_VERBS.contains(&t.as_str())
+                    || j + 1 < after.len() && matches!(t.as_str(), "i" | "you" | "he" | "she" | "it" | "we" | "they")
+            })
+    })
+}
+
 /// Present-tense verbs common in answers ("tokens expire", "the plan costs"): enough, with
 /// the auxiliaries, to tell that the left side of "…, and …" is a clause.
 const PRESENT_VERBS: &[&str] = &[
@@ -417,7 +436,11 @@ pub fn clauses(text: &str, sentence: Range<usize>) -> Vec<Range<usize>> {
                 3 => tokens(right).len() >= 3,
                 _ => starts_clause(right),
             };
-            if (has_verb(left) || kind >= 2) && right_ok && tokens(left).len() >= 3 && tokens(right).len() >= 2 {
+            if (has_verb(left) && !open_complement(left) || kind >= 2)
+                && right_ok
+                && tokens(left).len() >= 3
+                && tokens(right).len() >= 2
+            {
                 let cut_end = if is_participle {
                     r.start + ms + matched.find(|c: char| c.is_alphabetic()).unwrap_or(0)
                 } else {
@@ -979,6 +1002,18 @@ mod tests {
             ]
         );
         assert_eq!(split("Salt and pepper are common."), vec!["Salt and pepper are common"]);
+        assert_eq!(
+            split("It was announced in April 2005 that Lund, Ortega and Pike would return for a tour."),
+            vec!["It was announced in April 2005 that Lund, Ortega and Pike would return for a tour"]
+        );
+        assert_eq!(
+            split("He said that the tour was over and the band was dissolved in 2010."),
+            vec!["He said that the tour was over", "the band was dissolved in 2010"]
+        );
+        assert_eq!(
+            split("He gave the house away on condition that he and his children could stay."),
+            vec!["He gave the house away on condition that he and his children could stay"]
+        );
         assert_eq!(
             split("Session tokens expire after one hour, and all data is encrypted at rest."),
             vec!["Session tokens expire after one hour", "all data is encrypted at rest"]
