@@ -35,21 +35,42 @@ pub fn retrieve(store: &dyn Store, claims: &[&str], question: Option<&str>, per_
     let mut found = None;
     store.read_persisted(PERSISTED, &mut |view| {
         let texts: Vec<&str> = claims.iter().copied().chain(question).collect();
-        found = Some(retrieve_with(&Loaded::load(view, Arc::clone(&memo), &texts)?, claims, question, per_claim)?);
+        found = Some(pick(&Loaded::load(view, Arc::clone(&memo), &texts)?, claims, question, per_claim)?);
         Ok(())
     })?;
-    match found {
-        Some(r) => Ok(r),
-        None => retrieve_with(&*ChunkIndex::of(store)?, claims, question, per_claim),
+    let picked = match found {
+        Some(p) => p,
+        None => pick(&*ChunkIndex::of(store)?, claims, question, per_claim)?,
+    };
+    // Each chunk carries its document's title, as a whole document does: "He won the prize
+    // in 1921" under the title "Albert Einstein" speaks of Einstein. Looked up after the
+    // persisted view is released, once per document.
+    let mut titles: BTreeMap<String, Option<String>> = BTreeMap::new();
+    for (chunk, _) in &picked.chunks {
+        if !titles.contains_key(&chunk.doc_id) {
+            let title = store.document(&chunk.doc_id)?.and_then(|d| d.title);
+            titles.insert(chunk.doc_id.clone(), title);
+        }
     }
+    let mut corpus = Corpus::default();
+    for (chunk, analysed) in picked.chunks {
+        let title = titles.get(&chunk.doc_id).cloned().flatten();
+        let mut source = Source::new(chunk.doc_id, chunk.text).titled(title);
+        source.offset = chunk.start;
+        corpus.add_analysed(source, analysed);
+    }
+    corpus.settle_openers();
+    Ok(Retrieved { corpus, scope: picked.scope, searched: picked.searched })
 }
 
-fn retrieve_with(
-    index: &dyn Ranking,
-    claims: &[&str],
-    question: Option<&str>,
-    per_claim: usize,
-) -> Result<Retrieved, StoreError> {
+/// The chunks BM25 ranked best for the claims, in document id then chunk order.
+struct Picked {
+    chunks: Vec<(Chunk, Arc<Analysed>)>,
+    scope: ChunkScope,
+    searched: usize,
+}
+
+fn pick(index: &dyn Ranking, claims: &[&str], question: Option<&str>, per_claim: usize) -> Result<Picked, StoreError> {
     let context = question.map(|q| index.terms_of(q)).unwrap_or_default();
     let queries: Vec<Vec<(u32, f64)>> = claims
         .iter()
@@ -69,16 +90,9 @@ fn retrieve_with(
         let ids = scope.entry((*text).to_string()).or_default();
         ids.extend(positions.iter().filter_map(|&p| at(p)).map(|c| c.id.clone()));
     }
-    let mut chunks: Vec<&(Chunk, Arc<Analysed>)> = fetched.iter().collect();
+    let mut chunks = fetched;
     chunks.sort_by(|(a, _), (b, _)| (&a.doc_id, a.index).cmp(&(&b.doc_id, b.index)));
-    let mut corpus = Corpus::default();
-    for (chunk, analysed) in chunks {
-        let mut source = Source::new(chunk.doc_id.clone(), chunk.text.clone());
-        source.offset = chunk.start;
-        corpus.add_analysed(source, Arc::clone(analysed));
-    }
-    corpus.settle_openers();
-    Ok(Retrieved { corpus, scope, searched: index.chunk_count() })
+    Ok(Picked { chunks, scope, searched: index.chunk_count() })
 }
 
 /// What [`retrieve`] found.

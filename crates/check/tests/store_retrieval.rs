@@ -25,7 +25,8 @@ const MIN_KEPT: f64 = 0.9;
 struct Item {
     id: String,
     question: Option<String>,
-    sources: Vec<(String, String)>,
+    /// (id, text, title).
+    sources: Vec<(String, String, Option<String>)>,
     answer: String,
 }
 
@@ -44,7 +45,7 @@ fn items() -> Vec<Item> {
                     .as_array()
                     .unwrap_or_else(|| panic!("`sources` must be an array: {line}"))
                     .iter()
-                    .map(|x| (s(x, "id"), s(x, "text")))
+                    .map(|x| (s(x, "id"), s(x, "text"), x["title"].as_str().map(str::to_string)))
                     .collect(),
                 answer: s(&v, "answer"),
             }
@@ -59,7 +60,12 @@ fn store_retrieval_keeps_the_evidence_of_the_items_own_sources() {
     let store = SqliteStore::open_in_memory().unwrap();
     let docs: Vec<DocumentInput> = items
         .iter()
-        .flat_map(|item| item.sources.iter().map(|(id, text)| DocumentInput::new(format!("{}/{id}", item.id), text.as_str())))
+        .flat_map(|item| {
+            item.sources.iter().map(|(id, text, title)| DocumentInput {
+                title: title.clone(),
+                ..DocumentInput::new(format!("{}/{id}", item.id), text.as_str())
+            })
+        })
         .collect();
     let documents = docs.len();
     let summary = ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
@@ -72,7 +78,9 @@ fn store_retrieval_keeps_the_evidence_of_the_items_own_sources() {
     for item in &items {
         let answer = Answer { text: item.answer.clone(), tool_calls: vec![], context: None, id: Some(item.id.clone()) };
         let req = Request { answer: &answer, question: item.question.as_deref(), output_id: None };
-        let own = Corpus::new(item.sources.iter().map(|(id, text)| Source::new(id.as_str(), text.as_str())).collect());
+        let own = Corpus::new(
+            item.sources.iter().map(|(id, text, title)| Source::new(id.as_str(), text.as_str()).titled(title.clone())).collect(),
+        );
         let alone = checker.check(&req, &own).unwrap();
         let shared = checker.check_with_store(&req, &store, &vocab, None).unwrap();
         assert_eq!(alone.claims.len(), shared.claims.len(), "{}: same claims either way", item.id);
@@ -109,6 +117,28 @@ fn store_retrieval_keeps_the_evidence_of_the_items_own_sources() {
     }
     assert!(decided >= 100, "only {decided} decided claims");
     assert!(share >= MIN_KEPT, "{kept}/{decided} decided claims keep their status, below {MIN_KEPT}");
+}
+
+/// A chunk speaks under its document's title, as the whole document does: "He" in a page
+/// titled "Albert Einstein" that names no one else is Einstein.
+#[test]
+fn retrieved_chunks_carry_their_documents_title() {
+    let store = SqliteStore::open_in_memory().unwrap();
+    let page = "He developed the theory of relativity. He won the Nobel Prize in Physics in 1921.";
+    let docs = vec![
+        DocumentInput { title: Some("Albert Einstein".into()), ..DocumentInput::new("einstein", page) },
+        DocumentInput::new("untitled", page),
+    ];
+    ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
+    let claim = "Einstein won the Nobel Prize in Physics in 1921.";
+    let r = warrant_check::retrieve(&store, &[claim], None, 8).unwrap();
+    let titles: Vec<Option<&str>> = (0..r.corpus.len()).map(|i| r.corpus.doc(i).title.as_deref()).collect();
+    assert_eq!(titles, [Some("Albert Einstein"), None]);
+    let answer = Answer { text: claim.into(), tool_calls: vec![], context: None, id: None };
+    let req = Request { answer: &answer, question: None, output_id: None };
+    let report = Checker::default().check_with_store(&req, &store, &Vocabulary::builtin(), None).unwrap();
+    assert_eq!(report.claims[0].status, Status::Supported, "{:?}", report.claims[0]);
+    assert_eq!(report.claims[0].support_edges[0].source_id, "einstein");
 }
 
 #[test]
@@ -164,7 +194,12 @@ fn the_kept_chunk_index_gives_the_reports_of_the_one_in_memory() {
     let store = SqliteStore::open_in_memory().unwrap();
     let docs: Vec<DocumentInput> = items
         .iter()
-        .flat_map(|item| item.sources.iter().map(|(id, text)| DocumentInput::new(format!("{}/{id}", item.id), text.as_str())))
+        .flat_map(|item| {
+            item.sources.iter().map(|(id, text, title)| DocumentInput {
+                title: title.clone(),
+                ..DocumentInput::new(format!("{}/{id}", item.id), text.as_str())
+            })
+        })
         .collect();
     ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
     let vocab = Vocabulary::builtin();
