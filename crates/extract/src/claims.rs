@@ -237,6 +237,18 @@ static LEAD_IN: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^\W*(?:on|in|at|for|with|by|from|during|after|before|under|over|since|until|as|to|of|about|without|within|however|also|moreover|furthermore|additionally|although|though|because|while|when|if|once)(?-u:\b)",
     )
 });
+/// A comma splice whose second clause opens with "it", "he" or "she" and a verb in "-s" or
+/// "-ed" ("you have to try it, it consists of tortilla chips …"; ", he played for …"). Group 1
+/// is the verb: a reporting verb is a parenthesis ("The plan, he says, …"), not a clause.
+static SPLICE_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i),\s+(?:it|he|she)\s+(?:(?:also|still|now|often|usually|always|never|only|even|then|later)\s+)?([a-z]{2,}(?:s|ed))\s")
+});
+/// Verbs that make "…, it seems, …" a parenthesis.
+const REPORTING: &[&str] = &[
+    "says", "said", "seems", "seemed", "appears", "appeared", "thinks", "thought", "believes", "believed", "notes", "noted",
+    "adds", "added", "explains", "explained", "claims", "claimed", "argues", "argued", "suggests", "suggested", "writes",
+    "recalled", "recalls", "insists", "insisted", "admits", "admitted", "reports", "reported", "warns", "warned",
+];
 /// A comma splice: a second clause after a comma, opening with a pronoun and its verb or a
 /// capitalised subject and a copula ("I'd go to Dublin, it's the capital of Ireland"; "i love
 /// that show, The Walking Dead is an American series").
@@ -417,6 +429,11 @@ pub fn clauses(text: &str, sentence: Range<usize>) -> Vec<Range<usize>> {
                 Some((c.get(0)?.start(), c.get(1).or(past)?.end(), 1))
             }))
             .chain(SPLICE.find_iter(s).map(|m| (m.start(), m.start() + 1, 2)))
+            .chain(SPLICE_VERB.captures_iter(s).filter_map(|c| {
+                let verb = c.get(1)?.as_str().to_lowercase();
+                let whole = c.get(0)?;
+                (!REPORTING.contains(&verb.as_str()) && !verb.ends_with("ss")).then_some((whole.start(), whole.start() + 1, 2))
+            }))
             .chain(BECAUSE.find_iter(s).filter(|_| personal(s)).map(|m| (m.start(), m.end(), 3)))
             .collect();
         candidates.sort_unstable();
@@ -1010,6 +1027,11 @@ mod tests {
             split("He said that the tour was over and the band was dissolved in 2010."),
             vec!["He said that the tour was over", "the band was dissolved in 2010"]
         );
+        assert_eq!(
+            split("you have to try it, it consists of tortilla chips covered with cheese."),
+            vec!["you have to try it", "it consists of tortilla chips covered with cheese"]
+        );
+        assert_eq!(split("The plan, he says, costs less."), vec!["The plan, he says, costs less"]);
         assert_eq!(
             split("He gave the house away on condition that he and his children could stay."),
             vec!["He gave the house away on condition that he and his children could stay"]
