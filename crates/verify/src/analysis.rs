@@ -887,6 +887,7 @@ impl Analysis {
         a.add_dates(&dates);
         a.drop_date_nouns(text, &dates);
         let mut nums = amounts(text, quantities, &dates);
+        a.short_year_ends(text, &mut nums);
         // "one of the most famous", "one of his singles": a member picked out, not a count.
         nums.retain(|n| {
             !(n.surface.eq_ignore_ascii_case("one")
@@ -979,6 +980,45 @@ impl Analysis {
                 if let Some(y) = d.year {
                     push_term(&mut self.terms, format!("#{y}"));
                 }
+            }
+        }
+    }
+
+    /// "the 2018–19 season", "1914-15", "2018-2019": the span's second year is a year (2019),
+    /// not the number 19, nor lost to the first.
+    fn short_year_ends(&mut self, text: &str, nums: &mut Vec<Num>) {
+        let mut ends: Vec<(i32, Range<usize>)> = Vec::new();
+        for n in nums.iter() {
+            let surface = &text[n.range.clone()];
+            let Ok(first) = surface.parse::<i32>() else { continue };
+            if surface.len() != 4 || !(1000..3000).contains(&first) {
+                continue;
+            }
+            let after = &text[n.range.end..];
+            let rest = after.trim_start();
+            let Some(rest) = rest.strip_prefix(['-', '–', '—']).map(str::trim_start) else { continue };
+            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let at = text.len() - rest.len();
+            let year = match (digits, rest[..digits].parse::<i32>()) {
+                (2, Ok(yy)) => {
+                    let y = first - first % 100 + yy;
+                    if y <= first { y + 100 } else { y }
+                }
+                (4, Ok(y)) => y,
+                _ => continue,
+            };
+            if (1..=10).contains(&(year - first)) {
+                ends.push((year, at..at + digits));
+            }
+        }
+        nums.retain(|n| !ends.iter().any(|(_, r)| r.start < n.range.end && n.range.start < r.end));
+        for (year, range) in ends {
+            let key = DateKey { year: Some(year), month: None, day: None };
+            if !self.dates.contains(&key) {
+                let near = self.near_bytes(&range, NEAR_AMOUNT);
+                self.dates.push(key);
+                self.date_near.push(near);
+                push_term(&mut self.terms, format!("#{year}"));
             }
         }
     }
@@ -1793,6 +1833,12 @@ mod tests {
             "a name needs a capital"
         );
         assert!(Analysis::of("Roth was an Austrian novelist.").has_key(&crate::lexicon::key("author")));
+        let span = Analysis::of("during the 2018–19 academic year");
+        assert!(span.nums.iter().all(|n| n.surface != "19"), "{:?}", span.nums);
+        assert!(span.nums.iter().all(|n| Analysis::of("over the 2018-2019 academic year").has_num(n)));
+        assert!(span.dates.contains(&DateKey { year: Some(2019), month: None, day: None }), "{:?}", span.dates);
+        assert!(span.dates.iter().all(|d| Analysis::of("over the 2018-2019 academic year").has_date(d)));
+        assert!(!Analysis::of("scored 2018-19 points").dates.iter().any(|d| d.year == Some(1919)));
         let first = Analysis::of("the first corn");
         assert!(Analysis::of("corn was first domesticated").has_num(&first.nums[0]), "an ordinal said as an adverb");
         assert!(Analysis::of("their debut album").has_num(&Analysis::of("the first album").nums[0]));
