@@ -72,7 +72,7 @@ impl Focus {
     pub fn of(claim: &Analysis, question: Option<&Analysis>) -> Self {
         let mut f = Focus {
             all_keys: claim.keys.clone(),
-            negated: claim.negated.clone(),
+            negated: denied(claim),
             roles: claim.roles.clone(),
             names: claim.names.clone(),
             nums: claim.nums.clone(),
@@ -181,10 +181,24 @@ impl Focus {
         false
     }
 
+    /// True when no window states a word the claim denies ("does not have any chromosomes"):
+    /// the denial is the claim's point, and a passage silent on it does not state it.
+    pub(crate) fn misses_a_denial(&self, found: &[bool]) -> bool {
+        self.keys.iter().zip(found).any(|(k, f)| !*f && self.negated.contains(k))
+    }
+
     pub(crate) fn total(&self) -> usize {
         let new = |g: &[bool]| g.iter().filter(|x| !**x).count();
         self.keys.len() + new(&self.given_names) + new(&self.given_nums) + new(&self.given_dates)
     }
+}
+
+/// The keys a claim denies. A word it also affirms is no denial of it when it denies something
+/// else ("seats five adults and does not have heated seats" denies heating, not seating); a
+/// claim that denies only what it affirms ("a turkey is not a turkey") keeps its denial.
+fn denied(claim: &Analysis) -> Vec<String> {
+    let only: Vec<String> = claim.negated.iter().filter(|k| !claim.affirmed.contains(k)).cloned().collect();
+    if only.is_empty() { claim.negated.clone() } else { only }
 }
 
 /// For each key, the keys of the words WordNet relates to the claim's word behind it.

@@ -810,7 +810,10 @@ fn decide(result: &mut ClaimResult, corpus: &Corpus, windows: &[WindowEval], foc
         found
     };
     // Below CLEAR_COVERAGE, what the passages lack must be words said otherwise, not a detail.
-    let detail = best.is_some_and(|b| focus.adds_a_detail(&found_together(b)));
+    let detail = best.is_some_and(|b| {
+        let found = found_together(b);
+        focus.adds_a_detail(&found) || focus.misses_a_denial(&found)
+    });
     if let Some(f) = result.features.as_mut() {
         f.insert("detail", if detail { 1.0 } else { 0.0 });
     }
