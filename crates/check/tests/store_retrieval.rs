@@ -53,12 +53,9 @@ fn items() -> Vec<Item> {
         .collect()
 }
 
-#[test]
-fn store_retrieval_keeps_the_evidence_of_the_items_own_sources() {
-    let items = items();
-    assert!(items.len() >= 60, "the claim suite has {} items", items.len());
-    let store = SqliteStore::open_in_memory().unwrap();
-    let docs: Vec<DocumentInput> = items
+/// Every item's sources as store documents, titles included, under `<item id>/<source id>`.
+fn documents(items: &[Item]) -> Vec<DocumentInput> {
+    items
         .iter()
         .flat_map(|item| {
             item.sources.iter().map(|(id, text, title)| DocumentInput {
@@ -66,7 +63,15 @@ fn store_retrieval_keeps_the_evidence_of_the_items_own_sources() {
                 ..DocumentInput::new(format!("{}/{id}", item.id), text.as_str())
             })
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn store_retrieval_keeps_the_evidence_of_the_items_own_sources() {
+    let items = items();
+    assert!(items.len() >= 60, "the claim suite has {} items", items.len());
+    let store = SqliteStore::open_in_memory().unwrap();
+    let docs = documents(&items);
     let documents = docs.len();
     let summary = ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
     assert_eq!(summary.documents, documents as u64);
@@ -192,15 +197,7 @@ fn the_kept_chunk_index_gives_the_reports_of_the_one_in_memory() {
     use warrant_store::Store;
     let items = items();
     let store = SqliteStore::open_in_memory().unwrap();
-    let docs: Vec<DocumentInput> = items
-        .iter()
-        .flat_map(|item| {
-            item.sources.iter().map(|(id, text, title)| DocumentInput {
-                title: title.clone(),
-                ..DocumentInput::new(format!("{}/{id}", item.id), text.as_str())
-            })
-        })
-        .collect();
+    let docs = documents(&items);
     ingest(&store, docs, Vec::new(), &IngestOptions::default(), &mut |_| {}).unwrap();
     let vocab = Vocabulary::builtin();
     let checker = Checker::default();

@@ -164,8 +164,12 @@ fn tokens(s: &str) -> Vec<&str> {
     s.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’')).filter(|t| !t.is_empty()).collect()
 }
 
+fn is_verb(t: &str) -> bool {
+    is_verbish(t) || PRESENT_VERBS.contains(&t.to_lowercase().as_str())
+}
+
 fn has_verb(s: &str) -> bool {
-    tokens(s).iter().any(|t| is_verbish(t) || PRESENT_VERBS.contains(&t.to_lowercase().as_str()))
+    tokens(s).iter().any(|t| is_verb(t))
 }
 
 /// The text ends inside a short "that" clause that has no verb yet ("It was announced that
@@ -179,10 +183,9 @@ fn open_complement(left: &str) -> bool {
         let after = &words[i + 1..];
         (1..=6).contains(&after.len())
             && !after.iter().enumerate().any(|(j, t)| {
-                let t = t.to_lowercase();
-                is_verbish(&t)
-                    || PRESENT_VERBS.contains(&t.as_str())
-                    || j + 1 < after.len() && matches!(t.as_str(), "i" | "you" | "he" | "she" | "it" | "we" | "they")
+                is_verb(t)
+                    || j + 1 < after.len()
+                        && matches!(t.to_lowercase().as_str(), "i" | "you" | "he" | "she" | "it" | "we" | "they")
             })
     })
 }

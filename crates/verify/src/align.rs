@@ -556,8 +556,9 @@ pub fn evaluate(
     let m = Measures::of(w, focus, question, &key_found, found);
     // The window is about its document's topic, as its own subject: it names the topic first
     // and none of its sentences refers back to someone else ("His books have sold …, King
-    // says" beside "His rival Stephen King").
-    let about_topic = !corpus.sentences()[first..=last].iter().any(|s| s.analysis.refers_back)
+    // says" beside "His rival Stephen King"). Only a claim with an unresolved pronoun asks.
+    let about_topic = matches!(focus.antecedent, Some(None))
+        && !corpus.sentences()[first..=last].iter().any(|s| s.analysis.refers_back)
         && corpus.topic(doc_of(corpus, first)).is_some_and(|t| w.names.first().is_some_and(|m| m.same_as(t)));
     let (mut conflict, flipped_any) = m.conflict(&referents, about_topic);
     // A block needs the source to state the claim's subject: a window that only implies a name
