@@ -76,8 +76,13 @@ impl Num {
         if self.dimension == other.dimension {
             return self.agreement(other) == Agreement::Same;
         }
+        // A bare number may be an amount whose unit went unwritten ("5" for "5 km"), but not
+        // one said with an article: "a year" is no "one" ("a more comprehensive one").
+        let by_article = |n: &Num| n.surface.starts_with("a ") || n.surface.starts_with("an ");
         matches!((&self.dimension, &other.dimension), (Dimension::Number, _) | (_, Dimension::Number))
             && self.written == other.written
+            && !by_article(self)
+            && !by_article(other)
     }
 
     /// A decade as written: its last two digits, and whether the century is written ("1970s"
