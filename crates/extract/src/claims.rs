@@ -233,6 +233,13 @@ static COORD: LazyLock<Regex> = LazyLock::new(|| re(r",?\s+(?:and|but|yet|while|
 /// A reason given after what the speaker likes or does ("I'm a fan of green because it's
 /// between blue and yellow"): the reason may be a fact of its own.
 static BECAUSE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i),?\s+(?:because|since)\s+"));
+/// "…, as they are more energy efficient": "as" opening a clause of its own (a pronoun and
+/// its verb) gives a reason, as "because" does; "as you know" is an aside.
+static AS_REASON: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)(,\s+as\s+)(?:it|they|he|she|we|you|this|these|those)\s+(?:(?:can|could|may|might)\s+)?([a-z]+)(?-u:\b)"));
+/// Verbs of an aside after "as" and its pronoun ("as you know", "as we can see").
+const AS_ASIDES: &[&str] =
+    &["know", "knew", "say", "said", "says", "see", "saw", "mentioned", "noted", "stated", "turns", "turned", "put", "well", "suggested", "pointed"];
 /// A clause start that is a prepositional or adverbial lead-in ("On the Team plan", "In 2019",
 /// "However"): a comma after it does not end a clause.
 static LEAD_IN: LazyLock<Regex> = LazyLock::new(|| {
@@ -437,7 +444,17 @@ pub fn clauses(text: &str, sentence: Range<usize>) -> Vec<Range<usize>> {
                 let whole = c.get(0)?;
                 (!REPORTING.contains(&verb.as_str()) && !verb.ends_with("ss")).then_some((whole.start(), whole.start() + 1, 2))
             }))
-            .chain(BECAUSE.find_iter(s).filter(|_| personal(s)).map(|m| (m.start(), m.end(), 3)))
+            .chain(
+                BECAUSE
+                    .find_iter(s)
+                    .map(|m| (m.start(), m.end()))
+                    .chain(AS_REASON.captures_iter(s).filter_map(|c| {
+                        let verb = c.get(2)?.as_str().to_lowercase();
+                        c.get(1).filter(|_| !AS_ASIDES.contains(&verb.as_str())).map(|m| (m.start(), m.end()))
+                    }))
+                    .filter(|_| gives_own_reason(s))
+                    .map(|(a, b)| (a, b, 3)),
+            )
             .collect();
         candidates.sort_unstable();
         for (ms, me, kind) in candidates {
@@ -663,6 +680,12 @@ pub fn personal(clause: &str) -> bool {
     let after = clause[m.end()..].trim_start();
     let pronoun = clause[..m.end()].trim_end();
     !(pronoun.ends_with("My") && after.starts_with(char::is_uppercase)) || speaks_of_self(clause)
+}
+
+/// True when a sentence is the speaker's own or no statement of fact (advice, an opinion, a
+/// guess): a reason it gives ("…, as they are more energy efficient") may be a fact of its own.
+fn gives_own_reason(sentence: &str) -> bool {
+    personal(sentence) || modality_with(sentence, sentence, &cues(sentence)) != Modality::Factual
 }
 
 /// The main clause after a leading subordinate clause set off by a comma ("Even if I suck at
@@ -1054,6 +1077,16 @@ mod tests {
         assert_eq!(
             split("I'm a fan of green because it's between blue and yellow on the spectrum."),
             vec!["I'm a fan of green", "it's between blue and yellow on the spectrum"]
+        );
+        // So is the reason given for advice, after "because" or an "as" that opens a clause; a
+        // fact keeps its "as" ("…, as it was known").
+        assert_eq!(
+            split("yes, you have to change your lighting, as they are more energy efficient."),
+            vec!["yes, you have to change your lighting", "they are more energy efficient"]
+        );
+        assert_eq!(
+            split("The castle was rebuilt in 1820, as it was known to be unsafe."),
+            vec!["The castle was rebuilt in 1820, as it was known to be unsafe"]
         );
         assert_eq!(
             split("The council closed the borders with Niger, Chad and Sudan, and declared the south a closed zone."),
