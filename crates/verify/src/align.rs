@@ -64,6 +64,9 @@ pub struct Focus {
     pub contrasted: Vec<(String, Vec<String>)>,
     /// The claim's terms: its keys, the keys of its names' words, and its numerals.
     pub terms: Vec<String>,
+    /// Per number, the names of the claim's list that spells it out ("three states, Wyoming,
+    /// Idaho and Montana"): a source listing just those names states the count.
+    pub listed: Vec<Option<Vec<Name>>>,
 }
 
 impl Focus {
@@ -76,6 +79,11 @@ impl Focus {
             roles: claim.roles.clone(),
             names: claim.names.clone(),
             nums: claim.nums.clone(),
+            listed: claim
+                .nums
+                .iter()
+                .map(|n| claim.spelled_out.iter().find(|(r, _)| *r == n.range).map(|(_, l)| l.clone()))
+                .collect(),
             dates: claim.dates.clone(),
             date_near: claim.date_near.clone(),
             token_keys: claim.token_keys.clone(),
@@ -362,6 +370,7 @@ fn merged(corpus: &Corpus, first: usize, last: usize) -> Analysis {
         a.nums.extend(x.nums.iter().cloned());
         a.dates.extend(x.dates.iter().copied());
         a.date_near.extend(x.date_near.iter().cloned());
+        a.name_lists.extend(x.name_lists.iter().cloned());
         a.names.extend(x.names.iter().cloned());
         // A separator keeps names from matching across sentence boundaries.
         if !a.words.is_empty() {
@@ -534,7 +543,12 @@ pub fn evaluate(
                 stated
             })
             .collect(),
-        nums: focus.nums.iter().map(|n| w.has_num(n)).collect(),
+        nums: focus
+            .nums
+            .iter()
+            .enumerate()
+            .map(|(i, n)| w.has_num(n) || focus.listed.get(i).and_then(Option::as_ref).is_some_and(|l| lists(w, l)))
+            .collect(),
         dates: focus.dates.iter().map(|d| w.has_date(d)).collect(),
     };
     // Specifics found in different sentences are tied together only by a link a reader can
@@ -1303,6 +1317,12 @@ fn fills_same_slot(claim: &Name, other: &Name) -> bool {
 /// misspelt name is not stated by the source, but it does not name someone else either.
 fn spelled_alike(a: &Name, b: &Name) -> bool {
     words_alike(&a.words, &b.words)
+}
+
+/// True when the window lists exactly these names, in any order ("Wyoming, Montana, and
+/// Idaho" for the claim's "three states, Wyoming, Idaho and Montana").
+fn lists(w: &Analysis, names: &[Name]) -> bool {
+    w.name_lists.iter().any(|run| run.len() == names.len() && names.iter().all(|n| run.iter().any(|m| variant(n, m))))
 }
 
 /// [`spelled_alike`] for word lists (names' words, or an agent's stems).

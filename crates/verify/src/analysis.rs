@@ -468,6 +468,11 @@ pub struct Analysis {
     pub opener: Option<Name>,
     /// Who did what, from "directed by Peter Chelsom" and "Lucy Gordon directed".
     pub roles: Vec<Role>,
+    /// Runs of names listed one after another ("Wyoming, Montana, and Idaho").
+    pub name_lists: Vec<Vec<Name>>,
+    /// Counts the list right after them spells out, name by name ("three states, Wyoming,
+    /// Idaho and Montana"): each count's byte range and its list.
+    pub spelled_out: Vec<(Range<usize>, Vec<Name>)>,
     /// Per word, its content key (`None` for function words).
     pub token_keys: Vec<Option<String>>,
     /// Per word, its byte offset in the analysed text.
@@ -509,6 +514,49 @@ const SOUNDS: &[&str] = &[
 fn shouted(text: &str) -> bool {
     let mut words = text.split(|c: char| !c.is_alphabetic()).filter(|w| w.chars().nth(1).is_some()).peekable();
     words.peek().is_some() && text.split_whitespace().count() >= 3 && words.all(|w| !w.chars().any(char::is_lowercase))
+}
+
+/// The runs of two names or more listed one after another ("Wyoming, Montana, and Idaho"),
+/// as ranges of indices into `names`.
+fn name_runs(text: &str, names: &[Name]) -> Vec<Range<usize>> {
+    let separator = |gap: &str| matches!(gap.trim(), "," | "and" | ", and" | "or" | ", or" | "&");
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..=names.len() {
+        let joined = i < names.len() && text.get(names[i - 1].range.end..names[i].range.start).is_some_and(separator);
+        if !joined {
+            if i - start >= 2 {
+                out.push(start..i);
+            }
+            start = i;
+        }
+    }
+    out
+}
+
+/// The counts that the list right after them spells out name by name ("three states,
+/// Wyoming, Idaho and Montana", "two sons: Abel and Cain"): after the counted noun and a comma
+/// or colon, a list as long as the count. Each with the range of its list in `names`.
+fn spelled_out_counts(text: &str, nums: &[Num], names: &[Name], runs: &[Range<usize>]) -> Vec<(Range<usize>, Range<usize>)> {
+    let lead_ok = |gap: &str| {
+        let Some(noun) = gap.trim_end().strip_suffix([',', ':']) else { return false };
+        let words: Vec<&str> = noun.split_whitespace().collect();
+        (1..=2).contains(&words.len()) && words.iter().all(|w| w.chars().all(|c| c.is_lowercase() || c == '-'))
+    };
+    let mut out = Vec::new();
+    for n in nums {
+        let count = if n.dimension == Dimension::Number && !n.ordinal && n.written.is_integer() {
+            n.written.to_integer().try_into().unwrap_or(0usize)
+        } else {
+            0
+        };
+        let Some(first) = names.iter().position(|m| m.range.start >= n.range.end) else { continue };
+        let Some(list) = runs.iter().find(|l| l.start == first) else { continue };
+        if list.len() == count && text.get(n.range.end..names[first].range.start).is_some_and(lead_ok) {
+            out.push((n.range.clone(), list.clone()));
+        }
+    }
+    out
 }
 
 /// True for a sound a speaker makes ("oh", "yep", "well").
@@ -909,6 +957,13 @@ impl Analysis {
         }
         a.nums = nums;
         a.frame_names(text, &tokens);
+        // Lists are kept as names, not indices: a name promoted or demoted later moves them.
+        let runs = name_runs(text, &a.names);
+        a.spelled_out = spelled_out_counts(text, &a.nums, &a.names, &runs)
+            .into_iter()
+            .map(|(num, list)| (num, a.names[list].to_vec()))
+            .collect();
+        a.name_lists = runs.into_iter().map(|r| a.names[r].to_vec()).collect();
         a.subject = subject_words(text, &a);
         a
     }
