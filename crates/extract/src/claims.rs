@@ -444,18 +444,19 @@ pub fn clauses(text: &str, sentence: Range<usize>) -> Vec<Range<usize>> {
                 let whole = c.get(0)?;
                 (!REPORTING.contains(&verb.as_str()) && !verb.ends_with("ss")).then_some((whole.start(), whole.start() + 1, 2))
             }))
-            .chain(
-                BECAUSE
-                    .find_iter(s)
-                    .map(|m| (m.start(), m.end()))
-                    .chain(AS_REASON.captures_iter(s).filter_map(|c| {
-                        let verb = c.get(2)?.as_str().to_lowercase();
-                        c.get(1).filter(|_| !AS_ASIDES.contains(&verb.as_str())).map(|m| (m.start(), m.end()))
-                    }))
-                    .filter(|_| gives_own_reason(s))
-                    .map(|(a, b)| (a, b, 3)),
-            )
             .collect();
+        let reasons: Vec<(usize, usize, u8)> = BECAUSE
+            .find_iter(s)
+            .map(|m| (m.start(), m.end(), 3))
+            .chain(AS_REASON.captures_iter(s).filter_map(|c| {
+                let verb = c.get(2)?.as_str().to_lowercase();
+                c.get(1).filter(|_| !AS_ASIDES.contains(&verb.as_str())).map(|m| (m.start(), m.end(), 3))
+            }))
+            .collect();
+        // Asked once per sentence, and only when it has a reason clause at all.
+        if !reasons.is_empty() && gives_own_reason(s) {
+            candidates.extend(reasons);
+        }
         candidates.sort_unstable();
         for (ms, me, kind) in candidates {
             if r.start + ms < start {

@@ -2,6 +2,7 @@
 //! source) and reading the signals: coverage of the claim's content, and conflicts — a
 //! different number or date, a substituted name, a flipped negation, an antonym.
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use crate::analysis::{Analysis, DateKey, Frame, Name, Num, Role};
@@ -64,9 +65,9 @@ pub struct Focus {
     pub contrasted: Vec<(String, Vec<String>)>,
     /// The claim's terms: its keys, the keys of its names' words, and its numerals.
     pub terms: Vec<String>,
-    /// Per number, the names of the claim's list that spells it out ("three states, Wyoming,
-    /// Idaho and Montana"): a source listing just those names states the count.
-    pub listed: Vec<Option<Vec<Name>>>,
+    /// The claim's counts its own list spells out ("three states, Wyoming, Idaho and
+    /// Montana"), by the count's byte range: a source listing just those names states it.
+    pub spelled_out: Vec<(Range<usize>, Vec<Name>)>,
 }
 
 impl Focus {
@@ -79,11 +80,7 @@ impl Focus {
             roles: claim.roles.clone(),
             names: claim.names.clone(),
             nums: claim.nums.clone(),
-            listed: claim
-                .nums
-                .iter()
-                .map(|n| claim.spelled_out.iter().find(|(r, _)| *r == n.range).map(|(_, l)| l.clone()))
-                .collect(),
+            spelled_out: claim.spelled_out.clone(),
             dates: claim.dates.clone(),
             date_near: claim.date_near.clone(),
             token_keys: claim.token_keys.clone(),
@@ -546,8 +543,7 @@ pub fn evaluate(
         nums: focus
             .nums
             .iter()
-            .enumerate()
-            .map(|(i, n)| w.has_num(n) || focus.listed.get(i).and_then(Option::as_ref).is_some_and(|l| lists(w, l)))
+            .map(|n| w.has_num(n) || focus.spelled_out.iter().any(|(r, l)| *r == n.range && lists(w, l)))
             .collect(),
         dates: focus.dates.iter().map(|d| w.has_date(d)).collect(),
     };

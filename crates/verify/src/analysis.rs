@@ -544,12 +544,14 @@ fn spelled_out_counts(text: &str, nums: &[Num], names: &[Name], runs: &[Range<us
         (1..=2).contains(&words.len()) && words.iter().all(|w| w.chars().all(|c| c.is_lowercase() || c == '-'))
     };
     let mut out = Vec::new();
+    if runs.is_empty() {
+        return out;
+    }
     for n in nums {
-        let count = if n.dimension == Dimension::Number && !n.ordinal && n.written.is_integer() {
-            n.written.to_integer().try_into().unwrap_or(0usize)
-        } else {
-            0
-        };
+        if n.dimension != Dimension::Number || n.ordinal || !n.written.is_integer() {
+            continue;
+        }
+        let Ok(count) = usize::try_from(n.written.to_integer()) else { continue };
         let Some(first) = names.iter().position(|m| m.range.start >= n.range.end) else { continue };
         let Some(list) = runs.iter().find(|l| l.start == first) else { continue };
         if list.len() == count && text.get(n.range.end..names[first].range.start).is_some_and(lead_ok) {
@@ -1710,6 +1712,19 @@ fn noun_after(text: &str, end: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_spelled_out_by_names_with_accents() {
+        let text = "Eve had two sons: Ábel and Çain, then a daughter.";
+        let a = Analysis::of(text);
+        let listed: Vec<Vec<&str>> =
+            a.spelled_out.iter().map(|(_, l)| l.iter().map(|n| &text[n.range.clone()]).collect()).collect();
+        assert_eq!(listed, [["Ábel", "Çain"]]);
+        assert_eq!(&text[a.spelled_out[0].0.clone()], "two");
+        assert_eq!(a.name_lists.len(), 1);
+        // A list one name short of its count spells nothing out.
+        assert!(Analysis::of("Eve had three sons: Ábel and Çain.").spelled_out.is_empty());
+    }
 
     #[test]
     fn around_the_clock_is_no_amount() {
