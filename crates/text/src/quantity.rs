@@ -386,7 +386,15 @@ pub fn find_quantities(text: &str) -> Vec<Quantity> {
             }
         }
         let mut negative = false;
-        for sign in ['-', '−'] {
+        // "top-8", "bottom-3": a rank written with a hyphen counts like "top 8".
+        let ranked = currency.is_none()
+            && ["top-", "bottom-"].iter().any(|p| {
+                text[..start].len() >= p.len()
+                    && text[..start].is_char_boundary(start - p.len())
+                    && text[start - p.len()..start].eq_ignore_ascii_case(p)
+                    && text[..start - p.len()].chars().next_back().is_none_or(|c| !is_word_char(c))
+            });
+        for sign in ['-', '−'].into_iter().filter(|_| !ranked) {
             if text[..start].ends_with(sign) {
                 start -= sign.len_utf8();
                 negative = true;
@@ -666,6 +674,9 @@ mod tests {
     #[test]
     fn identifiers_and_ordinals_are_not_quantities() {
         assert!(find_quantities("use v2 of x86 on A4 paper").is_empty());
+        let ranks: Vec<String> =
+            find_quantities("the top-8 nations, a Top-10 hit, COVID-19, F-16").iter().map(|q| q.value.to_string()).collect();
+        assert_eq!(ranks, ["8", "10"], "a rank after 'top-' is a number; a model or disease code is not");
         assert!(find_quantities("the 3rd time").is_empty());
         assert!(find_quantities("order #12345").is_empty());
         let qs = find_quantities("3 × 4 = 12");
