@@ -327,7 +327,11 @@ fn casual_end(text: &str, dot: usize, end: usize) -> bool {
     let lower = word.to_ascii_lowercase();
     let plain = word.chars().all(char::is_alphabetic) && !ABBREVIATIONS.contains(&lower.as_str());
     let lower_three = letters == 3 && word.chars().all(|c| c.is_ascii_lowercase()) && !CASUAL_ABBREVIATIONS.contains(&word);
-    (plain && (letters >= 4 || lower_three)) || SHORT_ENDINGS.contains(&lower.as_str())
+    // "released in 2010. it was …": a number of two digits or more ends a sentence (one digit
+    // may number an item, "1. open the lid"); so does a closing quote or bracket.
+    let number = letters >= 2 && word.chars().all(|c| c.is_ascii_digit());
+    let closed = text[..dot].ends_with(['"', '”', ')']);
+    (plain && (letters >= 4 || lower_three)) || number || closed || SHORT_ENDINGS.contains(&lower.as_str())
 }
 
 /// Lower-case three-letter abbreviations that go on with a lower-case word ("ave. and",
@@ -482,6 +486,15 @@ mod tests {
             vec!["it was made by hbo.", "emotional pain can hurt."]
         );
         assert_eq!(split("I believe so. it would be hard."), vec!["I believe so.", "it would be hard."]);
+        assert_eq!(
+            split("it was released in 2010. it was their third album."),
+            vec!["it was released in 2010.", "it was their third album."]
+        );
+        assert_eq!(
+            split("it was called \"ok computer\". so i like it."),
+            vec!["it was called \"ok computer\".", "so i like it."]
+        );
+        assert_eq!(split("Steps: 1. open the lid."), vec!["Steps: 1. open the lid."], "one digit numbers an item");
         // Abbreviations still continue the sentence.
         assert_eq!(split("It is on Main St. and 5th ave. in town."), vec!["It is on Main St. and 5th ave. in town."]);
         assert_eq!(split("He was 5 yrs. old then."), vec!["He was 5 yrs. old then."]);
