@@ -237,6 +237,10 @@ static BECAUSE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i),?\s+(?:because|sinc
 /// its verb) gives a reason, as "because" does; "as you know" is an aside.
 static AS_REASON: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)(,\s+as\s+)(?:it|they|he|she|we|you|this|these|those)\s+(?:(?:can|could|may|might)\s+)?([a-z]+)(?-u:\b)"));
+/// A relative clause in a speaker's own sentence ("My favourite album was Clockwork Angels,
+/// which was released in 2012"): the fact it adds about what precedes it is a claim of its own.
+static RELATIVE_FACT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)(,?\s+)(which|who|that)\s+(?:was|were|is|are|has|had|have)\s+\S"));
 /// Verbs of an aside after "as" and its pronoun ("as you know", "as we can see").
 const AS_ASIDES: &[&str] =
     &["know", "knew", "say", "said", "says", "see", "saw", "mentioned", "noted", "stated", "turns", "turned", "put", "well", "suggested", "pointed"];
@@ -445,7 +449,7 @@ pub fn clauses(text: &str, sentence: Range<usize>) -> Vec<Range<usize>> {
                 (!REPORTING.contains(&verb.as_str()) && !verb.ends_with("ss")).then_some((whole.start(), whole.start() + 1, 2))
             }))
             .collect();
-        let reasons: Vec<(usize, usize, u8)> = BECAUSE
+        let mut reasons: Vec<(usize, usize, u8)> = BECAUSE
             .find_iter(s)
             .map(|m| (m.start(), m.end(), 3))
             .chain(AS_REASON.captures_iter(s).filter_map(|c| {
@@ -453,6 +457,21 @@ pub fn clauses(text: &str, sentence: Range<usize>) -> Vec<Range<usize>> {
                 c.get(1).filter(|_| !AS_ASIDES.contains(&verb.as_str())).map(|m| (m.start(), m.end(), 3))
             }))
             .collect();
+        // Not inside a reason: "because it is evoked by light, which has …" is one fact.
+        let first_reason = reasons.iter().map(|r| r.0).min().unwrap_or(usize::MAX);
+        reasons.extend(RELATIVE_FACT.captures_iter(s).filter(|c| c.get(0).is_some_and(|m| m.start() < first_reason)).filter_map(|c| {
+            let (sep, pronoun) = (c.get(1)?, c.get(2)?);
+            // "that" is relative after a name or a quoted title ("liked \"Creep\" that was …"),
+            // not after a verb ("I think that is …").
+            let before = s[..sep.start()].trim_end();
+            let after_name = before.rsplit(char::is_whitespace).next().is_some_and(|w| w.starts_with(char::is_uppercase))
+                && before.contains(char::is_whitespace);
+            let relative = !pronoun.as_str().eq_ignore_ascii_case("that") || before.ends_with(['"', '”']) || after_name;
+            // Only a clause carrying something checkable: an amount, a date or a name.
+            let rest = &s[pronoun.end()..];
+            let checkable = rest.contains(|c: char| c.is_ascii_digit()) || rest.split_whitespace().skip(1).any(|w| w.starts_with(char::is_uppercase));
+            (relative && checkable).then_some((sep.start(), sep.end(), 3))
+        }));
         // Asked once per sentence, and only when it has a reason clause at all.
         if !reasons.is_empty() && gives_own_reason(s) {
             candidates.extend(reasons);
@@ -1162,6 +1181,12 @@ mod tests {
         assert_eq!(&t[tidy(t, 0..t.len())], "they were modeled after the waistcoat British officers wore");
         let t = "i also know that more than 300 million of the games are sold worldwide.";
         assert_eq!(&t[tidy(t, 0..t.len())], "more than 300 million of the games are sold worldwide");
+        let t = "My favorite album was Clockwork Angels, which was released in 2012.";
+        let parts: Vec<&str> = clauses(t, 0..t.len()).into_iter().map(|r| &t[tidy(t, r)]).collect();
+        assert_eq!(parts, ["My favorite album was Clockwork Angels", "which was released in 2012"]);
+        for whole in ["I think that is one of the best parts about Oz.", "I used to follow the diet that was high fat and low carb."] {
+            assert_eq!(clauses(whole, 0..whole.len()).len(), 1, "{whole}");
+        }
         let t = "no, i just know it was first used as a color in the late 17th century.";
         assert_eq!(&t[tidy(t, 0..t.len())], "it was first used as a color in the late 17th century");
         let t = "Oh yeah i find it interesting that Juggalos have been classified as a gang.";

@@ -50,6 +50,9 @@ pub struct Focus {
     /// Whom a claim that opens with a pronoun ("It was introduced in 1986") is about: the
     /// answer's previous subject, or `Some(None)` when nothing in the answer says.
     pub antecedent: Option<Option<Name>>,
+    /// The claim is a relative clause cut from its sentence: with no name before it, nothing
+    /// says what it is about, and it conflicts with nothing.
+    pub relative: bool,
     /// Keys that state one of [`Focus::keys`] in other words, from WordNet (a synonym, a
     /// narrower term, a derived form: "movie" for "film", "novelist" for "author",
     /// "production" for "produce") → the indices of the keys they state.
@@ -646,7 +649,7 @@ impl Measures<'_> {
         // 5 studio albums").
         let same_subject = match &focus.antecedent {
             None => true,
-            Some(None) => w.refers_back && w.names.is_empty() || about_topic,
+            Some(None) => !focus.relative && (w.refers_back && w.names.is_empty() || about_topic),
             Some(Some(n)) => w.has_name(n) || w.refers_back || referents.iter().any(|r| r.same_as(n)),
         };
         if !same_subject {

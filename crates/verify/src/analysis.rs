@@ -602,8 +602,8 @@ impl Scan {
         let clause = self.a.clauses.last().copied().unwrap_or(0);
         self.a.clauses.push(clause + u32::from(i > 0 && gap.contains(['\n', ';'])));
         // "He …", "In 1911 she …", "As of 2012, his books …": a pronoun early in the sentence
-        // refers back.
-        if i == 0 && REFERS_BACK.contains(&w)
+        // refers back; so does a relative clause cut from its sentence ("which was released …").
+        if i == 0 && (REFERS_BACK.contains(&w) || matches!(w, "which" | "who" | "that"))
             || i < 5 && matches!(w, "he" | "she" | "they" | "it" | "his" | "her" | "their" | "its")
         {
             self.a.refers_back = true;
@@ -1845,6 +1845,7 @@ mod tests {
         assert_eq!(names("The agent called Mr. Okafor in St. Louis."), ["mr okafor", "st louis"]);
         assert_eq!(names("It was written by J. K. Rowling."), ["j k rowling"]);
         assert!(Analysis::of("He was born in 1990.").refers_back);
+        assert!(Analysis::of("which was released in 2012").refers_back);
         assert!(Analysis::of("As of 2012, his books have sold 275 million copies.").refers_back);
         assert!(!Analysis::of("As of 2012, the books of Dan Brown have sold 275 million copies.").refers_back);
         let r = Analysis::of(

@@ -226,6 +226,8 @@ pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<Cl
         .iter()
         .map(|c| {
             let own = Analysis::of(&c.text);
+            // A relative clause cut from its sentence ("which was released in 1956") refers back
+            // as a pronoun does.
             let antecedent = (own.refers_back && own.names.is_empty()).then(|| subject.clone());
             if let Some(n) = own.names.first() {
                 subject = Some(n.clone());
@@ -251,6 +253,12 @@ pub fn verify(graph: &PredicateGraph, corpus: &Corpus, opts: &Options) -> Vec<Cl
             r
         })
         .collect()
+}
+
+/// True for a claim that is a relative clause cut from its sentence ("which was released in
+/// 1956").
+fn relative_clause(text: &str) -> bool {
+    ["which ", "who ", "that "].iter().any(|p| text.starts_with(p))
 }
 
 /// Sets a claim's confidence to the measured precision of its status on its kind of evidence,
@@ -596,6 +604,7 @@ fn verify_claim(
     }
     let mut focus = Focus::of(&analysis, question);
     focus.antecedent = antecedent;
+    focus.relative = relative_clause(&claim.text);
     let windows = candidate_windows(corpus, windows, &analysis, &focus, question);
     if windows.is_empty() {
         result.status = Status::Unsupported;
